@@ -1,0 +1,66 @@
+"""The one ``drafter`` command line.
+
+Subcommands are found through the ``drafter.commands`` entry-point group, so this core
+module never imports ``retrieval``, ``graph``, ``tui`` or ``evals`` itself.  Errors the
+user can fix (:class:`drafter.errors.BadInput`) become one line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import entry_points
+
+import click
+
+from drafter import __version__
+from drafter.errors import DrafterError
+
+
+class _LazyGroup(click.Group):
+    """A group whose subcommands are loaded from entry points on first use."""
+
+    def _eps(self) -> dict[str, object]:
+        return {ep.name: ep for ep in entry_points(group="drafter.commands")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self._eps()))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None:
+            return cmd
+        ep = self._eps().get(cmd_name)
+        if ep is None:
+            return None
+        return ep.load()  # type: ignore[attr-defined,no-any-return]
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="drafter")
+def cli() -> None:
+    """Draft, verify, review and score source-grounded reports on agentic systems."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: run the CLI and map errors to exit codes."""
+    try:
+        cli.main(args=argv, prog_name="drafter", standalone_mode=False)
+    except DrafterError as exc:
+        click.echo(f"drafter: error: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("drafter: aborted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("drafter: interrupted", err=True)
+        return 130
+    return 0
+
+
+def run() -> None:  # pragma: no cover - thin wrapper
+    sys.exit(main())

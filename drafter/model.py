@@ -1,0 +1,545 @@
+"""The typed report model: the one shape every part of drafter reads and writes.
+
+A report (hand-written gold or machine draft) is kept as ordered blocks so that the
+text format round-trips without loss: the analyst's order of paragraphs, bullets and
+witnesses carries meaning.  Derived views (statuses, the nine route fields, the lead
+fields, witnesses) are computed from the blocks on demand rather than stored twice, so
+they can never disagree with the text.
+
+The JSON form of :class:`Report` (``Report.to_json`` / ``Report.from_json``) is the
+canonical draft file; it carries ``schema_version`` so older files can be refused
+clearly instead of being misread.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+# -- vocabulary ---------------------------------------------------------------------
+
+RECORD_ID_RE = re.compile(r"^(?P<prefix>RT|EPI)-(?P<kind>CMP|OBJ|RTE|CLM|BAP)-(?P<slug>[a-z0-9][a-z0-9-]*)$")
+
+#: The five runtime record kinds, in the order their sections appear in a report.
+KIND_ORDER = ("CMP", "OBJ", "RTE", "CLM", "BAP")
+
+#: Section titles of the "Shared records" part, in report order.
+RUNTIME_SECTIONS = (
+    "Components",
+    "Operative objects",
+    "Routes",
+    "Claims",
+    "Evidenced absences",
+    "Behavioral-authority paths",
+)
+EPISTEMIC_SECTIONS = ("Operative objects", "Routes")
+
+#: Which record kind lives in which section.
+SECTION_KIND = {
+    "Components": "CMP",
+    "Operative objects": "OBJ",
+    "Routes": "RTE",
+    "Claims": "CLM",
+    "Behavioral-authority paths": "BAP",
+}
+KIND_SECTION = {v: k for k, v in SECTION_KIND.items()}
+
+#: The nine named bullet fields every route record carries.
+ROUTE_FIELDS = (
+    "Immediate return",
+    "Later read-back",
+    "Delegated visibility",
+    "Selection predicate",
+    "Invalidation or expiry",
+    "Activation or effect",
+    "Evidence limits",
+)
+STATUS_FIELDS = ("implementation conclusion status", "operation conclusion status")
+#: All nine: seven named fields plus the two conclusion statuses.
+NINE_ROUTE_FIELDS = STATUS_FIELDS + ROUTE_FIELDS
+
+#: Status values seen in real reports.  The set is open: others are kept and flagged.
+KNOWN_STATUS_VALUES = frozenset({"wired", "afforded", "claimed", "uninspected"})
+
+#: Lead-field labels by kind, in the order they appear in the body's first paragraph.
+LEAD_LABELS: dict[str, tuple[str, ...]] = {
+    "CMP": ("Source-native identity", "Representational form", "Storage substrate"),
+    "OBJ": ("Source-native identity", "Representational form", "Storage substrate"),
+    "RTE": ("Endpoints/progression", "Endpoints"),
+    "CLM": ("Claimed operation",),
+    "BAP": ("Consumer", "Channel", "Force", "Horizon"),
+}
+
+RUNTIME_TYPE_PATH = "agentic-system-analyses/types/agentic-system-runtime-report.md"
+EPISTEMIC_TYPE_PATH = "agentic-system-analyses/types/agentic-system-epistemic-report.md"
+
+
+class ReportType(StrEnum):
+    runtime = "runtime"
+    epistemic = "epistemic"
+
+
+class VerifyStatus(StrEnum):
+    """Outcome of checking one witness against the pinned revision."""
+
+    unchecked = "unchecked"
+    verified = "verified"
+    not_found = "not_found"
+    path_missing = "path_missing"
+    ambiguous = "ambiguous"
+
+
+class MatchKind(StrEnum):
+    """Which normalisation a verified quote needed (report-format.md)."""
+
+    exact = "exact"
+    whitespace = "whitespace"
+    markup = "markup"
+
+
+class _Base(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+# -- witnesses ----------------------------------------------------------------------
+
+
+class LineRange(_Base):
+    """A 1-based inclusive line span."""
+
+    start: int = Field(ge=1)
+    end: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LineRange:
+        if self.end < self.start:
+            raise ValueError(f"line range {self.start}-{self.end} ends before it starts")
+        return self
+
+    def overlaps(self, other: LineRange) -> bool:
+        return self.start <= other.end and other.start <= self.end
+
+    def __str__(self) -> str:
+        return f"{self.start}-{self.end}"
+
+
+class Passage(_Base):
+    """A real excerpt of a file, offered to repair a missed quote."""
+
+    path: str
+    lines: LineRange
+    text: str
+    score: float = 0.0
+
+
+class Verification(_Base):
+    """The verifier's verdict on one witness; never set by a proposer."""
+
+    status: VerifyStatus = VerifyStatus.unchecked
+    match_kind: MatchKind | None = None
+    lines: LineRange | None = None
+    occurrences: int = 0
+    revision: str | None = None
+    nearest: list[Passage] = Field(default_factory=list)
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == VerifyStatus.verified
+
+
+class Witness(_Base):
+    """A verbatim quote from the source and where it is.
+
+    ``quote`` is kept exactly as written in the report (prose rendering: collapsed
+    whitespace, markup dropped, list items as ``•``); the verifier, not the parser,
+    decides whether it is really there.
+    """
+
+    quote: str = Field(description="Verbatim excerpt of the file, whitespace may be collapsed to single spaces.")
+    path: str = Field(description="Repository-relative path of the file the quote comes from.")
+    lines: LineRange | None = Field(default=None, description="Optional 1-based line span that picks one occurrence.")
+    verification: Verification | None = None
+
+    @field_validator("quote")
+    @classmethod
+    def _non_empty_quote(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("witness quote is empty")
+        return v
+
+    @field_validator("path")
+    @classmethod
+    def _non_empty_path(cls, v: str) -> str:
+        if not v.strip() or any(c.isspace() for c in v):
+            raise ValueError(f"witness path {v!r} is empty or contains whitespace")
+        return v
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.path}:{self.lines}" if self.lines else self.path
+
+    @property
+    def verified(self) -> bool:
+        return self.verification is not None and self.verification.ok
+
+
+# -- blocks -------------------------------------------------------------------------
+
+
+class Paragraph(_Base):
+    type: Literal["paragraph"] = "paragraph"
+    text: str
+
+
+class Heading(_Base):
+    """A free sub-heading inside an account section."""
+
+    type: Literal["heading"] = "heading"
+    text: str
+
+
+class NumberedItem(_Base):
+    """An item of a numbered list ("forcing cases")."""
+
+    type: Literal["numbered"] = "numbered"
+    number: int
+    text: str
+
+
+class Bullet(_Base):
+    """A ``•`` line.  ``name`` is set when the bullet reads ``Name: value``."""
+
+    type: Literal["bullet"] = "bullet"
+    name: str | None = None
+    value: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.name}: {self.value}" if self.name is not None else self.value
+
+
+class WitnessBlock(_Base):
+    type: Literal["witness"] = "witness"
+    witness: Witness
+
+
+class Table(_Base):
+    """A TAB-separated table: one header row, then rows."""
+
+    type: Literal["table"] = "table"
+    header: list[str]
+    rows: list[list[str]] = Field(default_factory=list)
+
+
+Block = Annotated[
+    Paragraph | Heading | NumberedItem | Bullet | WitnessBlock | Table,
+    Field(discriminator="type"),
+]
+
+
+# -- statuses -----------------------------------------------------------------------
+
+
+class Status(_Base):
+    """A conclusion status line, bullet or inline ("Implementation conclusion status: wired.")."""
+
+    name: str
+    value: str
+    inline: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.value.lower() in KNOWN_STATUS_VALUES
+
+
+_STATUS_RE = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z0-9 \-–]*? conclusion status):\s*(?P<value>[A-Za-z][A-Za-z\-]*)"
+)
+
+
+def statuses_in(text: str, inline: bool) -> list[Status]:
+    """Every "X conclusion status: value" in ``text``."""
+    return [
+        Status(name=m.group("name").strip(), value=m.group("value"), inline=inline)
+        for m in _STATUS_RE.finditer(text)
+    ]
+
+
+# -- records ------------------------------------------------------------------------
+
+
+class Record(_Base):
+    """One shared record: component, object, route, claim or behavioral-authority path."""
+
+    id: str = Field(description="Record ID of the form PREFIX-KIND-slug, e.g. RT-RTE-gate-admission.")
+    label: str = Field(description="Short title of the record.")
+    part_of: str | None = Field(default=None, description="ID of the record this one is part of, if any.")
+    blocks: list[Block] = Field(default_factory=list)
+    flags: list[str] = Field(default_factory=list, description="Machine notes for the reviewer (dropped witnesses, unknown statuses).")
+
+    @field_validator("id")
+    @classmethod
+    def _valid_id(cls, v: str) -> str:
+        if not RECORD_ID_RE.match(v):
+            raise ValueError(f"record ID {v!r} is not of the form RT|EPI-CMP|OBJ|RTE|CLM|BAP-slug")
+        return v
+
+    @field_validator("label")
+    @classmethod
+    def _valid_label(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("record label is empty")
+        return v
+
+    @field_validator("part_of")
+    @classmethod
+    def _valid_part_of(cls, v: str | None) -> str | None:
+        if v is not None and not RECORD_ID_RE.match(v):
+            raise ValueError(f"part-of {v!r} is not a record ID")
+        return v
+
+    # derived views ---------------------------------------------------------------
+
+    @property
+    def prefix(self) -> str:
+        return self.id.split("-", 2)[0]
+
+    @property
+    def kind(self) -> str:
+        return self.id.split("-", 2)[1]
+
+    @property
+    def slug(self) -> str:
+        return self.id.split("-", 2)[2]
+
+    @property
+    def witnesses(self) -> list[Witness]:
+        return [b.witness for b in self.blocks if isinstance(b, WitnessBlock)]
+
+    @property
+    def paragraphs(self) -> list[str]:
+        return [b.text for b in self.blocks if isinstance(b, Paragraph)]
+
+    @property
+    def statuses(self) -> list[Status]:
+        """Statuses in order: bullets and inline mentions inside paragraphs."""
+        out: list[Status] = []
+        for b in self.blocks:
+            if isinstance(b, Bullet):
+                out.extend(statuses_in(b.text, inline=False))
+            elif isinstance(b, Paragraph):
+                out.extend(statuses_in(b.text, inline=True))
+        return out
+
+    def status(self, name: str) -> str | None:
+        """The first value of a status by case-insensitive name."""
+        for s in self.statuses:
+            if s.name.lower() == name.lower():
+                return s.value
+        return None
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """Named bullet fields (``• Name: value``), first occurrence wins."""
+        out: dict[str, str] = {}
+        for b in self.blocks:
+            if isinstance(b, Bullet) and b.name is not None and b.name not in out:
+                out[b.name] = b.value
+        return out
+
+    @property
+    def route_fields_present(self) -> dict[str, bool]:
+        """For each of the nine route fields: is it given (bullet or inline status)?"""
+        fields = {k.lower() for k in self.fields}
+        stats = {s.name.lower() for s in self.statuses}
+        return {f: (f.lower() in fields or f.lower() in stats) for f in NINE_ROUTE_FIELDS}
+
+    @property
+    def lead(self) -> dict[str, str]:
+        """Kind-specific lead fields read from the body paragraphs."""
+        return extract_lead(self.kind, self.paragraphs)
+
+    def warnings(self) -> list[str]:
+        """Things a reviewer should see: unknown status values, missing route fields."""
+        out = [
+            f"{self.id}: unknown status value {s.value!r} for {s.name!r}"
+            for s in self.statuses
+            if not s.known
+        ]
+        return out
+
+    def body_text(self) -> str:
+        """All prose of the record (paragraphs and bullets), for similarity measures."""
+        parts: list[str] = []
+        for b in self.blocks:
+            if isinstance(b, Paragraph | Heading | NumberedItem):
+                parts.append(b.text)
+            elif isinstance(b, Bullet):
+                parts.append(b.text)
+        return "\n".join(parts)
+
+
+def extract_lead(kind: str, paragraphs: list[str]) -> dict[str, str]:
+    """Split "Label: value. Label: value." lead text into a dict, per kind's labels."""
+    labels = LEAD_LABELS.get(kind, ())
+    if not labels:
+        return {}
+    text = " ".join(paragraphs)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(lab) for lab in labels) + r"):\s*")
+    hits = list(pattern.finditer(text))
+    out: dict[str, str] = {}
+    for i, m in enumerate(hits):
+        end = hits[i + 1].start() if i + 1 < len(hits) else len(text)
+        value = text[m.end() : end].strip()
+        # a lead value ends at its sentence, unless the next label follows directly
+        if i + 1 == len(hits):
+            value = _first_sentence(value)
+        if m.group(1) not in out:
+            out[m.group(1)] = value.rstrip()
+    return out
+
+
+def _first_sentence(text: str) -> str:
+    m = re.search(r"(?<=[.;])\s+(?=[A-Z])", text)
+    return text[: m.start()] if m else text
+
+
+# -- sections and report ------------------------------------------------------------
+
+
+class RecordSection(_Base):
+    """A titled list of records in the "Shared records" part."""
+
+    title: str
+    records: list[Record] = Field(default_factory=list)
+    #: Text standing in for records, e.g. "none declared in this member".
+    note: str | None = None
+
+
+class AccountSection(_Base):
+    """A top-level prose section: "Runtime account", "Coverage", "Bounded conclusion"…"""
+
+    title: str
+    blocks: list[Block] = Field(default_factory=list)
+
+    @property
+    def witnesses(self) -> list[Witness]:
+        return [b.witness for b in self.blocks if isinstance(b, WitnessBlock)]
+
+    @property
+    def tables(self) -> list[Table]:
+        return [b for b in self.blocks if isinstance(b, Table)]
+
+
+class Source(_Base):
+    """SRC-1: the repository at the pinned revision."""
+
+    id: str = "SRC-1"
+    repository: str = Field(description="Repository identity, e.g. github:owner/name or a local path.")
+    revision: str | None = Field(default=None, description="Full 40-hex commit SHA the witnesses verify at.")
+
+
+class Usage(_Base):
+    """Token and cost accounting for one workflow node."""
+
+    node: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class DraftMeta(_Base):
+    """Provenance of a machine draft; absent on hand-written reports."""
+
+    generator: str = ""
+    model: str | None = None
+    created: str | None = None
+    drafter_version: str | None = None
+    usage: list[Usage] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list, description="What a partial draft did not get to.")
+    notes: list[str] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class Report(_Base):
+    """A whole runtime or epistemic report."""
+
+    schema_version: int = SCHEMA_VERSION
+    system: str
+    type: ReportType
+    type_path: str | None = None
+    source: Source | None = None
+    account: list[AccountSection] = Field(default_factory=list)
+    sections: list[RecordSection] = Field(default_factory=list)
+    annotations: str | None = None
+    meta: DraftMeta | None = None
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_schema(cls, v: int) -> int:
+        if v != SCHEMA_VERSION:
+            raise ValueError(f"schema_version {v} is not supported (this drafter reads {SCHEMA_VERSION})")
+        return v
+
+    # access ----------------------------------------------------------------------
+
+    @property
+    def records(self) -> list[Record]:
+        return [r for s in self.sections for r in s.records]
+
+    def record(self, record_id: str) -> Record | None:
+        for r in self.records:
+            if r.id == record_id:
+                return r
+        return None
+
+    def section(self, title: str) -> RecordSection | None:
+        for s in self.sections:
+            if s.title == title:
+                return s
+        return None
+
+    def records_of_kind(self, kind: str) -> list[Record]:
+        return [r for r in self.records if r.kind == kind]
+
+    @property
+    def witnesses(self) -> list[Witness]:
+        """Every witness: account first, then records, in document order."""
+        out: list[Witness] = []
+        for a in self.account:
+            out.extend(a.witnesses)
+        for r in self.records:
+            out.extend(r.witnesses)
+        return out
+
+    @property
+    def tables(self) -> list[Table]:
+        return [t for a in self.account for t in a.tables]
+
+    def warnings(self) -> list[str]:
+        out: list[str] = []
+        seen: set[str] = set()
+        for r in self.records:
+            if r.id in seen:
+                out.append(f"{r.id}: duplicate record ID")
+            seen.add(r.id)
+            out.extend(r.warnings())
+        return out
+
+    # JSON ------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2, exclude_none=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Report:
+        return cls.model_validate_json(text)

@@ -1,0 +1,278 @@
+"""Read a repository at a pinned revision from git objects only.
+
+Why git objects and not the work tree: a witness is a claim about a revision, and the
+work tree may hold uncommitted edits, ignored files or another checkout.  Nothing here
+runs any code of the repository; git itself is called with hooks, fsmonitor and
+pagers switched off.  Blobs are streamed through one long-lived ``git cat-file
+--batch`` process, which is far faster than one process per file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from drafter.errors import NotAFile, PathMissing, RepoError, UnknownRevision
+
+# Settings that keep git from running anything configured by the analysed repository.
+_SAFE_GIT = [
+    "git",
+    "-c", "core.fsmonitor=false",
+    "-c", "core.hooksPath=/dev/null",
+    "-c", "core.pager=cat",
+    "-c", "protocol.allow=never",
+]
+_ENV = {
+    **os.environ,
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "LC_ALL": "C",
+}
+_HEX40 = re.compile(r"^[0-9a-f]{40}$")
+
+BINARY_SNIFF_BYTES = 8000
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """One entry of the revision's tree."""
+
+    path: str
+    mode: str
+    kind: str  # "file", "executable", "symlink", "submodule"
+    oid: str
+    size: int
+
+    @property
+    def is_regular(self) -> bool:
+        return self.kind in ("file", "executable")
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    """A decoded file.  ``lossy`` is set when bytes were not valid UTF-8."""
+
+    path: str
+    text: str
+    lossy: bool
+    binary: bool
+
+
+def is_binary(data: bytes) -> bool:
+    """Git's own heuristic: a NUL byte in the first few kilobytes."""
+    return b"\0" in data[:BINARY_SNIFF_BYTES]
+
+
+def safe_relpath(path: str) -> str | None:
+    """Normalise a repository-relative path, or None if it escapes the tree.
+
+    Absolute paths and any ``..`` component are refused outright: a report must not
+    be able to make drafter look outside the revision.
+    """
+    if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path):
+        return None
+    parts = PurePosixPath(path.replace("\\", "/")).parts
+    if any(p == ".." for p in parts):
+        return None
+    clean = "/".join(p for p in parts if p not in (".", ""))
+    return clean or None
+
+
+def _git(git_dir: str | None, *args: str, cwd: str | None = None) -> subprocess.CompletedProcess[bytes]:
+    cmd = list(_SAFE_GIT)
+    if git_dir:
+        cmd.append(f"--git-dir={git_dir}")
+    cmd.extend(args)
+    return subprocess.run(cmd, capture_output=True, env=_ENV, cwd=cwd, check=False)
+
+
+def resolve_git_dir(repo: str | os.PathLike[str]) -> str:
+    """The absolute git directory of a work tree, a ``.git`` dir or a bare repository."""
+    p = Path(repo)
+    if not p.exists():
+        raise RepoError(f"repository {str(repo)!r} does not exist")
+    if not p.is_dir():
+        raise RepoError(f"repository {str(repo)!r} is not a directory")
+    r = _git(None, "-C", str(p), "rev-parse", "--absolute-git-dir")
+    if r.returncode != 0:
+        raise RepoError(f"{str(repo)!r} is not a git repository")
+    return r.stdout.decode().strip()
+
+
+class Snapshot:
+    """The files of one commit, read-only.  Use as a context manager or call close()."""
+
+    def __init__(self, repo: str | os.PathLike[str], rev: str = "HEAD"):
+        self.repo = str(repo)
+        self.git_dir = resolve_git_dir(repo)
+        self.rev = rev
+        self.sha = self._resolve(rev)
+        self._entries: dict[str, FileEntry] | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._text_cache: dict[str, TextFile] = {}
+
+    # -- revision ---------------------------------------------------------------
+
+    def _resolve(self, rev: str) -> str:
+        if not rev or rev.startswith("-") or any(c.isspace() for c in rev):
+            raise UnknownRevision(f"revision {rev!r} is not a valid name")
+        r = _git(self.git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        out = r.stdout.decode().strip()
+        if r.returncode != 0 or not _HEX40.match(out):
+            raise UnknownRevision(f"revision {rev!r} not found in {self.repo}")
+        return out
+
+    @property
+    def identity(self) -> str:
+        """A stable name for the repository: its origin URL if any, else its folder name."""
+        r = _git(self.git_dir, "config", "--get", "remote.origin.url")
+        url = r.stdout.decode().strip() if r.returncode == 0 else ""
+        m = re.search(r"github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$", url)
+        if m:
+            return f"github:{m.group(1)}/{m.group(2)}"
+        if url:
+            return url
+        gd = Path(self.git_dir)
+        base = gd.parent if gd.name == ".git" else gd
+        return base.name.removesuffix(".git")
+
+    # -- tree -------------------------------------------------------------------
+
+    def _load_tree(self) -> dict[str, FileEntry]:
+        if self._entries is None:
+            r = _git(self.git_dir, "ls-tree", "-r", "-z", "--long", "--full-tree", self.sha)
+            if r.returncode != 0:
+                raise RepoError(f"cannot list tree of {self.sha}: {r.stderr.decode().strip()}")
+            entries: dict[str, FileEntry] = {}
+            for rec in r.stdout.split(b"\0"):
+                if not rec:
+                    continue
+                meta, _, raw_path = rec.partition(b"\t")
+                mode, otype, oid, size = meta.split(None, 3)
+                path = raw_path.decode("utf-8", errors="surrogateescape")
+                m = mode.decode()
+                if otype == b"commit":
+                    kind = "submodule"
+                elif m == "120000":
+                    kind = "symlink"
+                elif m == "100755":
+                    kind = "executable"
+                else:
+                    kind = "file"
+                sz = int(size) if size.strip() != b"-" else 0
+                entries[path] = FileEntry(path, m, kind, oid.decode(), sz)
+            self._entries = entries
+        return self._entries
+
+    def entries(self) -> list[FileEntry]:
+        """All tree entries, sorted by path (files, symlinks and submodules)."""
+        return sorted(self._load_tree().values(), key=lambda e: e.path)
+
+    def files(self) -> list[str]:
+        """Paths of regular files, sorted."""
+        return [e.path for e in self.entries() if e.is_regular]
+
+    def entry(self, path: str) -> FileEntry | None:
+        clean = safe_relpath(path)
+        return None if clean is None else self._load_tree().get(clean)
+
+    def exists(self, path: str) -> bool:
+        e = self.entry(path)
+        return e is not None and e.is_regular
+
+    # -- blobs ------------------------------------------------------------------
+
+    def _batch(self) -> subprocess.Popen[bytes]:
+        if self._proc is None or self._proc.poll() is not None:
+            cmd = [*_SAFE_GIT, f"--git-dir={self.git_dir}", "cat-file", "--batch"]
+            self._proc = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_ENV
+            )
+        return self._proc
+
+    def read_blob(self, oid: str) -> bytes:
+        with self._lock:
+            proc = self._batch()
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(oid.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline()
+            parts = header.split()
+            if len(parts) != 3:
+                raise RepoError(f"object {oid} is missing from the repository")
+            size = int(parts[2])
+            data = proc.stdout.read(size)
+            proc.stdout.read(1)  # trailing newline
+            return data
+
+    def _regular_entry(self, path: str) -> FileEntry:
+        clean = safe_relpath(path)
+        if clean is None:
+            raise PathMissing(f"path {path!r} is absolute or leaves the repository")
+        e = self._load_tree().get(clean)
+        if e is None:
+            raise PathMissing(f"{clean} does not exist at {self.sha[:12]}")
+        if e.kind == "submodule":
+            raise NotAFile(f"{clean} is a submodule at {self.sha[:12]}; its files are not in this repository")
+        if e.kind == "symlink":
+            raise NotAFile(f"{clean} is a symlink at {self.sha[:12]}; drafter does not follow links")
+        return e
+
+    def read_bytes(self, path: str) -> bytes:
+        """Raw bytes of a regular file; errors for missing paths, symlinks, submodules."""
+        return self.read_blob(self._regular_entry(path).oid)
+
+    def read_text(self, path: str) -> TextFile:
+        """Decoded text; binary files come back flagged with empty text."""
+        clean = safe_relpath(path) or path
+        cached = self._text_cache.get(clean)
+        if cached is not None:
+            return cached
+        data = self.read_bytes(path)
+        if is_binary(data):
+            tf = TextFile(clean, "", lossy=False, binary=True)
+        else:
+            try:
+                tf = TextFile(clean, data.decode("utf-8"), lossy=False, binary=False)
+            except UnicodeDecodeError:
+                tf = TextFile(clean, data.decode("utf-8", errors="replace"), lossy=True, binary=False)
+        self._text_cache[clean] = tf
+        return tf
+
+    def iter_text(self, paths: list[str] | None = None) -> Iterator[TextFile]:
+        """Decoded text of many files (default: every regular file), skipping binaries."""
+        for p in paths if paths is not None else self.files():
+            tf = self.read_text(p)
+            if not tf.binary:
+                yield tf
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._proc is not None:
+            try:
+                if self._proc.stdin:
+                    self._proc.stdin.close()
+                self._proc.wait(timeout=5)
+            except Exception:  # noqa: BLE001 - best effort shutdown
+                self._proc.kill()
+            self._proc = None
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # pragma: no cover - interpreter shutdown order
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001
+            pass
