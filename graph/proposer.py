@@ -1,0 +1,82 @@
+"""The contract every proposer (Claude, offline rules, scripted test doubles) fulfils.
+
+The workflow asks a proposer three things: an outline of records to write (plan), one
+record at a time from its own context (draft_record, and repair_record when the
+verifier found misses), and the runtime-account narrative (account).  Keeping this
+contract small is what lets the offline proposer and the Claude proposer run through
+the very same LangGraph nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from drafter.model import AccountSection, Passage, Record, Witness
+
+
+class PlanItem(BaseModel):
+    """One record the proposer intends to write."""
+
+    id: str = Field(description="Record ID, e.g. RT-RTE-gate-admission (PREFIX-KIND-slug).")
+    kind: str = Field(description="One of CMP, OBJ, RTE, CLM, BAP.")
+    label: str = Field(description="Short title.")
+    files: list[str] = Field(default_factory=list, description="Repository paths the record must read.")
+    rationale: str = Field(default="", description="Why this record matters, one sentence.")
+    facts: list[str] = Field(default_factory=list, description="IDs of survey findings it builds on.")
+
+
+class Plan(BaseModel):
+    system: str = Field(description="Name of the system analysed.")
+    items: list[PlanItem] = Field(default_factory=list)
+
+
+class Miss(BaseModel):
+    """A witness the verifier rejected, with real passages offered for repair."""
+
+    witness: Witness
+    status: str
+    nearest: list[Passage] = Field(default_factory=list)
+
+
+class PlanContext(BaseModel):
+    """What the planner sees: the survey and repository overview (opaque dicts keep
+    this module free of retrieval imports)."""
+
+    system: str
+    repository: str
+    revision: str
+    files: list[str]
+    survey: Any = None
+    max_records: int = 40
+
+
+class RecordContext(BaseModel):
+    """What one record's drafter sees."""
+
+    item: PlanItem
+    plan: Plan
+    findings: list[Any] = Field(default_factory=list)
+    chunks: list[Any] = Field(default_factory=list)
+    file_texts: dict[str, str] = Field(default_factory=dict)
+
+
+class AccountContext(BaseModel):
+    plan: Plan
+    records: list[Record]
+    survey: Any = None
+
+
+class Proposer(Protocol):
+    """Implemented by graph.proposers.offline.OfflineProposer and the Claude proposer."""
+
+    name: str
+
+    def plan(self, ctx: PlanContext) -> Plan: ...
+
+    def draft_record(self, ctx: RecordContext) -> Record | None: ...
+
+    def repair_record(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> Record | None: ...
+
+    def account(self, ctx: AccountContext) -> list[AccountSection]: ...

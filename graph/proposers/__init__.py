@@ -1,0 +1,1 @@
+"""Proposers: offline rules and Claude."""
