@@ -1,0 +1,399 @@
+"""The witness verifier: is this quote really in this file at the pinned revision?
+
+Why it is built this way: the guarantee drafter gives an analyst is that a witness
+shown as verified exists at the revision.  So a quote is accepted only as an exact
+substring of the file under the report format's normalisations (drafter.normalize),
+tried least first; the kind of the first that matches is reported.  Misses get the
+nearest real passages of the file — offered to a drafter for repair, never accepted.
+
+Files are read once through the snapshot (under a lock, so a LangGraph fan-out can
+share one verifier) and their normal forms are built lazily and cached per path.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from drafter.errors import RepoError
+from drafter.model import (
+    LineRange,
+    MatchKind,
+    Passage,
+    Report,
+    Verification,
+    VerifyStatus,
+    Witness,
+)
+from drafter.normalize import (
+    BULLET,
+    LEVELS,
+    Mapped,
+    collapse,
+    file_form,
+    is_markdown_path,
+    quote_form,
+)
+from drafter.snapshot import Snapshot, safe_relpath
+
+_KIND = {"exact": MatchKind.exact, "whitespace": MatchKind.whitespace, "markup": MatchKind.markup}
+#: An occurrence count above this is reported as "at least"; finding more helps nobody.
+MAX_OCCURRENCES = 1000
+NEAREST = 3
+MAX_OTHER_FILES = 10
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(slots=True)
+class _Occurrence:
+    start: int  # original offsets
+    end: int
+    lines: LineRange
+
+
+class FileText:
+    """One file's text with its line table, normal forms and token index (all lazy)."""
+
+    def __init__(self, path: str, text: str, lossy: bool):
+        self.path = path
+        self.text = text
+        self.lossy = lossy
+        self.markdown = is_markdown_path(path)
+        self._forms: dict[tuple[str, bool], Mapped] = {}
+        self._line_starts: list[int] | None = None
+        self._tokens: dict[str, list[int]] | None = None
+        self._lock = threading.Lock()
+
+    def form(self, level: str, bullets: bool) -> Mapped:
+        key = (level, bullets)
+        m = self._forms.get(key)
+        if m is None:
+            with self._lock:
+                m = self._forms.get(key)
+                if m is None:
+                    m = file_form(self.text, level, bullets=bullets, markdown=self.markdown)
+                    self._forms[key] = m
+        return m
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of an original offset."""
+        return bisect_right(self.line_starts, offset)
+
+    def lines(self, start: int, end: int) -> LineRange:
+        """1-based line span of the original ``[start, end)``."""
+        return LineRange(start=self.line_of(start), end=self.line_of(max(start, end - 1)))
+
+    def passage_text(self, lines: LineRange) -> str:
+        ls = self.line_starts
+        a = ls[lines.start - 1]
+        b = ls[lines.end] - 1 if lines.end < len(ls) else len(self.text)
+        return self.text[a:b]
+
+    def tokens(self) -> dict[str, list[int]]:
+        """Positions of each word in the whitespace form, for the nearest-passage vote."""
+        if self._tokens is None:
+            hay = self.form("whitespace", False).text
+            index: dict[str, list[int]] = {}
+            for m in _WORD.finditer(hay):
+                index.setdefault(m.group(), []).append(m.start())
+            self._tokens = index
+        return self._tokens
+
+
+def _find_all(hay: str, needle: str) -> list[int]:
+    out: list[int] = []
+    i = hay.find(needle)
+    while i != -1 and len(out) < MAX_OCCURRENCES:
+        out.append(i)
+        i = hay.find(needle, i + 1)
+    return out
+
+
+class Verifier:
+    """Checks witnesses against one snapshot; safe to share between threads."""
+
+    def __init__(self, snapshot: Snapshot, *, nearest: int = NEAREST):
+        self.snapshot = snapshot
+        self.nearest_k = nearest
+        self._files: dict[str, FileText | str] = {}  # path -> text, or why it has none
+        self._lock = threading.Lock()
+
+    # -- reading ----------------------------------------------------------------
+
+    def _file(self, clean: str) -> FileText | str:
+        """The file's text, or a message saying why it has none (cached either way)."""
+        got = self._files.get(clean)
+        if got is not None:
+            return got
+        with self._lock:
+            got = self._files.get(clean)
+            if got is not None:
+                return got
+            entry = self.snapshot.entry(clean)
+            if entry is None:
+                got = f"{clean} does not exist at {self.snapshot.sha[:12]}"
+            elif entry.kind == "submodule":
+                got = f"{clean} is a submodule at {self.snapshot.sha[:12]}, not a file"
+            elif entry.kind == "symlink":
+                got = f"{clean} is a symlink at {self.snapshot.sha[:12]}; links are not followed"
+            else:
+                try:
+                    tf = self.snapshot.read_text(clean)
+                except RepoError as exc:
+                    got = str(exc)
+                else:
+                    got = "binary" if tf.binary else FileText(clean, tf.text, tf.lossy)
+            self._files[clean] = got
+            return got
+
+    # -- public -----------------------------------------------------------------
+
+    def verify(self, witness: Witness) -> Verification:
+        """The verdict on one witness (the witness itself is not modified)."""
+        return self.check(witness.quote, witness.path, witness.lines)
+
+    def check(self, quote: str, path: str, lines: LineRange | None = None) -> Verification:
+        rev = self.snapshot.sha
+        clean = safe_relpath(path)
+        if clean is None:
+            return Verification(
+                status=VerifyStatus.path_missing,
+                revision=rev,
+                message=f"path {path!r} is absolute or leaves the repository; not looked up",
+            )
+        got = self._file(clean)
+        if isinstance(got, str):
+            if got == "binary":
+                return Verification(
+                    status=VerifyStatus.not_found, revision=rev, message=f"{clean} is a binary file"
+                )
+            return Verification(
+                status=VerifyStatus.path_missing,
+                revision=rev,
+                nearest=self.elsewhere(quote, exclude=clean),
+                message=got,
+            )
+        return self._check_in(got, quote, lines, rev)
+
+    def _check_in(
+        self, ft: FileText, quote: str, lines: LineRange | None, rev: str
+    ) -> Verification:
+        if "\ufffd" in quote:
+            return Verification(
+                status=VerifyStatus.not_found,
+                revision=rev,
+                message="quote contains U+FFFD, which no decoded file text can vouch for",
+            )
+        bullets = BULLET in quote
+        outside: list[_Occurrence] = []
+        for level in LEVELS:
+            needle = quote_form(quote, level, markdown=ft.markdown)
+            if not needle:
+                continue
+            if level == "exact":
+                hay_map: Mapped | None = None
+                hits = _find_all(ft.text, needle)
+            else:
+                hay_map = ft.form(level, bullets)
+                hits = _find_all(hay_map.text, needle)
+            if not hits:
+                continue
+            occs = []
+            for h in hits:
+                if hay_map is None:
+                    a, b = h, h + len(needle)
+                else:
+                    a, b = hay_map.span(h, h + len(needle))
+                occs.append(_Occurrence(a, b, ft.lines(a, b)))
+            picked = occs if lines is None else [o for o in occs if o.lines.overlaps(lines)]
+            if len(picked) == 1:
+                return Verification(
+                    status=VerifyStatus.verified,
+                    match_kind=_KIND[level],
+                    lines=picked[0].lines,
+                    occurrences=len(occs),
+                    revision=rev,
+                    message=_lossy_note(ft),
+                )
+            if len(picked) > 1:
+                where = ", ".join(str(o.lines) for o in picked[:10])
+                return Verification(
+                    status=VerifyStatus.ambiguous,
+                    match_kind=_KIND[level],
+                    occurrences=len(occs),
+                    revision=rev,
+                    nearest=[self._passage(ft, o.lines, 1.0) for o in picked[:10]],
+                    message=f"quote occurs {len(picked)} times in {ft.path} (lines {where}); "
+                    "give a line range that picks one",
+                )
+            if not outside:
+                outside = occs
+        if outside:
+            where = ", ".join(str(o.lines) for o in outside[:10])
+            return Verification(
+                status=VerifyStatus.not_found,
+                occurrences=0,
+                revision=rev,
+                nearest=[self._passage(ft, o.lines, 1.0) for o in outside[: self.nearest_k]],
+                message=f"quote occurs in {ft.path} at lines {where}, not within {lines}",
+            )
+        return Verification(
+            status=VerifyStatus.not_found,
+            revision=rev,
+            nearest=self.nearest_passages(ft, quote),
+            message=f"quote not found in {ft.path}" + (f"; {_lossy_note(ft)}" if ft.lossy else ""),
+        )
+
+    # -- repair hints -----------------------------------------------------------
+
+    def _passage(self, ft: FileText, lines: LineRange, score: float) -> Passage:
+        text = ft.passage_text(lines)
+        return Passage(path=ft.path, lines=lines, text=text, score=round(score, 4))
+
+    def nearest_passages(self, ft: FileText, quote: str, k: int | None = None) -> list[Passage]:
+        """The ``k`` real passages of the file most like the quote.
+
+        Each word of the quote votes for where the quote would start if that word were
+        in place; the few best-voted windows are then scored with SequenceMatcher.  This
+        keeps a miss to a handful of string comparisons however long the file is.
+        """
+        k = self.nearest_k if k is None else k
+        q = collapse(quote)
+        hay_map = ft.form("whitespace", False)
+        hay = hay_map.text
+        if not q or not hay:
+            return []
+        index = ft.tokens()
+        votes: Counter[int] = Counter()
+        words = [(m.group(), m.start()) for m in _WORD.finditer(q)]
+        for word, pos in words:
+            where = index.get(word)
+            if not where or len(where) > 2000:
+                continue
+            weight = 1.0 / len(where)
+            for o in where:
+                votes[max(0, o - pos)] += 1.0 + weight  # type: ignore[assignment]
+        if not votes:
+            return []
+        n = len(q)
+        chosen: list[tuple[float, int]] = []
+        for start, _ in votes.most_common(40):
+            if any(abs(start - s) < max(1, n // 2) for _, s in chosen):
+                continue
+            window = hay[start : start + n]
+            score = SequenceMatcher(None, q, window, autojunk=False).ratio()
+            chosen.append((score, start))
+            if len(chosen) >= 3 * k:
+                break
+        chosen.sort(key=lambda t: (-t[0], t[1]))
+        out: list[Passage] = []
+        seen: list[LineRange] = []
+        for score, start in chosen:
+            end = min(len(hay), start + n)
+            a, b = hay_map.span(start, max(start + 1, end))
+            lines = ft.lines(a, b)
+            if any(lines.overlaps(s) for s in seen):
+                continue
+            seen.append(lines)
+            out.append(self._passage(ft, lines, score))
+            if len(out) >= k:
+                break
+        return out
+
+    def elsewhere(self, quote: str, exclude: str | None = None) -> list[Passage]:
+        """Other files of the revision where the quote occurs (first occurrence each)."""
+        out: list[Passage] = []
+        for path in self.snapshot.files():
+            if path == exclude:
+                continue
+            got = self._file(path)
+            if isinstance(got, str):
+                continue
+            v = self._check_in(got, quote, None, self.snapshot.sha)
+            if v.status in (VerifyStatus.verified, VerifyStatus.ambiguous):
+                lines = v.lines or v.nearest[0].lines
+                out.append(self._passage(got, lines, 1.0))
+                if len(out) >= MAX_OTHER_FILES:
+                    break
+        return out
+
+
+def _lossy_note(ft: FileText) -> str:
+    return f"{ft.path} is not valid UTF-8; decoded with replacement" if ft.lossy else ""
+
+
+# -- reports ----------------------------------------------------------------------------
+
+
+@dataclass
+class VerifySummary:
+    """Counts of a verification run, per status and per match kind."""
+
+    total: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    by_match: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def verified(self) -> int:
+        return self.by_status.get(VerifyStatus.verified.value, 0)
+
+    @property
+    def ok(self) -> bool:
+        """True when every witness verified (and there was at least none to fail)."""
+        return self.verified == self.total
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "total": self.total,
+            "by_status": self.by_status,
+            "by_match": self.by_match,
+            "ok": self.ok,
+        }
+
+
+def summarize(verifications: Iterable[Verification | None]) -> VerifySummary:
+    s = VerifySummary()
+    for v in verifications:
+        s.total += 1
+        status = (v.status if v is not None else VerifyStatus.unchecked).value
+        s.by_status[status] = s.by_status.get(status, 0) + 1
+        if v is not None and v.status == VerifyStatus.verified and v.match_kind is not None:
+            s.by_match[v.match_kind.value] = s.by_match.get(v.match_kind.value, 0) + 1
+    return s
+
+
+def verify_report(
+    report: Report,
+    snapshot: Snapshot,
+    *,
+    verifier: Verifier | None = None,
+    in_place: bool = False,
+) -> Report:
+    """A copy of ``report`` (or ``report`` itself with ``in_place``) with every witness —
+    in the account and in the records — carrying the verifier's verdict."""
+    out = report if in_place else report.model_copy(deep=True)
+    ver = verifier or Verifier(snapshot)
+    for w in out.witnesses:
+        w.verification = ver.verify(w)
+    return out
+
+
+def report_summary(report: Report) -> VerifySummary:
+    return summarize(w.verification for w in report.witnesses)
