@@ -1,0 +1,274 @@
+"""Scores of a draft against a gold report, per kind and overall.
+
+Definitions (the tests recompute each by hand):
+
+Records (per kind key, overall = sums over kinds)
+    precision = matched pairs / draft records, recall = matched pairs / gold records,
+    F1 = harmonic mean.  A side with no records of the kind gives 0 where the other
+    side has some, and "not applicable" (None) when both are empty.
+
+Witnesses (account witnesses form their own row, "account"; overall = all)
+    A witness is *located* when the verifier finds its quote at the revision
+    (verified, or ambiguous = present more than once).  Gold witnesses that are not
+    located are *absent*: listed apart and left out of recall.
+    gold file recall  = located gold witnesses whose file some located draft witness
+                        also quotes / located gold witnesses
+    gold line recall  = located gold witnesses overlapped (same file, overlapping
+                        lines) by some located draft witness / located gold witnesses
+    draft line precision = draft witnesses overlapping some located gold witness /
+                        all draft witnesses (an unlocated witness cites nothing)
+    draft validity    = verified draft witnesses / all draft witnesses
+    Hits are counted against the whole other report, not only the aligned partner:
+    a quote is right wherever the draft put it.
+
+Matched pairs
+    status agreement = of the two conclusion statuses (implementation, operation)
+                       that the gold record gives, the share the draft record gives
+                       with the same value (case-insensitive).
+    route fields     = over matched route pairs, of the nine route fields the gold
+                       record gives, the share the draft record also gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from drafter.model import NINE_ROUTE_FIELDS, STATUS_FIELDS, Record
+from evals.alignment import KindAlignment
+from evals.witnesses import ACCOUNT, LocatedWitness
+
+# hit levels of a gold witness, and of a draft witness
+LINE, FILE, MISS, ABSENT, INVALID = "line", "file", "miss", "absent", "unlocated"
+
+
+def ratio(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def share_or_zero(num: int, den: int, other_side: int) -> float | None:
+    """num/den; 0.0 when den is empty but the other side is not; None when both are."""
+    if den:
+        return num / den
+    return 0.0 if other_side else None
+
+
+def f1(p: float | None, r: float | None) -> float | None:
+    if p is None or r is None:
+        return None
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+@dataclass(slots=True)
+class KindScore:
+    """Counts and scores for one kind key (or "account", or "overall")."""
+
+    key: str
+    gold_records: int = 0
+    draft_records: int = 0
+    matched: int = 0
+    gold_witnesses: int = 0
+    gold_absent: int = 0
+    gold_file_hits: int = 0
+    gold_line_hits: int = 0
+    draft_witnesses: int = 0
+    draft_verified: int = 0
+    draft_line_hits: int = 0
+    status_compared: int = 0
+    status_agreed: int = 0
+    route_pairs: int = 0
+    route_fields_expected: int = 0
+    route_fields_present: int = 0
+
+    @property
+    def gold_located(self) -> int:
+        return self.gold_witnesses - self.gold_absent
+
+    @property
+    def precision(self) -> float | None:
+        return share_or_zero(self.matched, self.draft_records, self.gold_records)
+
+    @property
+    def recall(self) -> float | None:
+        return share_or_zero(self.matched, self.gold_records, self.draft_records)
+
+    @property
+    def f1(self) -> float | None:
+        return f1(self.precision, self.recall)
+
+    @property
+    def file_recall(self) -> float | None:
+        return ratio(self.gold_file_hits, self.gold_located)
+
+    @property
+    def line_recall(self) -> float | None:
+        return ratio(self.gold_line_hits, self.gold_located)
+
+    @property
+    def line_precision(self) -> float | None:
+        return share_or_zero(self.draft_line_hits, self.draft_witnesses, self.gold_located)
+
+    @property
+    def validity(self) -> float | None:
+        return ratio(self.draft_verified, self.draft_witnesses)
+
+    @property
+    def status_agreement(self) -> float | None:
+        return ratio(self.status_agreed, self.status_compared)
+
+    @property
+    def route_field_presence(self) -> float | None:
+        return ratio(self.route_fields_present, self.route_fields_expected)
+
+    def add(self, other: KindScore) -> None:
+        for name in (
+            "gold_records",
+            "draft_records",
+            "matched",
+            "gold_witnesses",
+            "gold_absent",
+            "gold_file_hits",
+            "gold_line_hits",
+            "draft_witnesses",
+            "draft_verified",
+            "draft_line_hits",
+            "status_compared",
+            "status_agreed",
+            "route_pairs",
+            "route_fields_expected",
+            "route_fields_present",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    SCORES = (
+        "precision",
+        "recall",
+        "f1",
+        "file_recall",
+        "line_recall",
+        "line_precision",
+        "validity",
+        "status_agreement",
+        "route_field_presence",
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = asdict(self)
+        for name in self.SCORES:
+            out[name] = getattr(self, name)
+        out["gold_located"] = self.gold_located
+        return out
+
+
+def gold_hit(w: LocatedWitness, draft: list[LocatedWitness]) -> str:
+    """How well the draft covers one gold witness: line, file, miss, or absent."""
+    if not w.present:
+        return ABSENT
+    level = MISS
+    for d in draft:
+        if w.overlaps(d):
+            return LINE
+        if w.same_file(d):
+            level = FILE
+    return level
+
+
+def draft_hit(w: LocatedWitness, gold: list[LocatedWitness]) -> str:
+    """How well one draft witness lands on gold: line, file, miss, or unlocated."""
+    if not w.present:
+        return INVALID
+    level = MISS
+    for g in gold:
+        if w.overlaps(g):
+            return LINE
+        if w.same_file(g):
+            level = FILE
+    return level
+
+
+def status_agreement(gold: Record, draft: Record) -> tuple[int, int]:
+    """(compared, agreed) over the two conclusion statuses the gold record gives."""
+    compared = agreed = 0
+    for name in STATUS_FIELDS:
+        g = gold.status(name)
+        if g is None:
+            continue
+        compared += 1
+        d = draft.status(name)
+        if d is not None and d.strip().lower() == g.strip().lower():
+            agreed += 1
+    return compared, agreed
+
+
+def route_fields(gold: Record, draft: Record) -> tuple[int, int]:
+    """(expected, present): the nine route fields the gold gives, and how many the draft does."""
+    g = gold.route_fields_present
+    d = draft.route_fields_present
+    expected = [f for f in NINE_ROUTE_FIELDS if g.get(f)]
+    return len(expected), sum(1 for f in expected if d.get(f))
+
+
+@dataclass(slots=True)
+class WitnessHits:
+    """Hit level of every witness, in ReportWitnesses.all() order."""
+
+    gold: list[tuple[LocatedWitness, str]] = field(default_factory=list)
+    draft: list[tuple[LocatedWitness, str]] = field(default_factory=list)
+
+
+def witness_hits(gold: list[LocatedWitness], draft: list[LocatedWitness]) -> WitnessHits:
+    g_present = [w for w in gold if w.present]
+    d_present = [w for w in draft if w.present]
+    return WitnessHits(
+        gold=[(w, gold_hit(w, d_present)) for w in gold],
+        draft=[(w, draft_hit(w, g_present)) for w in draft],
+    )
+
+
+def score(
+    alignment: dict[str, KindAlignment],
+    hits: WitnessHits,
+) -> tuple[dict[str, KindScore], KindScore]:
+    """Per-kind scores (kind keys plus "account" when it has witnesses) and the overall row."""
+    kinds: dict[str, KindScore] = {}
+
+    def row(key: str) -> KindScore:
+        if key not in kinds:
+            kinds[key] = KindScore(key)
+        return kinds[key]
+
+    for key, ka in alignment.items():
+        ks = row(key)
+        ks.gold_records = len(ka.gold)
+        ks.draft_records = len(ka.draft)
+        ks.matched = len(ka.pairs)
+        for p in ka.pairs:
+            c, a = status_agreement(p.gold, p.draft)
+            ks.status_compared += c
+            ks.status_agreed += a
+            if p.gold.kind == "RTE":
+                e, pr = route_fields(p.gold, p.draft)
+                ks.route_pairs += 1
+                ks.route_fields_expected += e
+                ks.route_fields_present += pr
+    for w, level in hits.gold:
+        ks = row(w.kind)
+        ks.gold_witnesses += 1
+        ks.gold_absent += level == ABSENT
+        ks.gold_file_hits += level in (LINE, FILE)
+        ks.gold_line_hits += level == LINE
+    for w, level in hits.draft:
+        ks = row(w.kind)
+        ks.draft_witnesses += 1
+        ks.draft_verified += w.verified
+        ks.draft_line_hits += level == LINE
+    overall = KindScore("overall")
+    for ks in kinds.values():
+        overall.add(ks)
+    ordered = {k: kinds[k] for k in alignment if k in kinds}
+    for k, v in kinds.items():
+        if k not in ordered and k != ACCOUNT:
+            ordered[k] = v
+    if ACCOUNT in kinds:
+        ordered[ACCOUNT] = kinds[ACCOUNT]
+    return ordered, overall

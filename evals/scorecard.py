@@ -1,0 +1,236 @@
+"""The scorecard of one evaluation: numbers, the pairs behind them, and how to show them.
+
+Everything a reader needs to trust or doubt a score travels with it: the aligned pairs
+with their similarity parts, the unmatched records of each side, the gold witnesses
+left out of recall because they are absent at the revision, and the settings
+(similarity backend, threshold) that produced the alignment.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from drafter.model import Record, Report
+from evals.alignment import KindAlignment
+from evals.metrics import ABSENT, KindScore, WitnessHits
+from evals.witnesses import ACCOUNT, LocatedWitness
+
+
+def fmt(v: float | None) -> str:
+    return "—" if v is None else f"{v:.2f}"
+
+
+@dataclass
+class Scorecard:
+    gold: Report
+    draft: Report
+    gold_name: str
+    draft_name: str
+    repository: str
+    revision: str
+    similarity: str
+    threshold: float
+    text_weight: float
+    alignment: dict[str, KindAlignment]
+    hits: WitnessHits
+    kinds: dict[str, KindScore]
+    overall: KindScore
+    drafter_version: str
+    created: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+    # -- derived views -------------------------------------------------------------
+
+    def absent_gold(self) -> list[LocatedWitness]:
+        return [w for w, level in self.hits.gold if level == ABSENT]
+
+    def gold_record(self, i: int) -> Record:
+        return self.gold.records[i]
+
+    def draft_record(self, j: int) -> Record:
+        return self.draft.records[j]
+
+    # -- JSON ----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        pairs: list[dict[str, Any]] = []
+        unmatched_gold: list[dict[str, str]] = []
+        unmatched_draft: list[dict[str, str]] = []
+        for key, ka in self.alignment.items():
+            for p in ka.pairs:
+                pairs.append(
+                    {
+                        "kind": key,
+                        "gold": p.gold.id,
+                        "gold_label": p.gold.label,
+                        "draft": p.draft.id,
+                        "draft_label": p.draft.label,
+                        "score": round(p.score, 4),
+                        "text": round(p.text, 4),
+                        "witness": None if p.witness is None else round(p.witness, 4),
+                    }
+                )
+            for i in ka.unmatched_gold:
+                r = self.gold_record(i)
+                unmatched_gold.append({"kind": key, "id": r.id, "label": r.label})
+            for j in ka.unmatched_draft:
+                r = self.draft_record(j)
+                unmatched_draft.append({"kind": key, "id": r.id, "label": r.label})
+        return {
+            "drafter_version": self.drafter_version,
+            "created": self.created,
+            "gold": {
+                "file": self.gold_name,
+                "system": self.gold.system,
+                "type": str(self.gold.type),
+            },
+            "draft": {
+                "file": self.draft_name,
+                "system": self.draft.system,
+                "type": str(self.draft.type),
+            },
+            "repository": self.repository,
+            "revision": self.revision,
+            "alignment": {
+                "similarity": self.similarity,
+                "threshold": self.threshold,
+                "text_weight": self.text_weight,
+            },
+            "overall": self.overall.to_dict(),
+            "kinds": {k: v.to_dict() for k, v in self.kinds.items()},
+            "pairs": pairs,
+            "unmatched_gold": unmatched_gold,
+            "unmatched_draft": unmatched_draft,
+            "absent_gold_witnesses": [
+                {
+                    "owner": w.owner,
+                    "path": w.path,
+                    "status": str(w.status),
+                    "quote": w.witness.quote,
+                }
+                for w in self.absent_gold()
+            ],
+            "gold_witnesses": [
+                {"owner": w.owner, "anchor": w.anchor, "status": str(w.status), "hit": level}
+                for w, level in self.hits.gold
+            ],
+            "draft_witnesses": [
+                {"owner": w.owner, "anchor": w.anchor, "status": str(w.status), "hit": level}
+                for w, level in self.hits.draft
+            ],
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    # -- rich ----------------------------------------------------------------------
+
+    def table(self) -> Table:
+        t = Table(
+            title=(
+                f"{self.draft.system or 'draft'} vs gold — {self.repository} @ {self.revision[:12]}"
+            ),
+            caption=(
+                f"alignment: {self.similarity} text similarity, weight {self.text_weight:g}, "
+                f"threshold {self.threshold:g}; gold witnesses absent at the revision "
+                "are excluded from recall"
+            ),
+        )
+        for col, justify in (
+            ("kind", "left"),
+            ("gold", "right"),
+            ("draft", "right"),
+            ("matched", "right"),
+            ("P", "right"),
+            ("R", "right"),
+            ("F1", "right"),
+            ("gold w (absent)", "right"),
+            ("file R", "right"),
+            ("line R", "right"),
+            ("draft w", "right"),
+            ("line P", "right"),
+            ("valid", "right"),
+            ("status agr", "right"),
+            ("route fields", "right"),
+        ):
+            t.add_column(col, justify=justify)  # type: ignore[arg-type]
+        for ks in [*self.kinds.values(), self.overall]:
+            style = "bold" if ks.key == "overall" else None
+            t.add_row(*score_cells(ks), style=style, end_section=ks.key == list(self.kinds)[-1])
+        return t
+
+    def pairs_table(self) -> Table:
+        t = Table(title="aligned records")
+        for col in ("kind", "gold", "draft", "score", "text", "witness"):
+            t.add_column(col)
+        for key, ka in self.alignment.items():
+            for p in ka.pairs:
+                t.add_row(
+                    key,
+                    Text(f"{p.gold.id}  {p.gold.label}"),
+                    Text(f"{p.draft.id}  {p.draft.label}"),
+                    f"{p.score:.2f}",
+                    f"{p.text:.2f}",
+                    fmt(p.witness),
+                )
+            for i in ka.unmatched_gold:
+                r = self.gold_record(i)
+                t.add_row(
+                    key, Text(f"{r.id}  {r.label}"), Text("— unmatched", style="red"), "", "", ""
+                )
+            for j in ka.unmatched_draft:
+                r = self.draft_record(j)
+                t.add_row(
+                    key, Text("— unmatched", style="yellow"), Text(f"{r.id}  {r.label}"), "", "", ""
+                )
+        return t
+
+    def render(self, console: Console, pairs: bool = True) -> None:
+        parts: list[Any] = [self.table()]
+        if pairs:
+            parts.append(self.pairs_table())
+        absent = self.absent_gold()
+        if absent:
+            lines = Text(
+                f"{len(absent)} gold witness(es) absent at {self.revision[:12]} "
+                "(left out of recall):\n"
+            )
+            for w in absent:
+                lines.append(f"  {w.owner}  {w.anchor}  [{w.status}]\n")
+            parts.append(lines)
+        console.print(Group(*parts))
+
+
+def score_cells(ks: KindScore) -> list[str]:
+    """One table row; the account row has witnesses only, so its record cells stay empty."""
+    records = (
+        ["", "", "", "", "", ""]
+        if ks.key == ACCOUNT
+        else [
+            str(ks.gold_records),
+            str(ks.draft_records),
+            str(ks.matched),
+            fmt(ks.precision),
+            fmt(ks.recall),
+            fmt(ks.f1),
+        ]
+    )
+    return [
+        ks.key,
+        *records,
+        f"{ks.gold_witnesses} ({ks.gold_absent})",
+        fmt(ks.file_recall),
+        fmt(ks.line_recall),
+        str(ks.draft_witnesses),
+        fmt(ks.line_precision),
+        fmt(ks.validity),
+        fmt(ks.status_agreement),
+        fmt(ks.route_field_presence),
+    ]
