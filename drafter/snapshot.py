@@ -64,6 +64,10 @@ class TextFile:
     binary: bool
 
 
+class BinaryFile(NotAFile):
+    """A path that names a binary blob where text was asked for."""
+
+
 def is_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first few kilobytes."""
     return b"\0" in data[:BINARY_SNIFF_BYTES]
@@ -84,7 +88,9 @@ def safe_relpath(path: str) -> str | None:
     return clean or None
 
 
-def _git(git_dir: str | None, *args: str, cwd: str | None = None) -> subprocess.CompletedProcess[bytes]:
+def _git(
+    git_dir: str | None, *args: str, cwd: str | None = None
+) -> subprocess.CompletedProcess[bytes]:
     cmd = list(_SAFE_GIT)
     if git_dir:
         cmd.append(f"--git-dir={git_dir}")
@@ -114,6 +120,7 @@ class Snapshot:
         self.rev = rev
         self.sha = self._resolve(rev)
         self._entries: dict[str, FileEntry] | None = None
+        self._dirs: frozenset[str] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._text_cache: dict[str, TextFile] = {}
@@ -123,7 +130,8 @@ class Snapshot:
     def _resolve(self, rev: str) -> str:
         if not rev or rev.startswith("-") or any(c.isspace() for c in rev):
             raise UnknownRevision(f"revision {rev!r} is not a valid name")
-        r = _git(self.git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        spec = f"{rev}^{{commit}}"
+        r = _git(self.git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", spec)
         out = r.stdout.decode().strip()
         if r.returncode != 0 or not _HEX40.match(out):
             raise UnknownRevision(f"revision {rev!r} not found in {self.repo}")
@@ -166,7 +174,8 @@ class Snapshot:
                     kind = "executable"
                 else:
                     kind = "file"
-                sz = int(size) if size.strip() != b"-" else 0
+                # "-" for submodules, "BAD" for blobs absent from a partial clone
+                sz = int(size) if size.strip().isdigit() else 0
                 entries[path] = FileEntry(path, m, kind, oid.decode(), sz)
             self._entries = entries
         return self._entries
@@ -183,6 +192,20 @@ class Snapshot:
         clean = safe_relpath(path)
         return None if clean is None else self._load_tree().get(clean)
 
+    def is_dir(self, path: str) -> bool:
+        """True when ``path`` names a directory of the revision's tree."""
+        clean = safe_relpath(path)
+        if clean is None:
+            return False
+        if self._dirs is None:
+            dirs: set[str] = set()
+            for p in self._load_tree():
+                parts = p.split("/")[:-1]
+                for i in range(1, len(parts) + 1):
+                    dirs.add("/".join(parts[:i]))
+            self._dirs = frozenset(dirs)
+        return clean in self._dirs
+
     def exists(self, path: str) -> bool:
         e = self.entry(path)
         return e is not None and e.is_regular
@@ -193,7 +216,11 @@ class Snapshot:
         if self._proc is None or self._proc.poll() is not None:
             cmd = [*_SAFE_GIT, f"--git-dir={self.git_dir}", "cat-file", "--batch"]
             self._proc = subprocess.Popen(
-                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_ENV
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_ENV,
             )
         return self._proc
 
@@ -218,11 +245,17 @@ class Snapshot:
             raise PathMissing(f"path {path!r} is absolute or leaves the repository")
         e = self._load_tree().get(clean)
         if e is None:
+            if self.is_dir(clean):
+                raise NotAFile(f"{clean} is a directory at {self.sha[:12]}, not a file")
             raise PathMissing(f"{clean} does not exist at {self.sha[:12]}")
         if e.kind == "submodule":
-            raise NotAFile(f"{clean} is a submodule at {self.sha[:12]}; its files are not in this repository")
+            raise NotAFile(
+                f"{clean} is a submodule at {self.sha[:12]}; its files are not in this repository"
+            )
         if e.kind == "symlink":
-            raise NotAFile(f"{clean} is a symlink at {self.sha[:12]}; drafter does not follow links")
+            raise NotAFile(
+                f"{clean} is a symlink at {self.sha[:12]}; drafter does not follow links"
+            )
         return e
 
     def read_bytes(self, path: str) -> bytes:
@@ -242,9 +275,20 @@ class Snapshot:
             try:
                 tf = TextFile(clean, data.decode("utf-8"), lossy=False, binary=False)
             except UnicodeDecodeError:
-                tf = TextFile(clean, data.decode("utf-8", errors="replace"), lossy=True, binary=False)
+                text = data.decode("utf-8", errors="replace")
+                tf = TextFile(clean, text, lossy=True, binary=False)
         self._text_cache[clean] = tf
         return tf
+
+    def read_str(self, path: str) -> str:
+        """Decoded text of a text file; :class:`BinaryFile` for binary content.
+
+        Use :meth:`read_text` instead when the lossy flag matters to the caller.
+        """
+        tf = self.read_text(path)
+        if tf.binary:
+            raise BinaryFile(f"{tf.path} is a binary file at {self.sha[:12]}")
+        return tf.text
 
     def iter_text(self, paths: list[str] | None = None) -> Iterator[TextFile]:
         """Decoded text of many files (default: every regular file), skipping binaries."""

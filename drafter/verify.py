@@ -147,7 +147,9 @@ class Verifier:
             if got is not None:
                 return got
             entry = self.snapshot.entry(clean)
-            if entry is None:
+            if entry is None and self.snapshot.is_dir(clean):
+                got = f"{clean} is a directory at {self.snapshot.sha[:12]}, not a file"
+            elif entry is None:
                 got = f"{clean} does not exist at {self.snapshot.sha[:12]}"
             elif entry.kind == "submodule":
                 got = f"{clean} is a submodule at {self.snapshot.sha[:12]}, not a file"
