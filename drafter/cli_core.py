@@ -1,0 +1,73 @@
+"""``drafter parse`` and ``drafter render``: convert between report text and draft JSON.
+
+Parse is how an analyst turns a hand-written report into the canonical JSON the other
+commands share; render is the way back, to text for publishing or Markdown for
+reading.  Warnings go to stderr so stdout stays machine-readable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(out, text)
+        click.echo(f"wrote {out}", err=True)
+
+
+def _warn(warnings: list[str], quiet: bool) -> None:
+    if quiet:
+        return
+    for w in warnings:
+        click.echo(f"drafter: warning: {w}", err=True)
+
+
+@click.command("parse")
+@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the JSON here (atomically) instead of stdout.",
+)
+@click.option("--strict", is_flag=True, help="Exit 1 when the report raises any warning.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None:
+    """Parse REPORT (report text or draft JSON) and print the report as draft JSON."""
+    result = load_report_with_warnings(report)
+    _warn(result.warnings, quiet)
+    _emit(result.report.to_json(), out)
+    if strict and result.warnings:
+        raise click.exceptions.Exit(1)
+
+
+@click.command("render")
+@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write here (atomically) instead of stdout.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+def render_cmd(draft: Path, fmt: str, out: Path | None, quiet: bool) -> None:
+    """Render DRAFT (draft JSON, or report text) as report text or Markdown."""
+    result = load_report_with_warnings(draft)
+    _warn(result.warnings, quiet)
+    _emit(dump_report(result.report, fmt), out)
