@@ -265,6 +265,9 @@ _STATUS_RE = re.compile(
 
 def statuses_in(text: str, inline: bool) -> list[Status]:
     """Every "X conclusion status: value" in ``text``."""
+    # cheap pre-check: the lazy name pattern backtracks on every word of long prose
+    if "conclusion status" not in text:
+        return []
     return [
         Status(name=m.group("name").strip(), value=m.group("value"), inline=inline)
         for m in _STATUS_RE.finditer(text)
