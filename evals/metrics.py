@@ -4,8 +4,9 @@ Definitions (the tests recompute each by hand):
 
 Records (per kind key, overall = sums over kinds)
     precision = matched pairs / draft records, recall = matched pairs / gold records,
-    F1 = harmonic mean.  A side with no records of the kind gives 0 where the other
-    side has some, and "not applicable" (None) when both are empty.
+    F1 = harmonic mean.  A draft with no records of a kind the gold has gets precision
+    0 (an empty draft scores 0, not "undefined"); recall over a kind the gold does
+    not have is not applicable (None), and so is the F1 of such a kind.
 
 Witnesses (account witnesses form their own row, "account"; overall = all)
     A witness is *located* when the verifier finds its quote at the revision
@@ -90,7 +91,7 @@ class KindScore:
 
     @property
     def recall(self) -> float | None:
-        return share_or_zero(self.matched, self.gold_records, self.draft_records)
+        return ratio(self.matched, self.gold_records)
 
     @property
     def f1(self) -> float | None:
