@@ -1,0 +1,72 @@
+"""``drafter survey REPO --rev REV [--json]``: the static survey as a table or JSON.
+
+The table is for reading (category, ``path:lines``, symbol, snippet); the JSON is
+the full :class:`retrieval.survey.Survey`, including the call graph, for tools.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from drafter.snapshot import Snapshot
+from retrieval.survey import CATEGORIES, run_survey
+
+
+def _one_line(snippet: str, limit: int = 100) -> str:
+    text = " ".join(snippet.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@click.command("survey")
+@click.argument("repo", type=click.Path(file_okay=False))
+@click.option(
+    "--rev", default="HEAD", show_default=True, help="Revision to survey (branch, tag or SHA)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the whole survey as JSON on stdout.")
+@click.option(
+    "--category",
+    "categories",
+    multiple=True,
+    type=click.Choice([*CATEGORIES, "claim"]),
+    help="Show only these categories (repeatable).",
+)
+def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
+    """Survey REPO at REV: entry points, model calls, tools, effects, writes, prompts, gates."""
+    with Snapshot(repo, rev) as snap:
+        survey = run_survey(snap, progress=not as_json and sys.stderr.isatty())
+    if categories:
+        survey.findings = [f for f in survey.findings if f.category in categories]
+    if as_json:
+        click.echo(survey.model_dump_json(indent=2))
+        return
+    console = Console()
+    table = Table(title=f"Survey of {survey.repository} @ {survey.revision[:12]}", show_lines=False)
+    table.add_column("category", style="bold")
+    table.add_column("path:lines", style="cyan", no_wrap=True)
+    table.add_column("symbol", style="magenta")
+    table.add_column("snippet")
+    for f in survey.findings:
+        table.add_row(
+            f"{f.category}/{f.kind}", f.anchor, escape(f.symbol), escape(_one_line(f.snippet))
+        )
+    console.print(table)
+    counts: dict[str, int] = {}
+    for f in survey.findings:
+        counts[f.category] = counts.get(f.category, 0) + 1
+    summary = (
+        ", ".join(f"{c} {counts[c]}" for c in (*CATEGORIES, "claim") if c in counts)
+        or "no findings"
+    )
+    console.print(
+        f"{survey.python_files} Python files of {survey.files_total}; "
+        f"{len(survey.findings)} findings ({summary}); "
+        f"call graph: {len(survey.call_graph.functions)} functions, "
+        f"{sum(len(v) for v in survey.call_graph.edges.values())} edges (best effort)"
+    )
+    for n in survey.notices:
+        console.print(f"[yellow]notice:[/] {n}")

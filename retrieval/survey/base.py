@@ -1,0 +1,65 @@
+"""What every rule module returns: a Hit, turned into a Finding by the runner.
+
+Rules only say *what* and *where*; the runner cuts the snippet from the file and
+assigns the stable ID, so every finding's snippet is exactly the file's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from retrieval.survey.source import PyFile
+
+
+@dataclass(slots=True)
+class Hit:
+    category: str
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def clip(text: str, limit: int = 160) -> str:
+    """One-line, bounded rendering of an expression for ``detail`` values."""
+    one = re.sub(r"\s+", " ", text).strip()
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def literal(text: str) -> str | None:
+    """The value of a simple string literal expression, else None."""
+    m = re.fullmatch(r"""\s*[rRbBuU]?(['"])(.*)\1\s*""", text, flags=re.S)
+    if m and "\n" not in m.group(2):
+        return m.group(2)
+    return None
+
+
+def constant(pf: PyFile, name: str) -> str | None:
+    """The string value a module-level NAME is assigned in this file, if simple.
+
+    ``MODEL = os.environ.get("AGENT_MODEL", "gpt-5.4")`` yields ``gpt-5.4 (env
+    AGENT_MODEL)``, which is what an analyst wants to read about a model endpoint.
+    """
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name or ""):
+        return None
+    for a in pf.assigns:
+        if a.extra.get("lhs") != name or a.symbol not in ("<module>", "<main>"):
+            continue
+        rhs = a.text.split("=", 1)[1].strip() if "=" in a.text else ""
+        if ":" in a.extra.get("lhs", ""):
+            continue
+        lit = literal(rhs)
+        if lit is not None:
+            return lit
+        m = re.search(
+            r"""(?:environ\.get|getenv)\(\s*['"]([A-Za-z0-9_]+)['"]\s*(?:,\s*['"]([^'"]*)['"])?""",
+            rhs,
+        )
+        if m:
+            return f"{m.group(2)} (env {m.group(1)})" if m.group(2) else f"env {m.group(1)}"
+        return clip(rhs, 80)
+    return None

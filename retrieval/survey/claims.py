@@ -1,0 +1,139 @@
+"""Claims: sentences where the repository promises behaviour.
+
+README and docs sentences ("has no internet access", "state is persistent",
+"never modifies ..."), docstrings that state what a function guarantees, and tool
+descriptions handed to a model.  These become claim records that an analyst then
+checks against the code; the survey only finds and anchors them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey.base import Hit, clip
+from retrieval.survey.source import PyFile
+
+_PROMISE = re.compile(
+    r"\b(never|always|ensures?|guarantee[sd]?|only|must|cannot|can't|will not|won't|"
+    r"no (?:internet|network|access)|persist(?:s|ent|ed)?|sandbox(?:ed)?|isolated?|"
+    r"automatically|prevents?|safe(?:ly)?|restrict(?:s|ed)?|read-only|immutable|"
+    r"deterministic|reproducib\w+|counts? as|scores?|rollback|revert(?:s|ed)?)\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
+_MAX_CLAIMS_PER_FILE = 12
+
+
+def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
+    """Line spans of prose paragraphs/list items outside fenced code blocks and tables."""
+    spans: list[tuple[int, int]] = []
+    fenced = False
+    start = None
+    for i, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if s.startswith(("```", "~~~")):
+            fenced = not fenced
+            if start is not None:
+                spans.append((start, i - 1))
+                start = None
+            continue
+        prose = (
+            bool(s)
+            and not fenced
+            and not s.startswith(("#", "|", "<", "![", "[!", ">"))
+            and not s.startswith("    ")
+        )
+        item = re.match(r"^([-*+]|\d+\.)\s+", s) is not None
+        if not prose or item:
+            if start is not None:
+                spans.append((start, i - 1))
+                start = None
+            if prose and item:
+                start = i
+            continue
+        if start is None:
+            start = i
+    if start is not None:
+        spans.append((start, len(lines)))
+    return spans
+
+
+def _sentences(lines: list[str], start: int, end: int) -> list[tuple[str, int, int]]:
+    """Sentences of a paragraph with the lines they span (whitespace collapsed)."""
+    text = ""
+    offsets: list[tuple[int, int]] = []  # (char offset where line starts, line number)
+    for ln in range(start, end + 1):
+        piece = lines[ln - 1].strip()
+        if ln == start:
+            piece = re.sub(r"^([-*+]|\d+\.)\s+", "", piece)
+        if text:
+            text += " "
+        offsets.append((len(text), ln))
+        text += piece
+    out = []
+    pos = 0
+    for part in _SENTENCE_END.split(text):
+        idx = text.find(part, pos)
+        pos = idx + len(part)
+        first = max(ln for off, ln in offsets if off <= idx)
+        last = max(ln for off, ln in offsets if off <= max(idx, pos - 1))
+        out.append((part.strip(), first, last))
+    return out
+
+
+def doc_claims(path: str, text: str) -> list[Hit]:
+    lines = text.split("\n")
+    hits: list[Hit] = []
+    for a, b in _paragraphs(lines):
+        for sent, first, last in _sentences(lines, a, b):
+            if not (30 <= len(sent) <= 300) or not _PROMISE.search(sent):
+                continue
+            if "http" in sent or sent.count("`") > 4 or sent.count("|") > 1:
+                continue
+            hits.append(
+                Hit("claim", "doc_sentence", path, first, last, "<doc>", {"sentence": sent})
+            )
+            if len(hits) >= _MAX_CLAIMS_PER_FILE:
+                return hits
+    return hits
+
+
+def docstring_claims(pf: PyFile) -> list[Hit]:
+    hits: list[Hit] = []
+    for d in pf.defs:
+        if not d.docstring or not d.docstring_lines:
+            continue
+        ds_start, ds_end = d.docstring_lines
+        for off, raw in enumerate(pf.lines[ds_start - 1 : ds_end]):
+            s = raw.strip().strip('"').strip("'").strip()
+            if (
+                30 <= len(s) <= 240
+                and _PROMISE.search(s)
+                and not s.startswith((">>>", "Args", "Returns", ":"))
+            ):
+                hits.append(
+                    Hit(
+                        "claim",
+                        "docstring",
+                        pf.path,
+                        ds_start + off,
+                        ds_start + off,
+                        d.symbol,
+                        {"sentence": clip(s, 240), "function": d.symbol},
+                    )
+                )
+                break
+    return hits
+
+
+def tool_description_claims(pf: PyFile) -> list[Hit]:
+    hits: list[Hit] = []
+    for i, line in enumerate(pf.lines, 1):
+        m = re.search(r"""['"]description['"]\s*:\s*['"]([^'"]{20,})['"]""", line)
+        if m and re.search(r"""['"]name['"]\s*:""", "\n".join(pf.lines[max(0, i - 4) : i + 3])):
+            hits.append(
+                Hit(
+                    "claim", "tool_description", pf.path, i, i, "<module>", {"sentence": m.group(1)}
+                )
+            )
+    return hits[:_MAX_CLAIMS_PER_FILE]

@@ -1,0 +1,171 @@
+"""Entry points: where a run of the system can start.
+
+Python ``__main__`` guards, argparse parsers, click/typer commands, console scripts
+declared in pyproject.toml / setup.cfg / setup.py, and shell scripts or Dockerfiles
+that run Python.  Non-Python declarations carry a ``target`` (a path or a module)
+that the runner resolves to a call-graph node so routes can start from them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.source import PyFile
+
+_CLI_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
+
+
+def python_entries(pf: PyFile) -> list[Hit]:
+    hits: list[Hit] = []
+    if pf.main_guard:
+        start = pf.main_guard[0]
+        hits.append(
+            Hit("entry_point", "main_guard", pf.path, start, start, "<main>", {"module": pf.module})
+        )
+    for c in pf.calls:
+        last = c.full.rsplit(".", 1)[-1]
+        if last == "ArgumentParser" and ("argparse" in c.full or pf.uses("argparse")):
+            desc = literal(c.kwargs.get("description", "")) or ""
+            hits.append(
+                Hit(
+                    "entry_point",
+                    "argparse",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"description": desc} if desc else {},
+                )
+            )
+        elif last == "add_argument" and pf.uses("argparse") and c.positional:
+            opt = literal(c.positional[0]) or ""
+            if opt.startswith("-") and re.search(
+                r"model|endpoint|url|api|key|provider|temperature", opt
+            ):
+                hits.append(
+                    Hit(
+                        "config_read",
+                        "cli_option",
+                        pf.path,
+                        c.stmt_start,
+                        c.stmt_end,
+                        c.symbol,
+                        {"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
+                    )
+                )
+    if pf.uses("click", "typer"):
+        for d in pf.defs:
+            for dec in d.decorators:
+                m = _CLI_DECORATOR.match(dec)
+                if m and not dec.startswith(("property", "staticmethod")):
+                    kind = "typer" if pf.uses("typer") else "click"
+                    hits.append(
+                        Hit(
+                            "entry_point",
+                            kind,
+                            pf.path,
+                            d.start_line,
+                            d.def_line,
+                            d.symbol,
+                            {"decorator": clip(dec, 80), "function": d.symbol},
+                        )
+                    )
+                    break
+    return hits
+
+
+_SCRIPT_LINE = re.compile(
+    r"^\s*([A-Za-z0-9_.\-]+)\s*=\s*['\"]?([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]?"
+)
+
+
+def console_scripts(path: str, text: str) -> list[Hit]:
+    """``name = "pkg.mod:func"`` lines of [project.scripts], poetry scripts, setup.cfg, setup.py."""
+    hits: list[Hit] = []
+    lines = text.split("\n")
+    in_section = False
+    for i, line in enumerate(lines, 1):
+        s = line.strip()
+        if path.endswith(".toml") or path.endswith(".cfg"):
+            if s.startswith("["):
+                in_section = s in (
+                    "[project.scripts]",
+                    "[tool.poetry.scripts]",
+                    "[project.gui-scripts]",
+                )
+                continue
+            if path.endswith(".cfg") and s.startswith("console_scripts"):
+                in_section = True
+                continue
+            if not in_section:
+                continue
+        m = _SCRIPT_LINE.match(s) if not path.endswith("setup.py") else None
+        if path.endswith("setup.py"):
+            m2 = re.search(
+                r"['\"]([A-Za-z0-9_.\-]+)\s*=\s*([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]", s
+            )
+            if m2:
+                hits.append(
+                    Hit(
+                        "entry_point",
+                        "console_script",
+                        path,
+                        i,
+                        i,
+                        "<module>",
+                        {
+                            "script": m2.group(1),
+                            "target_module": m2.group(2),
+                            "target_function": m2.group(3),
+                        },
+                    )
+                )
+            continue
+        if m:
+            hits.append(
+                Hit(
+                    "entry_point",
+                    "console_script",
+                    path,
+                    i,
+                    i,
+                    "<module>",
+                    {
+                        "script": m.group(1),
+                        "target_module": m.group(2),
+                        "target_function": m.group(3),
+                    },
+                )
+            )
+    return hits
+
+
+_PY_RUN = re.compile(
+    r"(?:^|[\s;&|(\"'])(?:python[0-9.]*|uv run(?: python)?|poetry run python)\s+(?:-u\s+)?"
+    r"(-m\s+([A-Za-z0-9_.]+)|([A-Za-z0-9_./\-]+\.py))"
+)
+
+
+def shell_entries(path: str, text: str) -> list[Hit]:
+    """Lines of shell scripts and Dockerfiles that start Python."""
+    hits: list[Hit] = []
+    docker = path.rsplit("/", 1)[-1].startswith("Dockerfile")
+    for i, line in enumerate(text.split("\n"), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if docker and not re.match(r"^(CMD|ENTRYPOINT)\b", s):
+            continue
+        m = _PY_RUN.search(s)
+        if not m:
+            continue
+        detail = {"command": clip(s, 120)}
+        if m.group(2):
+            detail["target_module"] = m.group(2)
+        else:
+            detail["target_path"] = m.group(3).removeprefix("./")
+        hits.append(
+            Hit("entry_point", "dockerfile" if docker else "shell", path, i, i, "<script>", detail)
+        )
+    return hits

@@ -1,0 +1,173 @@
+"""Typed results of the static survey.
+
+A finding is one fact an analyst hunts for first (an entry point, a model call, a
+subprocess, a write...) with exact anchors: the snippet is the file's own lines
+``start_line..end_line`` so any part of it can serve as a witness that verifies.
+The call graph is best effort (names resolved inside the repository only) and says
+so, because dynamic dispatch and duck typing defeat static resolution.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+#: Categories in the order the survey table shows them.
+CATEGORIES = (
+    "entry_point",
+    "model_call",
+    "tool_dispatch",
+    "exec_effect",
+    "persistence",
+    "prompt",
+    "model_loop",
+    "gating",
+    "config_read",
+)
+
+#: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
+MAX_CHAIN_DEPTH = 8
+MAX_CHAINS = 64
+
+
+class Finding(BaseModel):
+    """One surveyed fact with exact source anchors."""
+
+    id: str = Field(
+        description='Stable ID "category:path:line", suffixed "#n" when a line holds several.'
+    )
+    category: str
+    kind: str = Field(description="Sub-kind, e.g. main_guard, argparse, subprocess, open_write.")
+    path: str
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+    symbol: str = Field(description='Enclosing "Class.method", "function", "<module>" or "<main>".')
+    snippet: str = Field(description="The exact source lines start_line..end_line.")
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def anchor(self) -> str:
+        if self.start_line == self.end_line:
+            return f"{self.path}:{self.start_line}"
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    @property
+    def node(self) -> str:
+        """The call-graph node this finding sits in."""
+        return f"{self.path}::{self.symbol}"
+
+
+class FunctionNode(BaseModel):
+    """A function, method or module-level pseudo function (``<module>``, ``<main>``)."""
+
+    id: str
+    path: str
+    symbol: str
+    start_line: int
+    end_line: int
+    docstring: str | None = None
+
+
+class CallGraph(BaseModel):
+    """Repository functions and the repository functions they call."""
+
+    best_effort: bool = True
+    note: str = (
+        "Callees are resolved by name inside the repository (imports, self-methods, "
+        "unique method names); dynamic dispatch and external libraries are not followed."
+    )
+    functions: dict[str, FunctionNode] = Field(default_factory=dict)
+    edges: dict[str, list[str]] = Field(default_factory=dict)
+
+    def callees(self, node: str) -> list[str]:
+        return self.edges.get(node, [])
+
+
+class SkippedFile(BaseModel):
+    path: str
+    reason: str
+
+
+class Survey(BaseModel):
+    """Everything the survey found at one revision."""
+
+    repository: str
+    revision: str
+    files_total: int = 0
+    python_files: int = 0
+    findings: list[Finding] = Field(default_factory=list)
+    call_graph: CallGraph = Field(default_factory=CallGraph)
+    skipped: list[SkippedFile] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+    readme_claims: list[Finding] = Field(
+        default_factory=list, description="README/docs sentences that promise behaviour."
+    )
+
+    # -- access -------------------------------------------------------------------
+
+    def by_category(self, category: str) -> list[Finding]:
+        return [f for f in self.findings if f.category == category]
+
+    def finding(self, finding_id: str) -> Finding | None:
+        for f in self.findings:
+            if f.id == finding_id:
+                return f
+        return None
+
+    def in_file(self, path: str) -> list[Finding]:
+        return [f for f in self.findings if f.path == path]
+
+    def findings_at(self, node: str) -> list[Finding]:
+        return [f for f in self.findings if f.node == node]
+
+    def chains_from(
+        self,
+        entry: Finding | str,
+        targets: tuple[str, ...] = ("model_call", "exec_effect", "persistence"),
+        max_depth: int = MAX_CHAIN_DEPTH,
+        max_chains: int = MAX_CHAINS,
+    ) -> list[list[str]]:
+        """Call chains from an entry point's node to nodes holding target findings.
+
+        Breadth-first, so the shortest chain to each target node comes first; a node
+        is never revisited on the same chain (cycle-safe) and chains stop at
+        ``max_depth`` edges, so a deeply recursive program cannot blow up the walk.
+        """
+        start = entry.node if isinstance(entry, Finding) else entry
+        target_nodes = {f.node for f in self.findings if f.category in targets}
+        out: list[list[str]] = []
+        reached: set[str] = set()
+        queue: deque[list[str]] = deque([[start]])
+        expanded: set[str] = set()
+        while queue and len(out) < max_chains:
+            chain = queue.popleft()
+            node = chain[-1]
+            if node in target_nodes and node not in reached:
+                reached.add(node)
+                out.append(chain)
+            if len(chain) > max_depth or node in expanded:
+                continue
+            expanded.add(node)
+            for nxt in self.call_graph.callees(node):
+                if nxt not in chain:
+                    queue.append([*chain, nxt])
+        return out
+
+    def reachable(self, entry: Finding | str, max_depth: int = MAX_CHAIN_DEPTH) -> list[str]:
+        """Nodes reachable from ``entry`` within ``max_depth`` calls, in BFS order."""
+        start = entry.node if isinstance(entry, Finding) else entry
+        seen = {start: 0}
+        order = [start]
+        queue: deque[str] = deque([start])
+        while queue:
+            node = queue.popleft()
+            if seen[node] >= max_depth:
+                continue
+            for nxt in self.call_graph.callees(node):
+                if nxt not in seen:
+                    seen[nxt] = seen[node] + 1
+                    order.append(nxt)
+                    queue.append(nxt)
+        return order

@@ -1,0 +1,202 @@
+"""Persistence: what the system writes that outlives the call that wrote it.
+
+File writes and appends (``open`` in a writing mode, ``Path.write_text``), json /
+pickle / torch / numpy / csv / parquet / yaml saves, file copies and moves, sqlite
+statements, and git commands that change repository state (commit, reset, checkout).
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.source import Call, PyFile
+
+_SAVE_CALLS = {
+    "json.dump": "json",
+    "pickle.dump": "pickle",
+    "torch.save": "torch",
+    "numpy.save": "numpy",
+    "numpy.savez": "numpy",
+    "numpy.savetxt": "numpy",
+    "np.save": "numpy",
+    "np.savez": "numpy",
+    "yaml.dump": "yaml",
+    "yaml.safe_dump": "yaml",
+    "csv.writer": "csv",
+    "csv.DictWriter": "csv",
+    "shutil.copy": "copy",
+    "shutil.copy2": "copy",
+    "shutil.copyfile": "copy",
+    "shutil.copytree": "copy",
+    "shutil.move": "move",
+    "os.rename": "move",
+    "os.replace": "move",
+    "shutil.rmtree": "delete",
+    "os.remove": "delete",
+    "os.unlink": "delete",
+    "sqlite3.connect": "sqlite",
+    "joblib.dump": "pickle",
+    "dill.dump": "pickle",
+    "cloudpickle.dump": "pickle",
+}
+_METHOD_SAVES = {
+    "write_text": "file",
+    "write_bytes": "file",
+    "to_csv": "csv",
+    "to_parquet": "parquet",
+    "to_json": "json",
+    "to_pickle": "pickle",
+    "save_pretrained": "model",
+    "savefig": "figure",
+    "to_excel": "excel",
+    "save_to_disk": "dataset",
+}
+_GIT_WRITE = re.compile(
+    r"""\bgit\b['",\s]+(?:-C['",\s]+\S+['",\s]+)?(commit|reset|checkout|apply|push|stash|clean|merge|rebase|add|rm|am|cherry-pick)\b"""
+)
+_SQL_WRITE = re.compile(
+    r"^\s*['\"]{1,3}\s*(INSERT|UPDATE|DELETE|CREATE|REPLACE|DROP|ALTER)\b", re.I
+)
+
+
+def _mode(c: Call) -> str:
+    mode = c.kwargs.get("mode") or (c.positional[1] if len(c.positional) > 1 else "")
+    return literal(mode) or ""
+
+
+def _written(pf: PyFile, expr: str) -> dict[str, str]:
+    out = {"target": clip(expr, 100)}
+    val = constant(pf, expr.strip())
+    if val:
+        out["target_value"] = val
+    return out
+
+
+def _extend_to_write(pf: PyFile, start: int, end: int) -> int:
+    """For ``with open(...) as f:`` include the following write line(s), up to 3 lines total."""
+    if not pf.lines[start - 1].lstrip().startswith(("with ", "async with ")):
+        return end
+    for ln in range(end + 1, min(end + 3, len(pf.lines)) + 1):
+        if ln - start >= 3:
+            break
+        if re.search(r"\.(write|writelines|dump)\(|dump\(|writer", pf.lines[ln - 1]):
+            return ln
+    return end
+
+
+def persistence_findings(pf: PyFile) -> list[Hit]:
+    hits: list[Hit] = []
+    covered: set[int] = set()  # lines already inside a "with open(..., 'w')" finding
+    for c in pf.calls:
+        full, last = c.full, c.full.rsplit(".", 1)[-1]
+        if c.start_line in covered and c.start_line == c.stmt_start:
+            continue
+        if c.callee in ("open", "io.open", "codecs.open") or (
+            last == "open"
+            and c.callee_type == "attribute"
+            and c.callee.endswith(("Path.open", ".open"))
+            and _mode(c)
+        ):
+            mode = _mode(c)
+            if not any(ch in mode for ch in "wax+"):
+                continue
+            kind = "append" if "a" in mode else "write"
+            target = (
+                c.positional[0]
+                if c.positional and c.callee in ("open", "io.open", "codecs.open")
+                else c.callee.rsplit(".", 1)[0]
+            )
+            detail = {"mode": mode, **_written(pf, target)}
+            end = _extend_to_write(pf, c.stmt_start, c.stmt_end)
+            covered.update(range(c.stmt_end + 1, end + 1))
+            hits.append(Hit("persistence", kind, pf.path, c.stmt_start, end, c.symbol, detail))
+            continue
+        kind = _SAVE_CALLS.get(full)
+        if kind is None and c.callee_type == "attribute" and last in _METHOD_SAVES:
+            kind = _METHOD_SAVES[last]
+        if kind is not None:
+            if (
+                kind in ("json", "pickle", "yaml", "torch")
+                and len(c.positional) < 2
+                and "file" not in c.kwargs
+                and "f" not in c.kwargs
+            ):
+                if kind != "torch" or len(c.positional) < 2:
+                    continue  # json.dumps-like use without a file argument
+            if kind in ("copy", "move"):
+                target = c.positional[1] if len(c.positional) > 1 else c.kwargs.get("dst", "")
+            elif kind in ("json", "pickle", "yaml", "torch", "numpy"):
+                target = (
+                    c.positional[1]
+                    if kind != "numpy" and len(c.positional) > 1
+                    else (c.positional[0] if c.positional else "")
+                )
+            elif kind == "delete" or kind == "sqlite":
+                target = c.positional[0] if c.positional else ""
+            else:
+                target = c.positional[0] if c.positional else c.callee.rsplit(".", 1)[0]
+            hits.append(
+                Hit(
+                    "persistence",
+                    kind,
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"call": clip(c.callee, 60), **_written(pf, target)},
+                )
+            )
+            continue
+        if (
+            last in ("execute", "executemany", "executescript")
+            and c.positional
+            and _SQL_WRITE.match(c.positional[0])
+        ):
+            hits.append(
+                Hit(
+                    "persistence",
+                    "sqlite",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"statement": clip(c.positional[0], 100)},
+                )
+            )
+            continue
+        if full in (
+            "subprocess.run",
+            "subprocess.call",
+            "subprocess.check_call",
+            "subprocess.check_output",
+            "subprocess.Popen",
+            "os.system",
+            "os.popen",
+        ) or last in ("run_command", "exec_run"):
+            m = _GIT_WRITE.search(c.args_text)
+            if m:
+                hits.append(
+                    Hit(
+                        "persistence",
+                        "git",
+                        pf.path,
+                        c.stmt_start,
+                        c.stmt_end,
+                        c.symbol,
+                        {"git": m.group(1), "command": clip(c.args_text, 120)},
+                    )
+                )
+        elif re.search(r"\.git\.(commit|reset|checkout|apply|push)$|\.index\.commit$", c.callee):
+            hits.append(
+                Hit(
+                    "persistence",
+                    "git",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
+                )
+            )
+    return hits

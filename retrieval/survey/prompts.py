@@ -1,0 +1,144 @@
+"""Prompts: natural-language instructions the system ships to a model or an agent.
+
+Prompt files (a prompts/ directory, ``*prompt*`` names, Markdown/text addressed to an
+agent with "You are ..."), long instruction strings in code, and system messages.
+The hit anchors the most distinctive instruction line, which makes a good witness.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey.base import Hit, clip
+from retrieval.survey.source import PyFile
+
+_INSTRUCTION = re.compile(
+    r"\b(you are|you're an?|your (?:task|goal|job|role)|you (?:must|should|will|can)|"
+    r"respond (?:with|in|only)|do not|don't|always|never|instructions?:|rules:|step by step|"
+    r"return (?:only|a json)|output format)\b",
+    re.I,
+)
+_PROMPT_NAME = re.compile(r"(prompt|instruction|system|template|persona|guideline)", re.I)
+_PROMPT_EXT = (".md", ".txt", ".j2", ".jinja", ".jinja2", ".prompt", ".tmpl", ".yaml", ".yml")
+_SYSTEM_MSG = re.compile(r"""['"]role['"]\s*:\s*['"]system['"]""")
+
+
+def _best_line(lines: list[str], start: int, end: int) -> int:
+    """First line in ``start..end`` that reads like an instruction, else the first prose line."""
+    first = None
+    for ln in range(start, end + 1):
+        s = lines[ln - 1].strip() if ln - 1 < len(lines) else ""
+        if not s or s.startswith(("#", "```", "---", "|")):
+            continue
+        if first is None and len(s) > 3:
+            first = ln
+        if _INSTRUCTION.search(s) and len(s) >= 20:
+            return ln
+    return first or start
+
+
+def prompt_file(path: str, text: str) -> list[Hit]:
+    name = path.rsplit("/", 1)[-1]
+    if not name.lower().endswith(_PROMPT_EXT) or name.lower().startswith(
+        ("readme", "license", "changelog", "contributing", "code_of_conduct", "requirements")
+    ):
+        return []
+    in_prompt_dir = bool(
+        re.search(r"(^|/)(prompts?|templates?|instructions?|program_templates)(/|$)", path, re.I)
+    )
+    lines = text.split("\n")
+    head = "\n".join(lines[:60])
+    addressed = re.search(r"\b(you are|your task|you will|you must)\b", head, re.I) is not None
+    if not (in_prompt_dir or _PROMPT_NAME.search(name) or addressed):
+        return []
+    if name.lower().endswith((".yaml", ".yml")) and not (
+        in_prompt_dir or _PROMPT_NAME.search(name)
+    ):
+        return []
+    if not text.strip():
+        return []
+    ln = _best_line(lines, 1, min(len(lines), 80))
+    return [
+        Hit(
+            "prompt",
+            "prompt_file",
+            path,
+            ln,
+            ln,
+            "<file>",
+            {"file": path, "lines": len(lines), "first_instruction": clip(lines[ln - 1], 160)},
+        )
+    ]
+
+
+def prompt_strings(pf: PyFile) -> list[Hit]:
+    hits: list[Hit] = []
+    for s in pf.strings:
+        if s.is_docstring:
+            continue
+        named = bool(s.assigned_to and _PROMPT_NAME.search(s.assigned_to))
+        long_enough = len(s.value) >= 200 or (
+            s.end_line - s.start_line >= 3 and len(s.value) >= 120
+        )
+        instr = _INSTRUCTION.search(s.value) is not None
+        if not ((long_enough and instr) or (named and len(s.value) >= 40)):
+            continue
+        ln = _best_line(pf.lines, s.start_line, s.end_line)
+        hits.append(
+            Hit(
+                "prompt",
+                "instruction_string",
+                pf.path,
+                ln,
+                ln,
+                s.symbol,
+                {
+                    "name": s.assigned_to or "",
+                    "string_lines": f"{s.start_line}-{s.end_line}",
+                    "chars": len(s.value),
+                    "fstring": s.is_fstring,
+                },
+            )
+        )
+    for d in pf.dicts:
+        if _SYSTEM_MSG.search(d.text):
+            m = re.search(r"""['"]content['"]\s*:\s*([^,}\n]+)""", d.text)
+            hits.append(
+                Hit(
+                    "prompt",
+                    "system_message",
+                    pf.path,
+                    d.start_line,
+                    d.start_line,
+                    d.symbol,
+                    {"content": clip(m.group(1), 80) if m else ""},
+                )
+            )
+    for c in pf.calls:
+        if "system" in c.kwargs and re.search(
+            r"(messages\.create|messages\.stream|Agent|LlmAgent|completion)", c.callee
+        ):
+            hits.append(
+                Hit(
+                    "prompt",
+                    "system_message",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_start,
+                    c.symbol,
+                    {"content": clip(c.kwargs["system"], 80)},
+                )
+            )
+        elif "instruction" in c.kwargs and re.search(r"Agent$", c.callee):
+            hits.append(
+                Hit(
+                    "prompt",
+                    "system_message",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_start,
+                    c.symbol,
+                    {"content": clip(c.kwargs["instruction"], 80)},
+                )
+            )
+    return hits

@@ -1,0 +1,2 @@
+; Comparisons, for score-versus-threshold gates and the __main__ guard.
+(comparison_operator) @cmp

@@ -1,0 +1,2 @@
+; Dictionaries and lists, for registries of callables and JSON tool schemas.
+(dictionary) @dict

@@ -1,0 +1,3 @@
+; Loops, to find the ones whose bodies call a model.
+(for_statement) @loop
+(while_statement) @loop

@@ -1,0 +1,2 @@
+; String literals (plain, triple-quoted and f-strings) for prompt detection.
+(string) @string

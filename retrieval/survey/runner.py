@@ -1,0 +1,281 @@
+"""Run the whole survey over a pinned snapshot.
+
+Reads every file through :class:`drafter.snapshot.Snapshot` (git objects only, no
+code of the repository is ever run), parses Python once per file, applies every
+rule family, builds the call graph and turns rule hits into findings whose snippets
+are cut from the file's own lines.  Files the survey cannot use (vendored, huge,
+generated, binary) are skipped with a counted reason instead of failing the run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from drafter.errors import RepoError
+from drafter.snapshot import Snapshot
+from retrieval.survey import (
+    claims,
+    config_reads,
+    control,
+    effects,
+    entry,
+    model_calls,
+    persistence,
+    prompts,
+    tools,
+)
+from retrieval.survey.base import Hit
+from retrieval.survey.callgraph import build_call_graph
+from retrieval.survey.model import CATEGORIES, Finding, SkippedFile, Survey
+from retrieval.survey.source import PyFile, parse_python
+
+#: Python files larger than this are skipped as generated/huge (bytes).
+MAX_PY_BYTES = 600_000
+MAX_TEXT_BYTES = 300_000
+_VENDORED = re.compile(
+    r"(^|/)(node_modules|vendor|vendored|third_party|site-packages|\.venv|venv|\.tox|__pycache__|\.git)/"
+)
+_GENERATED_MARK = re.compile(
+    r"(@generated|\bauto-?generated\b|\bgenerated (?:by|from|with)\b|\bcode generated\b)", re.I
+)
+_DOC_CLAIM_FILE = re.compile(
+    r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I
+)
+_CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
+_CATEGORY_ORDER = {c: i for i, c in enumerate((*CATEGORIES, "claim"))}
+
+
+def _skip_reason(path: str, size: int, kind: str) -> str | None:
+    if _VENDORED.search(path):
+        return "vendored"
+    if kind not in ("file", "executable"):
+        return kind
+    if path.endswith(".py") and size > MAX_PY_BYTES:
+        return f"huge file ({size} bytes > {MAX_PY_BYTES})"
+    if path.endswith(("_pb2.py", "_pb2_grpc.py")):
+        return "generated"
+    return None
+
+
+def _wants_text(path: str, kind: str, size: int) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if size > MAX_TEXT_BYTES:
+        return False
+    if name in _CONFIG_NAMES or name.startswith("Dockerfile") or name.endswith((".sh", ".bash")):
+        return True
+    if _DOC_CLAIM_FILE.search(path):
+        return True
+    if name.lower().endswith(prompts._PROMPT_EXT):
+        return True
+    return kind == "executable" and "." not in name
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        disable=not enabled,
+        transient=True,
+    )
+
+
+def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
+    """Survey ``snapshot``; never raises on odd repository content, only on unreadable repos."""
+    entries = [e for e in snapshot.entries()]
+    survey = Survey(repository=snapshot.identity, revision=snapshot.sha, files_total=len(entries))
+    py_files: list[PyFile] = []
+    text_files: list[tuple[str, str]] = []
+    skipped: Counter[str] = Counter()
+
+    with _progress(progress) as bar:
+        task = bar.add_task("survey: reading", total=len(entries))
+        for e in entries:
+            bar.advance(task)
+            reason = _skip_reason(e.path, e.size, e.kind)
+            if reason is not None:
+                if e.path.endswith(".py") or reason.startswith("huge") or reason == "generated":
+                    survey.skipped.append(SkippedFile(path=e.path, reason=reason))
+                    skipped[reason.split(" (")[0]] += 1
+                continue
+            is_py = e.path.endswith(".py")
+            if not is_py and not _wants_text(e.path, e.kind, e.size):
+                continue
+            try:
+                tf = snapshot.read_text(e.path)
+            except RepoError as exc:
+                survey.skipped.append(SkippedFile(path=e.path, reason=str(exc)))
+                continue
+            if tf.binary:
+                if is_py:
+                    survey.skipped.append(SkippedFile(path=e.path, reason="binary"))
+                continue
+            if is_py:
+                head = "\n".join(tf.text.split("\n", 6)[:5])
+                if _GENERATED_MARK.search(head):
+                    survey.skipped.append(SkippedFile(path=e.path, reason="generated"))
+                    skipped["generated"] += 1
+                    continue
+                bar.update(task, description=f"survey: {e.path[-40:]}")
+                pf = parse_python(e.path, tf.text)
+                if pf.has_errors:
+                    survey.notices.append(f"{e.path}: syntax errors; surveyed what parsed")
+                if tf.lossy:
+                    survey.notices.append(f"{e.path}: not valid UTF-8; decoded with replacement")
+                py_files.append(pf)
+            if not is_py or e.path.endswith("setup.py"):
+                text_files.append((e.path, tf.text))
+
+    survey.python_files = len(py_files)
+    for reason, n in sorted(skipped.items()):
+        survey.notices.append(f"skipped {n} file(s): {reason}")
+    if not py_files:
+        survey.notices.append(
+            "no Python files at this revision: Python rules and the call graph are empty"
+        )
+
+    graph, resolve = build_call_graph(py_files)
+    survey.call_graph = graph
+    repo_modules = {pf.module for pf in py_files}
+    repo_function_names = {n.symbol.rsplit(".", 1)[-1] for n in graph.functions.values()}
+
+    hits: list[Hit] = []
+    for pf in py_files:
+        hits += entry.python_entries(pf)
+        hits += model_calls.model_calls(pf, repo_modules)
+        hits += tools.tool_findings(pf, repo_function_names)
+        hits += effects.effect_findings(pf)
+        hits += persistence.persistence_findings(pf)
+        hits += prompts.prompt_strings(pf)
+        hits += control.gating_findings(pf)
+        hits += config_reads.config_findings(pf)
+        hits += claims.docstring_claims(pf)
+        hits += claims.tool_description_claims(pf)
+    for path, text in text_files:
+        name = path.rsplit("/", 1)[-1]
+        if name in _CONFIG_NAMES:
+            hits += entry.console_scripts(path, text)
+        if (
+            name.startswith("Dockerfile")
+            or name.endswith((".sh", ".bash"))
+            or text.startswith("#!")
+        ):
+            hits += entry.shell_entries(path, text)
+        if not path.endswith(".py"):
+            hits += prompts.prompt_file(path, text)
+        if _DOC_CLAIM_FILE.search(path):
+            hits += claims.doc_claims(path, text)
+
+    # loops that call models need the model-call sites and the call graph
+    model_nodes = {
+        f"{h.path}::{h.symbol}" for h in hits if h.category == "model_call" and h.kind != "client"
+    }
+    model_lines = {
+        (h.path, ln)
+        for h in hits
+        if h.category == "model_call" and h.kind != "client"
+        for ln in range(h.start_line, h.end_line + 1)
+    }
+    reach_cache: dict[str, bool] = {}
+
+    def reaches_model(node: str, depth: int = 3) -> bool:
+        key = f"{node}@{depth}"
+        if key in reach_cache:
+            return reach_cache[key]
+        reach_cache[key] = False  # cycle guard
+        ok = node in model_nodes or (
+            depth > 0 and any(reaches_model(n, depth - 1) for n in graph.callees(node))
+        )
+        reach_cache[key] = ok
+        return ok
+
+    def calls_model(pf: PyFile, c) -> str | None:  # noqa: ANN001 - source.Call
+        if (pf.path, c.start_line) in model_lines:
+            return c.callee
+        for node in resolve(pf, c):
+            if reaches_model(node):
+                return node
+        return None
+
+    for pf in py_files:
+        hits += control.loop_findings(pf, calls_model)
+
+    _resolve_entry_targets(hits, py_files, graph)
+    lines_of = {pf.path: pf.lines for pf in py_files}
+    lines_of.update({p: t.split("\n") for p, t in text_files})
+    survey.findings = _to_findings(hits, lines_of)
+    return survey
+
+
+def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> None:  # noqa: ANN001
+    """Point console scripts and shell lines at the call-graph node they start."""
+    from retrieval.survey.callgraph import ModuleIndex
+
+    index = ModuleIndex([pf.path for pf in files])
+    paths = {pf.path for pf in files}
+    for h in hits:
+        if h.category != "entry_point":
+            continue
+        target = None
+        if "target_function" in h.detail:
+            p = index.path(h.detail["target_module"])
+            if p:
+                cand = f"{p}::{h.detail['target_function']}"
+                target = cand if cand in graph.functions else f"{p}::<module>"
+        elif "target_path" in h.detail:
+            tp = h.detail["target_path"]
+            base = h.path.rsplit("/", 1)[0] + "/" if "/" in h.path else ""
+            for cand in (tp, base + tp):
+                if cand in paths:
+                    main = f"{cand}::<main>"
+                    target = main if main in graph.functions else f"{cand}::<module>"
+                    break
+        elif "target_module" in h.detail:
+            p = index.path(h.detail["target_module"]) or index.path(
+                h.detail["target_module"] + ".__main__"
+            )
+            if p:
+                main = f"{p}::<main>"
+                target = main if main in graph.functions else f"{p}::<module>"
+        if target:
+            h.detail["target_node"] = target
+
+
+def _to_findings(hits: list[Hit], lines_of: dict[str, list[str]]) -> list[Finding]:
+    out: list[Finding] = []
+    seen: Counter[str] = Counter()
+    uniq: set[tuple[str, str, str, int, int]] = set()
+    for h in sorted(
+        hits, key=lambda h: (_CATEGORY_ORDER.get(h.category, 99), h.path, h.start_line, h.kind)
+    ):
+        key = (h.category, h.kind, h.path, h.start_line, h.end_line)
+        if key in uniq:
+            continue
+        uniq.add(key)
+        lines = lines_of.get(h.path, [])
+        end = max(h.start_line, min(h.end_line, len(lines)))
+        snippet = "\n".join(lines[h.start_line - 1 : end])
+        if not snippet.strip():
+            continue
+        base = f"{h.category}:{h.path}:{h.start_line}"
+        seen[base] += 1
+        fid = base if seen[base] == 1 else f"{base}#{seen[base]}"
+        out.append(
+            Finding(
+                id=fid,
+                category=h.category,
+                kind=h.kind,
+                path=h.path,
+                start_line=h.start_line,
+                end_line=end,
+                symbol=h.symbol,
+                snippet=snippet,
+                detail=h.detail,
+            )
+        )
+    return out

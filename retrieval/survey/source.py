@@ -1,0 +1,438 @@
+"""Parse one Python file once with tree-sitter and extract the facts every rule needs.
+
+Why one pass: the survey has a dozen rule families; re-running queries per family
+would parse and walk each file many times.  Here the ``.scm`` queries (shipped as
+package data and loaded with importlib.resources) run once, and the rules work on
+plain dataclasses that carry exact 1-based line spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+import tree_sitter_python as tsp
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+LANGUAGE = Language(tsp.language())
+
+#: Longest span a snippet may cover; longer statements fall back to the call itself.
+MAX_SNIPPET_LINES = 12
+
+_COMPOUND = {
+    "with_statement",
+    "if_statement",
+    "for_statement",
+    "while_statement",
+    "try_statement",
+    "function_definition",
+    "class_definition",
+    "decorated_definition",
+    "elif_clause",
+    "else_clause",
+    "match_statement",
+}
+
+
+@cache
+def query(name: str) -> Query:
+    """A compiled query from ``retrieval/survey/queries/<name>.scm``."""
+    src = resources.files("retrieval.survey").joinpath("queries", f"{name}.scm").read_text("utf-8")
+    return Query(LANGUAGE, src)
+
+
+def _parser() -> Parser:
+    return Parser(LANGUAGE)
+
+
+@dataclass(slots=True)
+class Def:
+    """A function, method or class definition."""
+
+    symbol: str
+    name: str
+    kind: str  # "function" or "class"
+    start_line: int  # first line, decorators included
+    end_line: int
+    def_line: int  # the line of the ``def``/``class`` keyword
+    decorators: list[str] = field(default_factory=list)
+    docstring: str | None = None
+    docstring_lines: tuple[int, int] | None = None
+    params: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Call:
+    """A call site with its callee as written and as resolved through imports."""
+
+    callee: str  # as written, e.g. "client.messages.create"
+    full: str  # first name resolved through imports, e.g. "anthropic.Anthropic"
+    start_line: int
+    end_line: int
+    stmt_start: int
+    stmt_end: int
+    symbol: str
+    args_text: str
+    kwargs: dict[str, str]
+    positional: list[str]
+    in_main: bool = False
+    callee_type: str = "identifier"
+
+
+@dataclass(slots=True)
+class StringLit:
+    value: str
+    start_line: int
+    end_line: int
+    symbol: str
+    assigned_to: str | None
+    is_docstring: bool
+    is_fstring: bool
+
+
+@dataclass(slots=True)
+class Span:
+    """A generic node span with its text (loops, comparisons, dicts, assignments)."""
+
+    text: str
+    start_line: int
+    end_line: int
+    symbol: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class PyFile:
+    """Facts of one parsed Python file."""
+
+    path: str
+    text: str
+    lines: list[str]
+    module: str
+    has_errors: bool
+    defs: list[Def] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
+    imported_modules: set[str] = field(default_factory=set)
+    strings: list[StringLit] = field(default_factory=list)
+    loops: list[Span] = field(default_factory=list)
+    compares: list[Span] = field(default_factory=list)
+    dicts: list[Span] = field(default_factory=list)
+    assigns: list[Span] = field(default_factory=list)
+    main_guard: tuple[int, int] | None = None
+
+    def snippet(self, start: int, end: int) -> str:
+        return "\n".join(self.lines[start - 1 : end])
+
+    def uses(self, *prefixes: str) -> bool:
+        """Does the file import any module starting with one of ``prefixes``?"""
+        return any(m == p or m.startswith(p + ".") for m in self.imported_modules for p in prefixes)
+
+
+def module_name(path: str) -> str:
+    """Dotted module name of a repository path (``a/b/__init__.py`` -> ``a.b``)."""
+    p = path[:-3] if path.endswith(".py") else path
+    parts = p.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")
+
+
+def _line(node: Node) -> int:
+    return node.start_point.row + 1
+
+
+def _end_line(node: Node) -> int:
+    end = node.end_point
+    # a node ending at column 0 finished on the previous line (trailing newline)
+    return end.row if end.column == 0 and end.row > node.start_point.row else end.row + 1
+
+
+def enclosing_symbol(node: Node, in_main: tuple[int, int] | None = None) -> str:
+    """``Class.method`` / ``function`` of the innermost definition, else ``<main>``/``<module>``."""
+    names: list[str] = []
+    cur = node.parent
+    while cur is not None:
+        if cur.type in ("function_definition", "class_definition"):
+            names.append(_text(cur.child_by_field_name("name")))
+        cur = cur.parent
+    if names:
+        return ".".join(reversed(names))
+    if in_main and in_main[0] <= _line(node) <= in_main[1]:
+        return "<main>"
+    return "<module>"
+
+
+def statement_span(node: Node) -> tuple[int, int]:
+    """Lines of the simple statement holding ``node`` (or the node itself if long)."""
+    start, end = _line(node), _end_line(node)
+    own = (start, end)
+    cur = node.parent
+    while cur is not None:
+        if cur.type in _COMPOUND or cur.type in ("block", "module"):
+            # header of a compound statement: from its first line to the node's end
+            if cur.type in _COMPOUND and _line(cur) >= start - 2:
+                start = _line(cur)
+            break
+        if cur.type.endswith("statement") or cur.type in ("decorator",):
+            start, end = min(start, _line(cur)), max(end, _end_line(cur))
+            break
+        cur = cur.parent
+    # a call nested deep inside a long statement is anchored on its own lines
+    if (end - start + 1 > 3 and own[0] > start) or end - start + 1 > MAX_SNIPPET_LINES:
+        start, end = own[0], min(own[1], own[0] + MAX_SNIPPET_LINES - 1)
+    return start, end
+
+
+def string_value(node: Node) -> str:
+    """The literal content of a string node, without quotes; interpolations kept as written."""
+    parts = []
+    for ch in node.children:
+        if ch.type in ("string_content", "interpolation", "escape_sequence"):
+            parts.append(_text(ch))
+    return "".join(parts)
+
+
+def _resolve_relative(module: str, is_pkg: bool, dots: int, name: str) -> str:
+    parts = module.split(".") if module else []
+    base = parts if is_pkg else parts[:-1]
+    if dots > 1:
+        base = base[: len(base) - (dots - 1)] if dots - 1 <= len(base) else []
+    return ".".join([*base, name] if name else base)
+
+
+def _collect_imports(pf: PyFile, node: Node, is_pkg: bool) -> None:
+    if node.type == "import_statement":
+        for ch in node.named_children:
+            if ch.type == "dotted_name":
+                name = _text(ch)
+                pf.imported_modules.add(name)
+                pf.imports.setdefault(name.split(".")[0], name.split(".")[0])
+            elif ch.type == "aliased_import":
+                name = _text(ch.child_by_field_name("name"))
+                alias = _text(ch.child_by_field_name("alias"))
+                pf.imported_modules.add(name)
+                pf.imports[alias] = name
+        return
+    mod_node = node.child_by_field_name("module_name")
+    raw = _text(mod_node)
+    if raw.startswith("."):
+        dots = len(raw) - len(raw.lstrip("."))
+        module = _resolve_relative(pf.module, is_pkg, dots, raw.lstrip("."))
+    else:
+        module = raw
+    pf.imported_modules.add(module)
+    for ch in node.named_children:
+        if ch is mod_node:
+            continue
+        if ch.type == "dotted_name":
+            name = _text(ch)
+            pf.imports[name] = f"{module}.{name}" if module else name
+            pf.imported_modules.add(f"{module}.{name}")
+        elif ch.type == "aliased_import":
+            name = _text(ch.child_by_field_name("name"))
+            alias = _text(ch.child_by_field_name("alias"))
+            pf.imports[alias] = f"{module}.{name}" if module else name
+            pf.imported_modules.add(f"{module}.{name}")
+
+
+def resolve_name(pf: PyFile, dotted: str) -> str:
+    """Resolve the first component of a dotted callee through the file's imports."""
+    head, _, rest = dotted.partition(".")
+    origin = pf.imports.get(head)
+    if origin is None:
+        return dotted
+    return f"{origin}.{rest}" if rest else origin
+
+
+def _split_args(args: Node) -> tuple[dict[str, str], list[str]]:
+    kwargs: dict[str, str] = {}
+    positional: list[str] = []
+    for ch in args.named_children:
+        if ch.type == "keyword_argument":
+            kwargs[_text(ch.child_by_field_name("name"))] = _text(ch.child_by_field_name("value"))
+        elif ch.type == "dictionary_splat":
+            kwargs.setdefault("**", _text(ch))
+        elif ch.type != "comment":
+            positional.append(_text(ch))
+    return kwargs, positional
+
+
+def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
+    if body is None or not body.named_children:
+        return None
+    first = body.named_children[0]
+    if first.type == "expression_statement" and first.named_children:
+        s = first.named_children[0]
+        if s.type == "string":
+            return string_value(s), (_line(s), _end_line(s))
+    return None
+
+
+_WS = re.compile(r"\s+")
+
+
+def parse_python(path: str, text: str) -> PyFile:
+    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    tree = _parser().parse(data)
+    root = tree.root_node
+    pf = PyFile(
+        path=path,
+        text=text,
+        lines=text.split("\n"),
+        module=module_name(path),
+        has_errors=root.has_error,
+    )
+    is_pkg = path.endswith("__init__.py")
+
+    for _, caps in QueryCursor(query("mainguard")).matches(root):
+        cond = _WS.sub("", _text(caps["cond"][0]))
+        if "__name__" in cond and "__main__" in cond:
+            g = caps["guard"][0]
+            pf.main_guard = (_line(g), _end_line(g))
+            break
+
+    for _, caps in QueryCursor(query("imports")).matches(root):
+        for n in caps.get("import", []) + caps.get("from", []):
+            _collect_imports(pf, n, is_pkg)
+
+    for _, caps in QueryCursor(query("defs")).matches(root):
+        node = (caps.get("def") or caps.get("class"))[0]
+        kind = "function" if "def" in caps else "class"
+        name = _text(caps["name"][0])
+        outer = (
+            node.parent
+            if node.parent is not None and node.parent.type == "decorated_definition"
+            else None
+        )
+        decorators = (
+            [_text(d)[1:].strip() for d in outer.children if d.type == "decorator"] if outer else []
+        )
+        sym = enclosing_symbol(node)
+        symbol = f"{sym}.{name}" if sym not in ("<module>", "<main>") else name
+        ds = _docstring(node.child_by_field_name("body"))
+        params_node = node.child_by_field_name("parameters")
+        params = [
+            _text(p).split(":")[0].split("=")[0].strip()
+            for p in (params_node.named_children if params_node is not None else [])
+        ]
+        pf.defs.append(
+            Def(
+                symbol=symbol,
+                name=name,
+                kind=kind,
+                start_line=_line(outer or node),
+                end_line=_end_line(node),
+                def_line=_line(node),
+                decorators=decorators,
+                docstring=ds[0] if ds else None,
+                docstring_lines=ds[1] if ds else None,
+                params=params,
+            )
+        )
+
+    for _, caps in QueryCursor(query("calls")).matches(root):
+        node = caps["call"][0]
+        fn = caps["fn"][0]
+        args = caps["args"][0]
+        callee = _WS.sub("", _text(fn)) if fn.type in ("identifier", "attribute") else _text(fn)
+        kwargs, positional = _split_args(args) if args.type == "argument_list" else ({}, [])
+        s, e = statement_span(node)
+        symbol = enclosing_symbol(node, pf.main_guard)
+        pf.calls.append(
+            Call(
+                callee=callee,
+                full=resolve_name(pf, callee) if fn.type in ("identifier", "attribute") else callee,
+                start_line=_line(node),
+                end_line=_end_line(node),
+                stmt_start=s,
+                stmt_end=e,
+                symbol=symbol,
+                args_text=_text(args),
+                kwargs=kwargs,
+                positional=positional,
+                in_main=symbol == "<main>",
+                callee_type=fn.type,
+            )
+        )
+
+    for _, caps in QueryCursor(query("strings")).matches(root):
+        node = caps["string"][0]
+        parent = node.parent
+        if parent is not None and parent.type == "concatenated_string":
+            continue
+        assigned = None
+        is_doc = False
+        if parent is not None and parent.type == "assignment":
+            assigned = _text(parent.child_by_field_name("left"))
+        elif parent is not None and parent.type == "expression_statement":
+            grand = parent.parent
+            is_doc = (
+                grand is not None and grand.named_children and grand.named_children[0] == parent
+            )
+        pf.strings.append(
+            StringLit(
+                value=string_value(node),
+                start_line=_line(node),
+                end_line=_end_line(node),
+                symbol=enclosing_symbol(node, pf.main_guard),
+                assigned_to=assigned,
+                is_docstring=bool(is_doc),
+                is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
+            )
+        )
+
+    for name, bucket in (("loops", pf.loops), ("compare", pf.compares), ("dicts", pf.dicts)):
+        for _, caps in QueryCursor(query(name)).matches(root):
+            node = next(iter(caps.values()))[0]
+            extra: dict[str, str] = {}
+            if node.type in ("for_statement", "while_statement"):
+                body = node.child_by_field_name("body")
+                extra["header_end"] = str(
+                    _line(body) - 1
+                    if body is not None and _line(body) > _line(node)
+                    else _line(node)
+                )
+                extra["type"] = node.type
+            if node.type == "dictionary":
+                vals = []
+                for pair in node.named_children:
+                    v = pair.child_by_field_name("value") if pair.type == "pair" else None
+                    if v is not None and v.type in ("identifier", "attribute"):
+                        vals.append(_text(v))
+                extra["callable_values"] = ",".join(vals)
+                extra["pairs"] = str(sum(1 for p in node.named_children if p.type == "pair"))
+            if node.type == "comparison_operator":
+                s, e = statement_span(node)
+                extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
+            bucket.append(
+                Span(
+                    text=_text(node),
+                    start_line=_line(node),
+                    end_line=_end_line(node),
+                    symbol=enclosing_symbol(node, pf.main_guard),
+                    extra=extra,
+                )
+            )
+
+    for _, caps in QueryCursor(query("assigns")).matches(root):
+        node = caps["assign"][0]
+        pf.assigns.append(
+            Span(
+                text=_text(node),
+                start_line=_line(node),
+                end_line=_end_line(node),
+                symbol=enclosing_symbol(node, pf.main_guard),
+                extra={"lhs": _text(caps["lhs"][0]), "rhs_type": caps["rhs"][0].type},
+            )
+        )
+    return pf

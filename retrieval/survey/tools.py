@@ -1,0 +1,175 @@
+"""Tool registries and dispatch: how model output becomes a chosen piece of code.
+
+Dicts whose values are functions, calls through a subscript (``tools[name](...)``),
+``getattr`` with a computed name, dynamic imports (``importlib``, ``exec_module``,
+entry points), tool decorators/wrappers, and JSON tool schemas handed to a model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.source import PyFile
+
+_DYNAMIC_IMPORT = {
+    "importlib.import_module": "import_module",
+    "importlib.util.spec_from_file_location": "spec_from_file",
+    "importlib.util.module_from_spec": "module_from_spec",
+    "importlib.reload": "reload",
+    "__import__": "import_module",
+    "pkgutil.iter_modules": "plugin_scan",
+    "importlib.metadata.entry_points": "entry_points",
+    "runpy.run_path": "run_path",
+    "runpy.run_module": "run_path",
+}
+_TOOL_WRAPPERS = {"FunctionTool", "Tool", "StructuredTool", "tool", "function_tool", "BaseTool"}
+_TOOL_DECORATORS = re.compile(r"^(?:[\w.]+\.)?(tool|function_tool|register_tool|mcp\.tool)\b")
+_SCHEMA_MARKERS = (
+    re.compile(r"""['"]input_schema['"]\s*:"""),
+    re.compile(r"""['"]type['"]\s*:\s*['"]function['"]"""),
+    re.compile(r"""['"]parameters['"]\s*:\s*\{[^}]*['"](?:type|properties)['"]""", re.S),
+)
+_NAME_RE = re.compile(r"""['"]name['"]\s*:\s*['"]([^'"]+)['"]""")
+_DESC_RE = re.compile(r"""['"]description['"]\s*:\s*(?:\(\s*)?['"]([^'"]{12,})['"]""")
+
+
+def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
+    hits: list[Hit] = []
+    defined = {d.name for d in pf.defs} | set(pf.imports) | repo_functions
+    for c in pf.calls:
+        last = c.full.rsplit(".", 1)[-1]
+        if c.full in _DYNAMIC_IMPORT or (c.callee == "__import__"):
+            target = clip(c.positional[0], 80) if c.positional else ""
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    _DYNAMIC_IMPORT.get(c.full, "import_module"),
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"target": target},
+                )
+            )
+        elif last == "exec_module" and c.callee_type == "attribute":
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "exec_module",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"target": clip(c.args_text, 80)},
+                )
+            )
+        elif c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "getattr_dispatch",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"name_expr": clip(c.positional[1], 60)},
+                )
+            )
+        elif c.callee_type == "subscript":
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "subscript_dispatch",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"callee": clip(c.callee, 80)},
+                )
+            )
+        elif (
+            last in _TOOL_WRAPPERS
+            and c.positional
+            and c.full != last
+            or c.callee in ("FunctionTool", "StructuredTool.from_function")
+        ):
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "tool_wrapper",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    c.symbol,
+                    {"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
+                )
+            )
+    for d in pf.defs:
+        if any(_TOOL_DECORATORS.match(dec) for dec in d.decorators):
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "tool_decorator",
+                    pf.path,
+                    d.start_line,
+                    d.def_line,
+                    d.symbol,
+                    {"tool": d.name, "description": clip(d.docstring or "", 160)},
+                )
+            )
+        if d.name in ("tool_info", "tool_function", "get_tool_schema"):
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "tool_module",
+                    pf.path,
+                    d.def_line,
+                    d.def_line,
+                    d.symbol,
+                    {"tool": pf.module.rsplit(".", 1)[-1]},
+                )
+            )
+    schema_spans: list[tuple[int, int]] = []
+    for dct in sorted(pf.dicts, key=lambda s: (s.start_line, -s.end_line)):
+        if any(a <= dct.start_line and dct.end_line <= b for a, b in schema_spans):
+            continue
+        vals = [v for v in dct.extra.get("callable_values", "").split(",") if v]
+        if (
+            len(vals) >= 2
+            and sum(1 for v in vals if v.split(".")[-1] in defined or v in defined) >= 2
+        ):
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "callable_registry",
+                    pf.path,
+                    dct.start_line,
+                    min(dct.end_line, dct.start_line + 2),
+                    dct.symbol,
+                    {"callables": ", ".join(vals[:8])},
+                )
+            )
+            schema_spans.append((dct.start_line, dct.end_line))
+            continue
+        if any(p.search(dct.text) for p in _SCHEMA_MARKERS) and (
+            "properties" in dct.text or "input_schema" in dct.text
+        ):
+            name = _NAME_RE.search(dct.text)
+            desc = _DESC_RE.search(dct.text)
+            detail = {"tool": name.group(1) if name else ""}
+            if desc:
+                detail["description"] = desc.group(1)
+            hits.append(
+                Hit(
+                    "tool_dispatch",
+                    "tool_schema",
+                    pf.path,
+                    dct.start_line,
+                    dct.start_line,
+                    dct.symbol,
+                    detail,
+                )
+            )
+            schema_spans.append((dct.start_line, dct.end_line))
+    return hits
