@@ -1,0 +1,241 @@
+"""Hybrid search over one revision's collection: dense vectors plus BM25 on identifiers.
+
+Why hybrid: a sentence model knows what code is *about* but blurs identifiers, and in
+code the identifier is often the whole question (``exec_module``, ``TOOL_REGISTRY``).
+BM25 over identifier tokens (split at ``_`` and camelCase, with the whole identifier
+kept too) finds those exactly; reciprocal-rank fusion merges the two rankings without
+having to calibrate their scores against each other.
+
+The lexical index is built from the collection's own documents on the first search
+in a process and kept on the :class:`~retrieval.index.Index`, so it works the same in
+embedded and server mode and needs no second store.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from chromadb.api.models.Collection import Collection
+from scipy import sparse
+
+from drafter.errors import BadInput
+from drafter.snapshot import Snapshot
+from retrieval.embeddings import embed
+from retrieval.index import Index
+
+RRF_K = 60
+DENSE_POOL = 50
+LEXICAL_POOL = 50
+_BM25_K1 = 1.2
+_BM25_B = 0.75
+_PAGE = 2000
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_STOP = frozenset(
+    "a an and are as at be by do does for from how in is it of on or the this that to "
+    "what where which who why with when into its can".split()
+)
+
+
+class NotIndexed(BadInput):
+    """Search was asked of a revision that has no complete index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked chunk.  ``line`` is the line that best matches the query."""
+
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str
+    score: float
+    snippet: str
+    text: str
+    kind: str = ""
+    line: int = 0
+    dense_rank: int | None = None
+    lexical_rank: int | None = None
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+def terms(text: str) -> list[str]:
+    """Lexical terms: each identifier lower-cased, plus its snake/camel parts."""
+    out: list[str] = []
+    for ident in _IDENT.findall(text):
+        low = ident.lower()
+        out.append(low)
+        parts = [p.lower() for piece in ident.split("_") for p in _CAMEL.findall(piece)]
+        if len(parts) > 1:
+            out.extend(parts)
+    return out
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct query terms without English stop words (kept if nothing else is left)."""
+    ts = list(dict.fromkeys(terms(query)))
+    kept = [t for t in ts if t not in _STOP]
+    return kept or ts
+
+
+class Lexical:
+    """A BM25 matrix over one collection's chunks, plus their ids, metadata and text."""
+
+    def __init__(self, ids: list[str], metas: list[dict[str, Any]], docs: list[str]):
+        self.ids = ids
+        self.metas = metas
+        self.docs = docs
+        vocab: dict[str, int] = {}
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, (m, d) in enumerate(zip(metas, docs, strict=True)):
+            sym = str(m.get("symbol", ""))
+            sym = "" if sym.startswith("<") else sym  # "<module>" would match "module"
+            for t in terms(f"{m.get('path', '')} {sym}\n{d}"):
+                rows.append(i)
+                cols.append(vocab.setdefault(t, len(vocab)))
+        n = len(ids)
+        tf = sparse.csr_matrix(
+            (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1))
+        )
+        tf.sum_duplicates()
+        dl = np.asarray(tf.sum(axis=1)).ravel()
+        avgdl = float(dl.mean()) if n else 1.0
+        df = np.diff(tf.tocsc().indptr)
+        idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        coo = tf.tocoo()
+        norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * dl[coo.row] / max(avgdl, 1e-9))
+        weights = coo.data * (_BM25_K1 + 1) / (coo.data + norm) * idf[coo.col]
+        self.matrix = sparse.csc_matrix((weights, (coo.row, coo.col)), shape=tf.shape)
+        self.vocab = vocab
+        self.row_of = {i: r for r, i in enumerate(ids)}
+
+    def scores(self, qterms: list[str]) -> np.ndarray:
+        cols = [self.vocab[t] for t in qterms if t in self.vocab]
+        if not cols:
+            return np.zeros(len(self.ids), dtype=np.float32)
+        return np.asarray(self.matrix[:, cols].sum(axis=1)).ravel()
+
+
+def _load_lexical(index: Index, col: Collection) -> Lexical:
+    key = f"{col.name}:{col.id}"
+    cached = index._lexical.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    ids: list[str] = []
+    metas: list[dict[str, Any]] = []
+    docs: list[str] = []
+    offset = 0
+    while True:
+        page = col.get(include=["metadatas", "documents"], limit=_PAGE, offset=offset)
+        ids.extend(page["ids"])
+        metas.extend(dict(m or {}) for m in page["metadatas"] or [])
+        docs.extend(d or "" for d in page["documents"] or [])
+        if len(page["ids"]) < _PAGE:
+            break
+        offset += _PAGE
+    lex = Lexical(ids, metas, docs)
+    index._lexical[key] = lex
+    return lex
+
+
+def path_matches(path: str, glob: str) -> bool:
+    """Shell-style glob on the whole path; a bare folder name matches everything under it."""
+    g = glob.strip().lstrip("./") or "*"
+    if any(ch in g for ch in "*?["):
+        return fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(path, g.rstrip("/") + "/*")
+    return path == g or path.startswith(g.rstrip("/") + "/")
+
+
+def _best_line(text: str, start_line: int, qterms: list[str]) -> tuple[int, str]:
+    """The line with most query terms (ties: earliest) and a three-line snippet around it."""
+    lines = text.split("\n")
+    want = set(qterms)
+    best, best_score = 0, 0.0
+    for i, line in enumerate(lines):
+        have = set(terms(line))
+        score = len(want & have) + (0.5 if any(t in line.lower() for t in want) else 0.0)
+        if score > best_score:
+            best, best_score = i, score
+    if best_score == 0:
+        best = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+    lo, hi = max(0, best - 1), min(len(lines), best + 2)
+    snippet = "\n".join(ln.rstrip() for ln in lines[lo:hi] if ln.strip() or lo < hi - 1)
+    return start_line + best, snippet.strip("\n")
+
+
+def search(index: Index, snapshot: Snapshot, query: str, k: int = 10,
+           path_glob: str | None = None) -> list[Hit]:
+    """The ``k`` best chunks for ``query`` at the snapshot's revision, best first."""
+    if not query.strip():
+        raise BadInput("the search query is empty")
+    if k < 1:
+        raise BadInput(f"-k must be at least 1, not {k}")
+    col = index.collection(snapshot)
+    if col is None:
+        raise NotIndexed(
+            f"revision {snapshot.sha[:12]} of {snapshot.identity} is not indexed; "
+            "run: drafter index REPO --rev REV"
+        )
+    lex = _load_lexical(index, col)
+    if not lex.ids:
+        return []
+    allowed: np.ndarray | None = None
+    where: dict[str, Any] | None = None
+    if path_glob:
+        allowed = np.array([path_matches(str(m.get("path", "")), path_glob) for m in lex.metas])
+        paths = sorted({str(m["path"]) for m, ok in zip(lex.metas, allowed, strict=True) if ok})
+        if not paths:
+            return []
+        where = {"path": {"$in": paths}} if len(paths) > 1 else {"path": paths[0]}
+
+    qterms = query_terms(query)
+    lex_scores = lex.scores(qterms)
+    if allowed is not None:
+        lex_scores = np.where(allowed, lex_scores, 0.0)
+    pool = min(LEXICAL_POOL, len(lex_scores))
+    top = np.argpartition(-lex_scores, pool - 1)[:pool]
+    top = top[np.argsort(-lex_scores[top], kind="stable")]
+    lexical_rank = {lex.ids[r]: n for n, r in enumerate(x for x in top if lex_scores[x] > 0)}
+
+    n_dense = min(max(DENSE_POOL, k), len(lex.ids))
+    res = col.query(
+        query_embeddings=embed([query]), n_results=n_dense, where=where, include=["distances"]
+    )
+    dense_rank = {i: n for n, i in enumerate(res["ids"][0])}
+
+    fused: dict[str, float] = {}
+    for ranks in (dense_rank, lexical_rank):
+        for cid, r in ranks.items():
+            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + r + 1)
+    order = sorted(fused, key=lambda c: (-fused[c], c))[:k]
+    hits: list[Hit] = []
+    for cid in order:
+        row = lex.row_of.get(cid)
+        if row is None:  # stored after our lexical snapshot: cannot happen for complete ones
+            continue
+        m, text = lex.metas[row], lex.docs[row]
+        start = int(m.get("start_line", 1))
+        line, snippet = _best_line(text, start, qterms)
+        hits.append(Hit(
+            path=str(m.get("path", "")), start_line=start, end_line=int(m.get("end_line", start)),
+            symbol=str(m.get("symbol", "")), score=round(fused[cid] * (RRF_K + 1) / 2, 4),
+            snippet=snippet, text=text, kind=str(m.get("kind", "")), line=line,
+            dense_rank=_plus1(dense_rank.get(cid)), lexical_rank=_plus1(lexical_rank.get(cid)),
+        ))
+    return hits
+
+
+def _plus1(r: int | None) -> int | None:
+    return None if r is None else r + 1
+
+
+__all__ = ["Hit", "NotIndexed", "search", "terms", "query_terms", "path_matches"]
