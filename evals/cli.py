@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from drafter.errors import BadInput
+from drafter.errors import BadInput, DrafterError
 from drafter.snapshot import Snapshot
 from evals.alignment import DEFAULT_THRESHOLD
 from evals.evaluate import evaluate
@@ -26,6 +26,20 @@ from evals.suite import (
     save_run,
     suite_table,
 )
+
+
+class SuiteItemsFailed(DrafterError):
+    """Some items could not be scored: the check failed (exit 1), the input was fine."""
+
+    exit_code = 1
+
+
+def _console(stderr: bool) -> Console:
+    """A console that does not squeeze the 15-column table when output is piped."""
+    console = Console(stderr=stderr)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
+    return console
 
 
 def _progress(console: Console) -> Progress:
@@ -104,7 +118,7 @@ def eval_cmd(
     if missing:
         raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
     assert gold is not None and draft is not None and repo is not None and rev is not None
-    console = Console(stderr=as_json)
+    console = _console(as_json)
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")
     with Snapshot(repo, rev) as snap, _progress(Console(stderr=True)) as bar:
@@ -144,7 +158,7 @@ def _run_suite(
         suite = replace(suite, threshold=threshold)
     if similarity is not None:
         suite = replace(suite, similarity=similarity)
-    console = Console(stderr=as_json)
+    console = _console(as_json)
     directory = results_dir(results)
     with _progress(Console(stderr=True)) as bar:
         task = bar.add_task("suite", total=len(suite.items))
@@ -164,5 +178,6 @@ def _run_suite(
         else:
             console.print("no earlier run of this suite to compare with")
         console.print(f"saved: {saved}")
-    if any(r.error for r in items):
-        raise click.exceptions.Exit(1)
+    failed = [r.name for r in items if r.error]
+    if failed:
+        raise SuiteItemsFailed(f"{len(failed)} suite item(s) failed: {', '.join(failed)}")

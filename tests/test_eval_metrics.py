@@ -118,10 +118,8 @@ def _git(repo: Path, *args: str) -> str:
     return out.stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+def build_tiny_repo(repo: Path) -> tuple[Path, str, str]:
     """A two-commit repository: rev1 is evaluated; rev2 adds a line gold may quote."""
-    repo = tmp_path_factory.mktemp("tiny")
     _git(repo, "init", "-q")
     (repo / "agent.py").write_text(AGENT)
     (repo / "tools.py").write_text(TOOLS)
@@ -133,6 +131,11 @@ def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]
     _git(repo, "commit", "-q", "-am", "two")
     rev2 = _git(repo, "rev-parse", "HEAD")
     return repo, rev1, rev2
+
+
+@pytest.fixture(scope="module")
+def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    return build_tiny_repo(tmp_path_factory.mktemp("tiny"))
 
 
 def rec(
