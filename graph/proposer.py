@@ -80,3 +80,13 @@ class Proposer(Protocol):
     def repair_record(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> Record | None: ...
 
     def account(self, ctx: AccountContext) -> list[AccountSection]: ...
+
+
+class ProposalRejected(Exception):
+    """A proposer's output could not be used (e.g. still schema-invalid after one
+    corrective retry).  The workflow drops that record and keeps ``reason`` so the
+    analyst sees why it is missing."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)

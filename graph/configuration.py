@@ -1,0 +1,74 @@
+"""Run settings for the drafting workflow, and the run-scoped context the nodes use.
+
+Settings (:class:`Configuration`) are plain values: they are stored in the checkpoint
+with the run so that ``--resume`` continues with exactly the same model, limits and
+proposer.  Live objects — the proposer, the snapshot, the index, the budget — cannot
+be checkpointed; they travel in :class:`RunContext`, LangGraph's run-scoped context,
+and are rebuilt from the settings when a run resumes in a fresh process.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from drafter.config import ENV_MODEL
+from graph.costs import Budget
+from graph.proposer import Proposer
+
+#: A current Claude model that the installed anthropic SDK lists and does not mark
+#: deprecated (anthropic._data.DEPRECATED_MODELS); a mid-tier model because a draft
+#: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
+DEFAULT_MODEL = "claude-sonnet-5-5"
+
+
+def resolve_model(cli_value: str | None = None) -> str:
+    """``--model`` beats $DRAFTER_MODEL beats :data:`DEFAULT_MODEL`."""
+    return cli_value or os.environ.get(ENV_MODEL) or DEFAULT_MODEL
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """What a run is allowed to do.  Stored with the run; never holds secrets."""
+
+    model: str = DEFAULT_MODEL
+    generator: str = "offline"
+    max_records: int = 40
+    repair_rounds: int = 2
+    max_cost: float | None = None
+    concurrency: int = 4
+    retrieval_k: int = 6
+    max_file_chars: int = 12_000
+
+    def __post_init__(self) -> None:
+        if self.max_records < 1:
+            raise ValueError("max_records must be at least 1")
+        if self.repair_rounds < 0:
+            raise ValueError("repair_rounds cannot be negative")
+        if self.concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        if self.max_cost is not None and self.max_cost < 0:
+            raise ValueError("max_cost cannot be negative")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Configuration:
+        known = {k: v for k, v in raw.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+@dataclass
+class RunContext:
+    """Live objects of one process's run (LangGraph ``context``; not checkpointed).
+
+    ``resources`` opens the snapshot, index and survey lazily, so a resumed run that
+    only has ``assemble`` left never pays for re-indexing.
+    """
+
+    proposer: Proposer
+    config: Configuration
+    resources: Any  # graph.nodes.resources.Resources (kept Any to avoid an import cycle)
+    budget: Budget = field(default_factory=Budget)

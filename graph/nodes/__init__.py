@@ -1,0 +1,1 @@
+"""Workflow nodes, one module each; named as the verb phrase of what they do."""

@@ -1,0 +1,59 @@
+"""Write the runtime account: the narrative that ties records together.
+
+The account is model output like any other: its inline witnesses are verified here
+and dropped when they fail (there is no repair loop for prose; the note says what
+went), and record IDs it mentions that are not in the draft are reported.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from drafter.model import AccountSection, WitnessBlock
+from graph.configuration import RunContext
+from graph.nodes.common import call_proposer, prepare_proposer, record_from_state
+from graph.proposer import AccountContext, Plan
+from graph.state import DraftState
+
+_REF = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9][a-z0-9-]*[a-z0-9]\b")
+
+
+def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    records = [record_from_state(r) for r in (state.get("drafts") or {}).values() if r is not None]
+    plan = Plan.model_validate(state.get("plan") or {"system": state.get("system") or "system"})
+    prepare_proposer(ctx, plan.system)
+    actx = AccountContext(plan=plan, records=records, survey=ctx.resources.survey())
+    result = call_proposer(ctx, "account", lambda: ctx.proposer.account(actx))
+    update: dict[str, Any] = {"usage": result.usage, "account": []}
+    if result.value is None:
+        reason = result.budget_stop or result.rejected or "the proposer wrote no account"
+        update["missing"] = [f"runtime account: {reason}"]
+        return update
+    known = {r.id for r in records}
+    notes: list[str] = []
+    sections: list[dict[str, Any]] = []
+    for sec in result.value:
+        blocks = []
+        for b in sec.blocks:
+            if isinstance(b, WitnessBlock):
+                v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
+                if not v.ok:
+                    notes.append(
+                        f"account witness dropped ({v.status}): "
+                        f"{b.witness.quote[:60]!r} --- {b.witness.path}"
+                    )
+                    continue
+                b = WitnessBlock(witness=b.witness.model_copy(update={"verification": v}))
+            else:
+                for ref in _REF.findall(getattr(b, "text", "") or ""):
+                    if ref not in known:
+                        notes.append(f"account mentions {ref}, which is not a record of this draft")
+            blocks.append(b)
+        sections.append(AccountSection(title=sec.title, blocks=blocks).model_dump(mode="json"))
+    update["account"] = sections
+    update["notes"] = list(dict.fromkeys(notes))
+    return update

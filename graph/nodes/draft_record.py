@@ -1,0 +1,90 @@
+"""Draft one planned record (one Send per plan item; LangGraph bounds concurrency).
+
+Each record sees only what concerns it: the survey findings in its files (or named in
+its plan item), hybrid-search hits for its label and files, and the text of its files
+at the pinned revision.  What comes back is untrusted: the ID is forced to the plan's
+ID and any verification the proposer claims is erased — only the verify node sets it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from drafter.errors import RepoError
+from drafter.model import Record, WitnessBlock
+from graph.configuration import RunContext
+from graph.nodes.common import call_proposer, prepare_proposer, record_to_state
+from graph.proposer import Plan, PlanItem, RecordContext
+from graph.state import RecordTask
+
+MAX_FILES_PER_RECORD = 4
+SEARCH_FILES = 3
+
+
+def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordContext:
+    res = ctx.resources
+    cfg = ctx.config
+    sv = res.survey()
+    findings = [
+        f for f in getattr(sv, "findings", []) or [] if f.path in item.files or f.id in item.facts
+    ]
+    query = f"{item.label}. {item.rationale}".strip()
+    chunks: list[dict[str, Any]] = []
+    seen: set[tuple[Any, Any, Any]] = set()
+
+    def add(hits: list[dict[str, Any]]) -> None:
+        for h in hits:
+            key = (h["path"], h["start"], h["end"])
+            if key not in seen:
+                seen.add(key)
+                chunks.append(h)
+
+    add(res.search(query, k=cfg.retrieval_k))
+    for path in item.files[:SEARCH_FILES]:
+        add(res.search(query, k=2, path_glob=path))
+    texts: dict[str, str] = {}
+    snap = res.snapshot()
+    for path in item.files[:MAX_FILES_PER_RECORD]:
+        try:
+            tf = snap.read_text(path)
+        except RepoError:
+            continue
+        if not tf.binary:
+            texts[path] = tf.text[: cfg.max_file_chars]
+    return RecordContext(item=item, plan=plan, findings=findings, chunks=chunks, file_texts=texts)
+
+
+def clean_record(record: Record, item: PlanItem) -> Record:
+    """Force the planned ID and wipe any self-declared verification."""
+    blocks = []
+    for b in record.blocks:
+        if isinstance(b, WitnessBlock):
+            b = WitnessBlock(witness=b.witness.model_copy(update={"verification": None}))
+        blocks.append(b)
+    return record.model_copy(update={"id": item.id, "blocks": blocks})
+
+
+def draft_record(task: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    item = PlanItem.model_validate(task["item"])
+    plan = Plan.model_validate(task["plan"])
+    rctx = build_record_context(ctx, plan, item)
+    prepare_proposer(ctx, plan.system)
+    result = call_proposer(ctx, "draft_record", lambda: ctx.proposer.draft_record(rctx))
+    update: dict[str, Any] = {"usage": result.usage}
+    if result.budget_stop:
+        update["drafts"] = {item.id: None}
+        update["outcomes"] = {item.id: {"status": "missing", "reason": result.budget_stop}}
+        update["missing"] = [f"{item.id} ({item.label}): not drafted, {result.budget_stop}"]
+    elif result.value is None:
+        reason = result.rejected or "the proposer returned nothing"
+        update["drafts"] = {item.id: None}
+        update["outcomes"] = {item.id: {"status": "dropped", "reason": reason}}
+        update["missing"] = [f"{item.id} ({item.label}): dropped, {reason}"]
+    else:
+        rec = clean_record(result.value, item)
+        update["drafts"] = {item.id: record_to_state(rec)}
+        update["outcomes"] = {item.id: {"status": "drafted", "reason": ""}}
+    return update

@@ -1,0 +1,79 @@
+"""Ask the proposer for the outline, then make the outline safe to act on.
+
+The plan is model output and therefore untrusted: IDs are normalised and made unique,
+kinds must match their IDs, files outside the revision's tree are removed (they would
+otherwise be read or searched), and the outline is capped at ``max_records``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from drafter.model import KIND_ORDER, RECORD_ID_RE
+from drafter.snapshot import safe_relpath
+from graph.configuration import RunContext
+from graph.nodes.common import call_proposer, plan_context
+from graph.proposer import Plan, PlanItem
+from graph.state import DraftState
+
+
+def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    pctx = plan_context(ctx, state.get("system") or "system")
+    result = call_proposer(ctx, "plan", lambda: ctx.proposer.plan(pctx))
+    update: dict[str, Any] = {"usage": result.usage, "round": 0}
+    if result.value is None:
+        reason = result.budget_stop or result.rejected or "the proposer returned no plan"
+        update["plan"] = Plan(system=pctx.system, items=[]).model_dump(mode="json")
+        update["missing"] = [f"plan: {reason}"]
+        return update
+    clean, notes = sanitize_plan(result.value, set(state["files"]), ctx.config.max_records)
+    update["plan"] = clean.model_dump(mode="json")
+    update["notes"] = notes
+    return update
+
+
+def slugify(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:48].strip("-") or "record"
+
+
+def sanitize_plan(plan: Plan, tree: set[str], max_records: int) -> tuple[Plan, list[str]]:
+    """Valid, unique IDs; only files of the tree; at most ``max_records`` items."""
+    notes: list[str] = []
+    seen: set[str] = set()
+    items: list[PlanItem] = []
+    for item in plan.items:
+        kind = item.kind.strip().upper()
+        m = RECORD_ID_RE.match(item.id.strip())
+        if m and m.group("prefix") == "RT" and (kind not in KIND_ORDER or m.group("kind") == kind):
+            kind = m.group("kind")
+            rid = item.id.strip()
+        else:
+            if kind not in KIND_ORDER:
+                notes.append(f"plan item {item.id!r} dropped: unknown kind {item.kind!r}")
+                continue
+            rid = f"RT-{kind}-{slugify(item.label or item.id)}"
+            notes.append(f"plan item ID {item.id!r} replaced by {rid}")
+        base, n = rid, 2
+        while rid in seen:
+            rid = f"{base}-{n}"
+            n += 1
+        if rid != base:
+            notes.append(f"duplicate plan ID {base} renamed {rid}")
+        seen.add(rid)
+        files: list[str] = []
+        for f in item.files:
+            clean = safe_relpath(f)
+            if clean is None or clean not in tree:
+                notes.append(f"{rid}: file {f!r} is not in the revision's tree; ignored")
+            elif clean not in files:
+                files.append(clean)
+        items.append(item.model_copy(update={"id": rid, "kind": kind, "files": files}))
+    if len(items) > max_records:
+        notes.append(f"plan cut from {len(items)} to {max_records} records (max_records)")
+        items = items[:max_records]
+    return Plan(system=plan.system, items=items), notes

@@ -1,0 +1,31 @@
+"""Pin the revision: resolve REV to a full SHA and list the tree once.
+
+Every later node and the draft's ``source`` use this SHA, so a branch that moves while
+the run is paused (or between a crash and ``--resume``) cannot mix two revisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from drafter.errors import UnknownRevision
+from graph.configuration import RunContext
+from graph.state import DraftState
+
+
+def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    snap = runtime.context.resources.snapshot()
+    pinned = state.get("sha")
+    if pinned and snap.sha != pinned:
+        raise UnknownRevision(
+            f"{state['rev']!r} now resolves to {snap.sha[:12]}, the run was pinned at {pinned[:12]}"
+        )
+    system = state.get("system") or _system_name(snap.identity)
+    return {"sha": snap.sha, "identity": snap.identity, "files": snap.files(), "system": system}
+
+
+def _system_name(identity: str) -> str:
+    """A readable default system name: the repository's last path component."""
+    return identity.rstrip("/").split("/")[-1].split(":")[-1] or "system"

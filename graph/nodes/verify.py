@@ -1,0 +1,100 @@
+"""Check every witness of every drafted record against the pinned revision.
+
+This node is the guarantee: only the verifier marks a witness verified.  Misses are
+either sent back for repair (with the verifier's nearest real passages) while repair
+rounds remain, or — once the rounds or the budget are spent — dropped from the record,
+which is flagged so the analyst sees what was removed.  A failing witness is never
+kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from drafter.model import Record, VerifyStatus, WitnessBlock
+from graph.configuration import RunContext
+from graph.nodes.common import record_from_state, record_to_state
+from graph.proposer import Miss
+from graph.state import DraftState
+
+
+def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
+    blocks = []
+    misses: list[Miss] = []
+    for b in record.blocks:
+        if isinstance(b, WitnessBlock):
+            v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
+            w = b.witness.model_copy(update={"verification": v})
+            b = WitnessBlock(witness=w)
+            if v.status != VerifyStatus.verified:
+                misses.append(Miss(witness=w, status=str(v.status), nearest=list(v.nearest)))
+        blocks.append(b)
+    return record.model_copy(update={"blocks": blocks}), misses
+
+
+def _drop_failing(record: Record, rounds: int) -> Record:
+    blocks = []
+    flags = list(record.flags)
+    for b in record.blocks:
+        if isinstance(b, WitnessBlock) and not b.witness.verified:
+            status = b.witness.verification.status if b.witness.verification else "unchecked"
+            quote = b.witness.quote if len(b.witness.quote) <= 80 else b.witness.quote[:77] + "..."
+            flags.append(
+                f"witness dropped ({status} after {rounds} repair round(s)): "
+                f"{quote!r} --- {b.witness.path}"
+            )
+            continue
+        blocks.append(b)
+    if not any(isinstance(b, WitnessBlock) for b in blocks):
+        flags.append("no verified witness: every statement of this record is unsupported")
+    return record.model_copy(update={"blocks": blocks, "flags": flags})
+
+
+def verify(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    rnd = state.get("round", 0)
+    budget_spent = ctx.budget.limit is not None and ctx.budget.spent >= ctx.budget.limit
+    can_repair = rnd < ctx.config.repair_rounds and not budget_spent
+    drafts: dict[str, dict[str, Any] | None] = {}
+    pending: dict[str, list[dict[str, Any]]] = {}
+    for item_id, raw in (state.get("drafts") or {}).items():
+        if raw is None:
+            continue
+        rec, misses = _check(record_from_state(raw), ctx)
+        if misses and can_repair:
+            pending[item_id] = [m.model_dump(mode="json") for m in misses]
+        elif misses:
+            rec = _drop_failing(rec, rnd)
+        elif not rec.witnesses and "no verified witness" not in " ".join(rec.flags):
+            rec = rec.model_copy(update={"flags": [*rec.flags, "no witness given"]})
+        drafts[item_id] = record_to_state(rec)
+    update: dict[str, Any] = {"drafts": drafts, "pending": pending}
+    if pending:
+        update["round"] = rnd + 1
+    return update
+
+
+def route_after_verify(state: DraftState) -> list[Send] | str:
+    """Fan out one repair per record with misses, else go on to the account."""
+    pending = state.get("pending") or {}
+    if not pending:
+        return "account"
+    plan = state["plan"]
+    items = {i["id"]: i for i in plan.get("items", [])}
+    return [
+        Send(
+            "repair",
+            {
+                "item": items[item_id],
+                "plan": plan,
+                "record": state["drafts"][item_id],
+                "misses": misses,
+                "round": state.get("round", 1),
+            },
+        )
+        for item_id, misses in sorted(pending.items())
+        if item_id in items
+    ]

@@ -1,0 +1,114 @@
+"""Prompt text and repository-data framing for the Claude proposer.
+
+Prompts live as files in ``prompts/`` (one per node) and are loaded with
+``importlib.resources`` so they ship with the package and can be edited without
+touching code.  Repository text is always wrapped in ``<repository_data>`` elements
+whose closing tag cannot be forged from inside: any ``</repository_data`` in the data
+is escaped, so text in an analysed file can never end the data block and speak as
+the prompt.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from drafter.model import LEAD_LABELS
+
+PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
+_CLOSE = "</repository_data"
+
+LEAD_HINTS = {
+    "CMP": "Source-native identity: … Representational form: … Storage substrate: …",
+    "OBJ": "Source-native identity: … Representational form: … Storage substrate: …",
+    "RTE": "Endpoints/progression: a → b → c",
+    "CLM": "Claimed operation: …",
+    "BAP": "Consumer: … Channel: … Force: … Horizon: …",
+}
+assert set(LEAD_HINTS) == set(LEAD_LABELS)
+
+
+@cache
+def load_prompt(name: str) -> str:
+    if name not in PROMPT_NAMES:
+        raise KeyError(name)
+    return files("prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
+
+
+def render(name: str, **values: Any) -> str:
+    return load_prompt(name).format(**values)
+
+
+def _escape(text: str) -> str:
+    return text.replace(_CLOSE, "<\\/repository_data")
+
+
+def _attr(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def data_block(kind: str, body: str, **attrs: str) -> str:
+    """One delimited piece of repository data."""
+    extra = "".join(f" {k}={_attr(str(v))}" for k, v in attrs.items())
+    return f'<repository_data kind="{kind}"{extra}>\n{_escape(body)}\n</repository_data>'
+
+
+def finding_line(f: Any) -> str:
+    """A compact, deterministic line per survey finding."""
+    first = (getattr(f, "snippet", "") or "").strip().splitlines()
+    snippet = first[0][:160] if first else ""
+    where = f"{f.path}:{f.start_line}-{f.end_line}"
+    return f"{f.id} | {f.category}/{f.kind} | {where} | {f.symbol} | {snippet}"
+
+
+def shared_context(
+    system: str, repository: str, revision: str, paths: list[str], survey: Any
+) -> str:
+    """The block every call of a run shares (and caches): tree and survey."""
+    findings = list(getattr(survey, "findings", []) or [])
+    claims = list(getattr(survey, "readme_claims", []) or [])
+    parts = [
+        f"System: {system}\nRepository: {repository}\nRevision: {revision}\nSource ID: SRC-1",
+        data_block("file_list", "\n".join(paths), count=str(len(paths))),
+        data_block(
+            "survey_findings",
+            "\n".join(finding_line(f) for f in findings),
+            count=str(len(findings)),
+        ),
+    ]
+    if claims:
+        parts.append(data_block("documented_claims", "\n".join(finding_line(f) for f in claims)))
+    return "\n\n".join(parts)
+
+
+def record_data(
+    findings: list[Any], chunks: list[dict[str, Any]], file_texts: dict[str, str]
+) -> str:
+    """The record-specific repository data: findings, search hits, file texts."""
+    parts: list[str] = []
+    for f in findings:
+        parts.append(
+            data_block(
+                "finding",
+                f.snippet,
+                id=f.id,
+                path=f.path,
+                lines=f"{f.start_line}-{f.end_line}",
+                symbol=f.symbol,
+            )
+        )
+    for h in chunks:
+        parts.append(
+            data_block(
+                "search_hit",
+                h.get("text") or "",
+                path=str(h.get("path")),
+                lines=f"{h.get('start')}-{h.get('end')}",
+                symbol=str(h.get("symbol") or ""),
+            )
+        )
+    for path, text in file_texts.items():
+        parts.append(data_block("file", text, path=path))
+    return "\n\n".join(parts) if parts else "(no repository data for this record)"

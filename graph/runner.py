@@ -1,0 +1,145 @@
+"""Run or resume the drafting workflow with a SqliteSaver checkpoint per run.
+
+One SQLite file per run (``<data dir>/runs/<thread id>.sqlite``) keeps runs
+independent and lets ``--resume THREAD`` find its run from the thread ID alone.  The
+run's settings live in the checkpointed state, so a resumed run uses the same model,
+limits and proposer kind; the budget is re-seeded with the cost already recorded.
+LangGraph stores the writes of every task that finished, so on resume completed
+record nodes — and the model calls they made — are not run again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from drafter.config import data_dir as default_data_dir
+from drafter.errors import BadInput
+from drafter.model import Report
+from graph.builder import build_graph
+from graph.configuration import Configuration, RunContext
+from graph.costs import Budget, total_cost
+from graph.nodes.resources import Resources
+from graph.proposer import Proposer
+
+ProposerFactory = Callable[[Configuration], Proposer]
+UpdateHook = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class RunResult:
+    thread_id: str
+    checkpoint: Path
+    state: dict[str, Any]
+    report: Report | None = None
+    resumed: bool = False
+    usage: list[dict[str, Any]] = field(default_factory=list)
+
+
+def new_thread_id(rev: str = "") -> str:
+    return f"draft-{secrets.token_hex(4)}"
+
+
+def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:
+    if not thread_id or any(c in thread_id for c in "/\\") or thread_id.startswith("."):
+        raise BadInput(f"thread id {thread_id!r} is not valid")
+    root = (data_dir or default_data_dir()) / "runs"
+    root.mkdir(parents=True, exist_ok=True)
+    return root / f"{thread_id}.sqlite"
+
+
+def _graph_config(thread_id: str, cfg: Configuration) -> dict[str, Any]:
+    return {
+        "configurable": {"thread_id": thread_id},
+        "max_concurrency": cfg.concurrency,
+        "recursion_limit": 50 + 4 * cfg.repair_rounds,
+    }
+
+
+def run_draft(
+    repo: str,
+    rev: str,
+    config: Configuration,
+    proposer_factory: ProposerFactory,
+    *,
+    thread_id: str | None = None,
+    resume: bool = False,
+    data_dir: Path | None = None,
+    chroma_url: str | None = None,
+    use_index: bool = True,
+    system: str | None = None,
+    out: str | None = None,
+    on_update: UpdateHook | None = None,
+) -> RunResult:
+    """Start (or, with ``resume``, continue) a run and return its final state."""
+    tid = thread_id or new_thread_id(rev)
+    path = checkpoint_path(tid, data_dir)
+    if resume and not path.exists():
+        raise BadInput(f"no run {tid!r} to resume (looked for {path})")
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        app = build_graph().compile(checkpointer=saver)
+        gconf = _graph_config(tid, config)
+        inputs: dict[str, Any] | None
+        spent = 0.0
+        if resume:
+            snap = app.get_state(gconf)
+            values = dict(snap.values or {})
+            if not values:
+                raise BadInput(f"run {tid!r} has no checkpoint to resume")
+            config = Configuration.from_dict(values.get("settings") or {})
+            repo, rev = values.get("repo", repo), values.get("sha") or values.get("rev", rev)
+            spent = total_cost(values.get("usage") or [])
+            gconf = _graph_config(tid, config)
+            inputs = None
+        else:
+            inputs = {
+                "repo": str(repo),
+                "rev": rev,
+                "system": system,
+                "out": out,
+                "settings": config.to_dict(),
+                "thread_id": tid,
+                "drafts": {},
+                "outcomes": {},
+                "usage": [],
+                "missing": [],
+                "notes": [],
+                "round": 0,
+            }
+        resources = Resources(
+            repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
+        )
+        ctx = RunContext(
+            proposer=proposer_factory(config),
+            config=config,
+            resources=resources,
+            budget=Budget(config.max_cost, spent),
+        )
+        try:
+            for chunk in app.stream(inputs, gconf, context=ctx, stream_mode="updates"):
+                if on_update is not None:
+                    for node, update in chunk.items():
+                        on_update(node, update if isinstance(update, dict) else {})
+        finally:
+            resources.close()
+        final = dict(app.get_state(gconf).values or {})
+    report = Report.model_validate(final["report"]) if final.get("report") else None
+    return RunResult(tid, path, final, report, resume, list(final.get("usage") or []))
+
+
+def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+    """The stored settings and inputs of a run, for the CLI to rebuild its proposer."""
+    path = checkpoint_path(thread_id, data_dir)
+    if not path.exists():
+        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        app = build_graph().compile(checkpointer=saver)
+        values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    if not values:
+        raise BadInput(f"run {thread_id!r} has no checkpoint to resume")
+    return values

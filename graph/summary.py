@@ -1,0 +1,36 @@
+"""Rich tables that close a drafting run: what was drafted, verified, dropped."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.table import Table
+
+from drafter.model import KIND_ORDER, KIND_SECTION, Report
+
+
+def draft_table(report: Report, title: str = "Draft") -> Table:
+    """One row per record kind: records, witnesses verified / total, flagged records."""
+    table = Table(title=title)
+    for col in ("section", "records", "witnesses verified", "flagged records"):
+        table.add_column(col, justify="left" if col == "section" else "right")
+    tot = Counter[str]()
+    for kind in KIND_ORDER:
+        recs = report.records_of_kind(kind)
+        ws = [w for r in recs for w in r.witnesses]
+        ok = sum(1 for w in ws if w.verified)
+        flagged = sum(1 for r in recs if r.flags)
+        tot.update(records=len(recs), ws=len(ws), ok=ok, flagged=flagged)
+        table.add_row(KIND_SECTION[kind], str(len(recs)), f"{ok}/{len(ws)}", str(flagged))
+    acc = [w for a in report.account for w in a.witnesses]
+    acc_ok = sum(1 for w in acc if w.verified)
+    tot.update(ws=len(acc), ok=acc_ok)
+    table.add_row("Runtime account", "-", f"{acc_ok}/{len(acc)}", "-")
+    table.add_row(
+        "total",
+        str(tot["records"]),
+        f"{tot['ok']}/{tot['ws']}",
+        str(tot["flagged"]),
+        style="bold",
+    )
+    return table
