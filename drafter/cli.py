@@ -44,7 +44,10 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run the CLI and map errors to exit codes."""
     try:
-        cli.main(args=argv, prog_name="drafter", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="drafter", standalone_mode=False)
+        # a command ending with click's Exit(n) (e.g. "check failed" = 1) returns n here
+        if isinstance(rv, int) and not isinstance(rv, bool):
+            return rv
     except DrafterError as exc:
         click.echo(f"drafter: error: {exc}", err=True)
         return exc.exit_code
