@@ -196,8 +196,10 @@ class _Parser:
                         f"but the title says {self.rtype.value}",
                     )
                 return path
-        self.diag.warn(self.lineno(), "no 'Type:' line after the title")
-        return None
+        self.diag.warn(
+            self.lineno(), "no 'Type:' line after the title (the standard one is assumed)"
+        )
+        return TYPE_PATHS[self.rtype]
 
     def _source_line(self) -> Source | None:
         i = self.peek_nonblank(self.pos)
@@ -292,6 +294,10 @@ class _Parser:
                 report.sections.append(section)
                 self.pos += 1
                 continue
+            if section is None and is_id_like(s):
+                self.diag.error(
+                    self.lineno(), f"record {s} comes before any record section heading"
+                )
             if section is None:
                 allowed = ", ".join(expected)
                 self.diag.error(

@@ -98,8 +98,7 @@ def render_text(report: Report) -> str:
         out += ["", section.title]
         if section.blocks:
             out += ["", *render_blocks(section.blocks, indent)]
-    if report.sections or report.type == ReportType.runtime:
-        out += ["", SHARED_RECORDS]
+    out += ["", SHARED_RECORDS]
     for rs in report.sections:
         out += ["", rs.title]
         if rs.note:
