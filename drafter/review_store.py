@@ -1,0 +1,494 @@
+"""The durable store of an analyst's review decisions.
+
+Why SQLite with WAL and ``synchronous=FULL``: a decision is an analyst's judgement and
+must survive a ``kill -9`` the instant after the key was pressed.  Every decision is one
+committed row; with FULL synchronous mode the commit returns only after the WAL is on
+disk, so whatever the screen showed as decided is there when the store is reopened.
+
+Why an event log and not a table of current states: undo needs history, and a draft
+that is regenerated needs to know what was decided about the *old* content of a record.
+Rows are appended and only ever marked undone; the current state is a fold over them.
+
+Keys: every row names the record ID and a hash of the record's *content* (label,
+part-of and blocks, without the verifier's verdicts, which change on re-verification
+without the analyst's text changing).  When a regenerated draft keeps a record's
+content, its decisions carry over; when the content changed, the record shows as
+"changed since review" until it is decided again.  Witness decisions are keyed by a
+hash of the witness (path, quote, line range), so they follow the quote, not its
+position.
+
+This module is core: it imports nothing from ``tui``; the TUI, the batch CLI and the
+tests all write through the same :class:`ReviewStore`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from drafter.errors import BadInput
+from drafter.model import Bullet, Paragraph, Record, RecordSection, Report, Witness, WitnessBlock
+
+STORE_SCHEMA = 1
+
+#: Seconds of inactivity after which time stops counting as review time.
+IDLE_CAP = 300.0
+
+
+class Action(StrEnum):
+    """What a decision row does."""
+
+    accept = "accept"
+    reject = "reject"
+    annotate = "annotate"
+    edit = "edit"
+    accept_witness = "accept_witness"
+    reject_witness = "reject_witness"
+
+
+class Mark(StrEnum):
+    """A record's review status as the reviewer sees it."""
+
+    pending = "pending"
+    accepted = "accepted"
+    rejected = "rejected"
+    changed = "changed"  # decided before, but the record's content changed since
+
+
+RECORD_ACTIONS = (Action.accept, Action.reject)
+WITNESS_ACTIONS = (Action.accept_witness, Action.reject_witness)
+
+
+def _canonical(obj: object) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def witness_key(w: Witness) -> str:
+    """A short stable hash of a witness's content (not its verification)."""
+    lines = [w.lines.start, w.lines.end] if w.lines else None
+    return hashlib.sha256(_canonical([w.path, w.quote, lines])).hexdigest()[:16]
+
+
+def record_hash(r: Record) -> str:
+    """A stable hash of what the analyst reviews: ID, label, part-of and blocks.
+
+    Witness verdicts and machine flags are left out: re-running the verifier must not
+    make a reviewed record look changed.
+    """
+    data = r.model_dump(mode="json", exclude={"flags"})
+    for b in data["blocks"]:
+        if b.get("type") == "witness":
+            b["witness"].pop("verification", None)
+    return hashlib.sha256(_canonical(data)).hexdigest()[:16]
+
+
+# -- editable fields ------------------------------------------------------------------
+
+LABEL_FIELD = "Label"
+PART_OF_FIELD = "Part of"
+
+
+def editable_fields(r: Record) -> list[str]:
+    """Fields an analyst can edit in place: label, part-of, named bullets, paragraphs."""
+    out = [LABEL_FIELD, PART_OF_FIELD]
+    out.extend(b.name for b in r.blocks if isinstance(b, Bullet) and b.name is not None)
+    n = sum(1 for b in r.blocks if isinstance(b, Paragraph))
+    out.extend(f"Paragraph {i + 1}" for i in range(n))
+    seen: set[str] = set()
+    return [f for f in out if not (f in seen or seen.add(f))]
+
+
+def field_value(r: Record, name: str) -> str:
+    """The current value of an editable field (empty if absent)."""
+    if name == LABEL_FIELD:
+        return r.label
+    if name == PART_OF_FIELD:
+        return r.part_of or ""
+    if name.startswith("Paragraph "):
+        idx = _paragraph_index(name)
+        paras = r.paragraphs
+        return paras[idx] if idx is not None and idx < len(paras) else ""
+    return r.fields.get(name, "")
+
+
+def _paragraph_index(name: str) -> int | None:
+    try:
+        return int(name.removeprefix("Paragraph ")) - 1
+    except ValueError:
+        return None
+
+
+def apply_edit(r: Record, name: str, value: str) -> Record:
+    """A copy of ``r`` with one field replaced; an absent bullet field is appended.
+
+    Raises BadInput for values the report model refuses (an empty label, a part-of
+    that is not a record ID), so a bad edit is refused when it is made, not at export.
+    """
+    new = r.model_copy(deep=True)
+    try:
+        if name == LABEL_FIELD:
+            return Record.model_validate({**new.model_dump(), "label": value})
+        if name == PART_OF_FIELD:
+            return Record.model_validate({**new.model_dump(), "part_of": value.strip() or None})
+    except ValueError as exc:
+        raise BadInput(f"{r.id}: cannot set {name}: {_first_error(exc)}") from None
+    if name.startswith("Paragraph "):
+        idx = _paragraph_index(name)
+        paras = [i for i, b in enumerate(new.blocks) if isinstance(b, Paragraph)]
+        if idx is None or not 0 <= idx < len(paras):
+            raise BadInput(f"{r.id}: no field {name!r}")
+        new.blocks[paras[idx]] = Paragraph(text=value)
+        return new
+    for i, b in enumerate(new.blocks):
+        if isinstance(b, Bullet) and b.name == name:
+            new.blocks[i] = Bullet(name=name, value=value)
+            return new
+    if not name.strip() or ":" in name:
+        raise BadInput(f"{r.id}: {name!r} is not a field name")
+    # place a new field after the last bullet, else before the first witness
+    at = max((i + 1 for i, b in enumerate(new.blocks) if isinstance(b, Bullet)), default=None)
+    if at is None:
+        at = next(
+            (i for i, b in enumerate(new.blocks) if isinstance(b, WitnessBlock)), len(new.blocks)
+        )
+    new.blocks.insert(at, Bullet(name=name, value=value))
+    return new
+
+
+def _first_error(exc: ValueError) -> str:
+    errs = getattr(exc, "errors", None)
+    if callable(errs):
+        try:
+            return str(errs()[0]["msg"])
+        except Exception:  # noqa: BLE001 - fall back to the plain message
+            pass
+    return str(exc).splitlines()[0]
+
+
+# -- state ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """One stored decision."""
+
+    seq: int
+    ts: float
+    record_id: str
+    record_hash: str
+    action: Action
+    witness: str | None
+    field: str | None
+    text: str | None
+
+
+@dataclass(slots=True)
+class RecordState:
+    """The fold of every live decision about one record, for its current content."""
+
+    record_id: str
+    record_hash: str
+    mark: Mark = Mark.pending
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+    edits: dict[str, str] = field(default_factory=dict)
+    #: witness key -> (accepted?, reason)
+    witnesses: dict[str, tuple[bool, str | None]] = field(default_factory=dict)
+    #: the decision made about an older version of the record, if it changed since
+    previous: Mark | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.mark in (Mark.accepted, Mark.rejected)
+
+    def witness_decision(self, w: Witness) -> bool | None:
+        got = self.witnesses.get(witness_key(w))
+        return None if got is None else got[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    total: int
+    accepted: int
+    rejected: int
+    changed: int
+    seconds: float
+
+    @property
+    def reviewed(self) -> int:
+        return self.accepted + self.rejected
+
+
+def default_store_path(draft: str | os.PathLike[str]) -> Path:
+    """The store beside the draft: ``DRAFT.json`` -> ``DRAFT.review.sqlite``."""
+    p = Path(draft)
+    return p.with_name(p.stem + ".review.sqlite")
+
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS decisions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts REAL NOT NULL,
+    record_id TEXT NOT NULL,
+    record_hash TEXT NOT NULL,
+    action TEXT NOT NULL,
+    witness TEXT,
+    field TEXT,
+    text TEXT,
+    undone INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS decisions_record ON decisions(record_id);
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started REAL NOT NULL,
+    last_seen REAL NOT NULL
+);
+"""
+
+
+class ReviewStore:
+    """Decisions about one draft, durable from the moment each is made.
+
+    ``clock`` is injectable so tests (and snapshot screenshots) see fixed times.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time):
+        self.path = Path(path)
+        self.clock = clock
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_DDL)
+            self._check_schema()
+        except sqlite3.DatabaseError as exc:
+            raise BadInput(
+                f"review store is not a usable SQLite file: {exc}", where=str(self.path)
+            ) from None
+        self._session: int | None = None
+
+    def _check_schema(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._db.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(STORE_SCHEMA),)
+            )
+        elif row[0] != str(STORE_SCHEMA):
+            raise BadInput(
+                f"review store schema {row[0]} is not supported (expected {STORE_SCHEMA})",
+                where=str(self.path),
+            )
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ReviewStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ------------------------------------------------------------------
+
+    def _append(
+        self,
+        r: Record,
+        action: Action,
+        *,
+        witness: str | None = None,
+        field_name: str | None = None,
+        text: str | None = None,
+    ) -> int:
+        now = self.clock()
+        cur = self._db.execute(
+            "INSERT INTO decisions(ts, record_id, record_hash, action, witness, field, text)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (now, r.id, record_hash(r), action.value, witness, field_name, text),
+        )
+        self.touch()
+        return int(cur.lastrowid or 0)
+
+    def accept(self, r: Record, note: str | None = None) -> int:
+        return self._append(r, Action.accept, text=note)
+
+    def reject(self, r: Record, reason: str) -> int:
+        if not reason.strip():
+            raise BadInput(f"{r.id}: a rejection needs a reason")
+        return self._append(r, Action.reject, text=reason.strip())
+
+    def annotate(self, r: Record, text: str) -> int:
+        if not text.strip():
+            raise BadInput(f"{r.id}: an annotation is empty")
+        return self._append(r, Action.annotate, text=text.strip())
+
+    def edit(self, r: Record, field_name: str, value: str) -> int:
+        apply_edit(r, field_name, value)  # refuse bad values before storing them
+        return self._append(r, Action.edit, field_name=field_name, text=value)
+
+    def decide_witness(
+        self, r: Record, index: int, accepted: bool, reason: str | None = None
+    ) -> int:
+        ws = r.witnesses
+        if not 0 <= index < len(ws):
+            raise BadInput(f"{r.id}: no witness #{index + 1} (record has {len(ws)})")
+        action = Action.accept_witness if accepted else Action.reject_witness
+        return self._append(r, action, witness=witness_key(ws[index]), text=reason)
+
+    def undo(self) -> DecisionRow | None:
+        """Mark the latest live decision undone and return it (None if nothing to undo)."""
+        row = self._db.execute(
+            "SELECT seq, ts, record_id, record_hash, action, witness, field, text FROM decisions"
+            " WHERE undone=0 ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        self._db.execute("UPDATE decisions SET undone=1 WHERE seq=?", (row[0],))
+        self.touch()
+        return _row(row)
+
+    # -- time ---------------------------------------------------------------------
+
+    def start_session(self) -> None:
+        now = self.clock()
+        cur = self._db.execute("INSERT INTO sessions(started, last_seen) VALUES (?, ?)", (now, now))
+        self._session = int(cur.lastrowid or 0)
+
+    def touch(self) -> None:
+        """Record activity in the current session (counts towards time spent)."""
+        if self._session is None:
+            return
+        now = self.clock()
+        row = self._db.execute(
+            "SELECT last_seen FROM sessions WHERE id=?", (self._session,)
+        ).fetchone()
+        if row is not None and now - row[0] > IDLE_CAP:
+            # a long idle gap: start a fresh session so the gap is not counted
+            self.start_session()
+            return
+        self._db.execute("UPDATE sessions SET last_seen=? WHERE id=?", (now, self._session))
+
+    def seconds_spent(self) -> float:
+        row = self._db.execute(
+            "SELECT COALESCE(SUM(last_seen - started), 0) FROM sessions"
+        ).fetchone()
+        return float(row[0])
+
+    # -- reading ------------------------------------------------------------------
+
+    def rows(self, record_id: str | None = None) -> list[DecisionRow]:
+        """Live (not undone) decisions in the order they were made."""
+        q = (
+            "SELECT seq, ts, record_id, record_hash, action, witness, field, text"
+            " FROM decisions WHERE undone=0"
+        )
+        args: tuple[str, ...] = ()
+        if record_id is not None:
+            q += " AND record_id=?"
+            args = (record_id,)
+        return [_row(r) for r in self._db.execute(q + " ORDER BY seq", args)]
+
+    def state(self, r: Record) -> RecordState:
+        return self.states([r])[r.id]
+
+    def states(self, records: Iterable[Record]) -> dict[str, RecordState]:
+        """Current state per record ID, folding live decisions over the record's content."""
+        records = list(records)
+        by_id: dict[str, list[DecisionRow]] = {r.id: [] for r in records}
+        for row in self.rows():
+            if row.record_id in by_id:
+                by_id[row.record_id].append(row)
+        return {r.id: _fold(r, by_id[r.id]) for r in records}
+
+    def progress(self, records: Iterable[Record]) -> Progress:
+        states = self.states(records).values()
+        return Progress(
+            total=len(states),
+            accepted=sum(s.mark == Mark.accepted for s in states),
+            rejected=sum(s.mark == Mark.rejected for s in states),
+            changed=sum(s.mark == Mark.changed for s in states),
+            seconds=self.seconds_spent(),
+        )
+
+    # -- results ------------------------------------------------------------------
+
+    def reviewed_record(self, r: Record, st: RecordState | None = None) -> Record:
+        """The record with the analyst's edits applied and rejected witnesses removed."""
+        st = st or self.state(r)
+        out = r
+        for name, value in st.edits.items():
+            out = apply_edit(out, name, value)
+        rejected = {k for k, (ok, _) in st.witnesses.items() if not ok}
+        if rejected:
+            out = out.model_copy(deep=True)
+            out.blocks = [
+                b
+                for b in out.blocks
+                if not (isinstance(b, WitnessBlock) and witness_key(b.witness) in rejected)
+            ]
+        return out
+
+    def accepted_report(self, report: Report) -> Report:
+        """The report with only accepted records (edits applied), sections kept in order."""
+        states = self.states(report.records)
+        new = report.model_copy(deep=True)
+        sections: list[RecordSection] = []
+        for s in report.sections:
+            kept = [
+                self.reviewed_record(r, states[r.id])
+                for r in s.records
+                if states[r.id].mark == Mark.accepted
+            ]
+            if kept or not s.records:
+                sections.append(RecordSection(title=s.title, records=kept, note=s.note))
+            else:
+                sections.append(
+                    RecordSection(title=s.title, records=[], note="none accepted in review")
+                )
+        new.sections = sections
+        return new
+
+
+def _row(t: tuple) -> DecisionRow:  # type: ignore[type-arg]
+    return DecisionRow(int(t[0]), float(t[1]), t[2], t[3], Action(t[4]), t[5], t[6], t[7])
+
+
+def _fold(r: Record, rows: list[DecisionRow]) -> RecordState:
+    h = record_hash(r)
+    st = RecordState(record_id=r.id, record_hash=h)
+    current_keys = {witness_key(w) for w in r.witnesses}
+    old_mark: Mark | None = None
+    for row in rows:
+        if row.action in WITNESS_ACTIONS:
+            # witness decisions follow the quote, even across record changes
+            if row.witness in current_keys:
+                st.witnesses[row.witness or ""] = (row.action == Action.accept_witness, row.text)
+            continue
+        if row.record_hash != h:
+            if row.action in RECORD_ACTIONS:
+                old_mark = Mark.accepted if row.action == Action.accept else Mark.rejected
+            continue
+        if row.action == Action.accept:
+            st.mark, st.reason = Mark.accepted, row.text
+        elif row.action == Action.reject:
+            st.mark, st.reason = Mark.rejected, row.text
+        elif row.action == Action.annotate and row.text:
+            st.notes.append(row.text)
+        elif row.action == Action.edit and row.field:
+            st.edits[row.field] = row.text or ""
+    if st.mark == Mark.pending and old_mark is not None:
+        st.mark, st.previous = Mark.changed, old_mark
+    return st
