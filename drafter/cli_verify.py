@@ -1,0 +1,206 @@
+"""``drafter verify``: check every witness of a report against a pinned revision.
+
+Why a command of its own: analysts check the quotes of a hand-written report before it
+is published, with no drafting involved.  Exit 0 means every witness verified, 1 that
+at least one did not, 2 that the input itself was unusable (drafter.cli maps BadInput).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+from rich.text import Text
+
+from drafter.errors import BadInput
+from drafter.model import Report, VerifyStatus, Witness
+from drafter.reportio import atomic_write_text, load_report
+from drafter.snapshot import Snapshot
+from drafter.verify import Verifier, VerifySummary, summarize
+
+_STYLE = {
+    VerifyStatus.verified: "green",
+    VerifyStatus.not_found: "red",
+    VerifyStatus.path_missing: "red",
+    VerifyStatus.ambiguous: "yellow",
+    VerifyStatus.unchecked: "dim",
+}
+
+
+def located_witnesses(report: Report) -> list[tuple[str, Witness]]:
+    """Every witness with where it sits (account section title or record ID), in the
+    same order as ``Report.witnesses``."""
+    out: list[tuple[str, Witness]] = []
+    for a in report.account:
+        out.extend((a.title, w) for w in a.witnesses)
+    for r in report.records:
+        out.extend((r.id, w) for w in r.witnesses)
+    return out
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
+    located = located_witnesses(report)
+    verifier = Verifier(snap)
+    with Progress(
+        TextColumn("verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=not show_progress,
+    ) as progress:
+        task = progress.add_task("verify", total=len(located))
+        for _, w in located:
+            w.verification = verifier.verify(w)
+            progress.advance(task)
+    return located
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+
+
+def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
+    """One row per witness; cells are cut to fit ``width`` so every row stays one line."""
+    where_w, anchor_w = min(28, width // 6), min(48, width // 4)
+    rows = []
+    for i, (where, w) in enumerate(located, 1):
+        v = w.verification
+        assert v is not None
+        lines = v.lines or w.lines
+        anchor = f"{w.path}:{lines}" if lines else w.path
+        quote = _excerpt(w.quote, 400)
+        rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
+    heads = ((0, "#"), (1, "where"), (2, "path:lines"))
+    fixed = [max([len(r[k]) for r in rows] + [len(h)]) for k, h in heads]
+    # status and match need 12 + 10 columns; borders and padding another 19
+    quote_w = max(20, width - sum(fixed) - 41)
+    t = Table(title=f"Witnesses at {sha[:12]}", title_justify="left")
+    t.add_column("#", justify="right", style="dim")
+    t.add_column("where")
+    t.add_column("path:lines")
+    t.add_column("status")
+    t.add_column("match")
+    t.add_column("quote")
+    for num, where, anchor, v, quote in rows:
+        t.add_row(
+            num,
+            Text(where),
+            Text(anchor),
+            Text(v.status.value, style=_STYLE[v.status]),
+            Text(v.match_kind.value if v.match_kind else ""),
+            Text(_cut(quote, quote_w)),
+        )
+    return t
+
+
+def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
+    for i, (where, w) in enumerate(located, 1):
+        v = w.verification
+        if v is None or v.ok:
+            continue
+        console.print(Text(f"#{i} {where} — {v.status.value}: {v.message}"))
+        for p in v.nearest[:3]:
+            console.print(
+                Text(f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {_excerpt(p.text, 90)}"),
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+
+
+_STATUSES = ("verified", "not_found", "path_missing", "ambiguous")
+_KINDS = ("exact", "whitespace", "markup")
+
+
+def _summary_table(s: VerifySummary) -> Table:
+    t = Table(title="Summary", title_justify="left", show_header=False)
+    t.add_column("what")
+    t.add_column("count", justify="right")
+    t.add_row("witnesses", str(s.total))
+    for status in _STATUSES:
+        n = s.by_status.get(status, 0)
+        t.add_row(Text(status, style=_STYLE[VerifyStatus(status)] if n else ""), str(n))
+        if status == "verified":
+            for kind in _KINDS:
+                t.add_row(f"  {kind}", str(s.by_match.get(kind, 0)))
+    unchecked = s.by_status.get("unchecked", 0)
+    if unchecked:
+        t.add_row("unchecked", str(unchecked))
+    return t
+
+
+@click.command("verify")
+@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
+@click.option(
+    "--rev",
+    default=None,
+    help="Branch, tag or SHA to verify at (default: the revision the report names).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.option(
+    "--write",
+    "write",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Save the report with every witness's verification as draft JSON.",
+)
+def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
+    """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
+    rep = load_report(report)
+    named = rep.source.revision if rep.source else None
+    if rev is None:
+        if not named:
+            raise BadInput("no --rev given and the report names no revision", where=str(report))
+        rev = named
+    with Snapshot(repo, rev) as snap:
+        err = Console(stderr=True)
+        if named and named != snap.sha and not as_json:
+            err.print(
+                f"note: the report names revision {named[:12]}; verifying at {snap.sha[:12]}",
+                highlight=False,
+            )
+        located = _run(rep, snap, show_progress=not as_json and err.is_terminal)
+        summary = summarize(w.verification for _, w in located)
+        if write is not None:
+            atomic_write_text(write, rep.to_json())
+        if as_json:
+            payload = {
+                "report": str(report),
+                "repository": snap.identity,
+                "revision": snap.sha,
+                "summary": summary.to_dict(),
+                "witnesses": [
+                    {
+                        "where": where,
+                        "quote": w.quote,
+                        "path": w.path,
+                        "lines": str(w.lines) if w.lines else None,
+                        "verification": w.verification.model_dump(mode="json")
+                        if w.verification
+                        else None,
+                    }
+                    for where, w in located
+                ],
+            }
+            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        else:
+            out = Console() if Console().is_terminal else Console(width=160)
+            if located:
+                out.print(_table(located, snap.sha, out.width))
+                _misses(out, located)
+            else:
+                out.print("no witnesses in this report")
+            out.print(_summary_table(summary))
+            if write is not None:
+                out.print(f"wrote {write}", highlight=False)
+    if not summary.ok:
+        raise click.exceptions.Exit(1)
