@@ -8,16 +8,22 @@ from pathlib import Path
 import pytest
 
 from drafter.errors import BadInput
+from drafter.model import LEAD_LABELS, NINE_ROUTE_FIELDS, Report, VerifyStatus
 from drafter.sample import (
     EXECUTABLE,
+    SAMPLE_FACTS,
     SAMPLE_IDENTITY,
     SAMPLE_SHA,
     SAMPLE_V2_SHA,
+    gold_path,
     materialize,
     materialize_v2,
     sample_files,
 )
 from drafter.snapshot import Snapshot
+from drafter.textformat.parser import parse_report
+from drafter.textformat.render import render_text
+from drafter.verify import report_summary, verify_report
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -95,3 +101,123 @@ def test_v2_changes_two_files_and_keeps_v1(tmp_path: Path) -> None:
     assert materialize_v2(v2.path).sha == SAMPLE_V2_SHA
     assert materialize(v2.path).sha == SAMPLE_SHA
     assert _git(v2.path, "rev-parse", "HEAD") == SAMPLE_V2_SHA
+
+
+# -- the sample gold report ------------------------------------------------------------
+
+EXPECTED_KINDS = {"CMP": 3, "OBJ": 6, "RTE": 6, "CLM": 5, "BAP": 5}
+EXPECTED_WITNESSES = 60
+
+
+@pytest.fixture(scope="module")
+def gold() -> Report:
+    result = parse_report(gold_path().read_text(encoding="utf-8"), where="gold.runtime.txt")
+    assert result.warnings == []
+    return result.report
+
+
+@pytest.fixture(scope="module")
+def verified_gold(gold: Report, sample: Path) -> Report:
+    with Snapshot(sample, SAMPLE_SHA) as snap:
+        return verify_report(gold, snap)
+
+
+def test_gold_record_and_witness_counts(gold: Report) -> None:
+    assert gold.system == "tinkerbot"
+    counts = {k: len(gold.records_of_kind(k)) for k in EXPECTED_KINDS}
+    assert counts == EXPECTED_KINDS
+    assert len(gold.records) >= 12 and len(gold.witnesses) >= 25
+    assert len(gold.witnesses) == EXPECTED_WITNESSES
+    ids = [r.id for r in gold.records]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_gold_witness_verifies_at_the_sample_revision(verified_gold: Report) -> None:
+    summary = report_summary(verified_gold)
+    misses = [
+        (w.path, w.quote) for w in verified_gold.witnesses if w.verification.status != "verified"
+    ]
+    assert misses == []
+    assert summary.total == EXPECTED_WITNESSES
+    # the gold exercises every normalisation the format allows, and a line range
+    assert {"exact", "whitespace", "markup"} <= set(summary.by_match)
+    assert any(w.lines is not None for w in verified_gold.witnesses)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_plain_witnesses_found_by_an_independent_search(verified_gold: Report) -> None:
+    """Cross-check without the verifier: exact and whitespace matches are plain substrings
+    of the whitespace-collapsed file."""
+    files = sample_files()
+    checked = 0
+    for w in verified_gold.witnesses:
+        if w.verification.match_kind.value in ("exact", "whitespace"):
+            quote = w.quote.removeprefix("• ")  # a list item quoted as a bullet
+            assert _collapse(quote) in _collapse(files[w.path].decode()), w.quote
+            checked += 1
+    assert checked >= 50
+
+
+def test_gold_cites_every_sample_fact(verified_gold: Report) -> None:
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for w in verified_gold.witnesses:
+        lr = w.verification.lines
+        spans.setdefault(w.path, []).append((lr.start, lr.end))
+    for category, facts in SAMPLE_FACTS.items():
+        for path, line in facts:
+            hit = any(a <= line <= b for a, b in spans.get(path, []))
+            assert hit, f"gold cites no {category} at {path}:{line}"
+
+
+def test_fact_lines_hold_what_they_claim() -> None:
+    files = {p: d.decode().splitlines() for p, d in sample_files().items()}
+    needles = {
+        "entry_point": ("tinkerbot.cli", "ArgumentParser", "__main__"),
+        "model_call": ("messages.create",),
+        "subprocess": ("subprocess.run",),
+        "persistence": ('open(RUNS_FILE, "a")', "INSERT INTO", "write_text", "git"),
+    }
+    for category, facts in SAMPLE_FACTS.items():
+        for path, line in facts:
+            text = files[path][line - 1]
+            assert any(n in text for n in needles[category]), (category, path, line, text)
+
+
+def test_records_carry_their_kind_fields(gold: Report) -> None:
+    for rec in gold.records:
+        assert rec.label.strip()
+        if rec.kind in ("CMP", "OBJ", "BAP"):
+            assert set(rec.lead) == set(LEAD_LABELS[rec.kind]), rec.id
+        elif rec.kind == "RTE":
+            assert "Endpoints/progression" in rec.lead, rec.id
+            assert all(rec.route_fields_present[f] for f in NINE_ROUTE_FIELDS), rec.id
+            assert rec.status("implementation conclusion status") in ("wired", "afforded")
+            assert rec.status("operation conclusion status") == "uninspected"
+        else:
+            assert "Claimed operation" in rec.lead, rec.id
+        assert rec.witnesses, f"{rec.id} has no witness"
+
+
+def test_gold_round_trips_through_the_text_format(gold: Report) -> None:
+    again = parse_report(render_text(gold)).report
+    assert again == gold
+    assert _collapse(render_text(gold)) == _collapse(gold_path().read_text(encoding="utf-8"))
+
+
+def test_gold_quotes_of_changed_lines_fail_at_v2(tmp_path: Path, gold: Report) -> None:
+    """A quote present only in another revision is not verified there."""
+    v2 = materialize_v2(tmp_path / "v2")
+    with Snapshot(v2.path, SAMPLE_V2_SHA) as snap:
+        checked = verify_report(gold, snap)
+    missed = {
+        (w.path, w.quote)
+        for w in checked.witnesses
+        if w.verification.status != VerifyStatus.verified
+    }
+    assert missed == {
+        ("tinkerbot/tools.py", "if not str(target).startswith(str(root)):"),
+        ("README.md", "• The shell tool runs commands in a sandbox with no internet access."),
+    }

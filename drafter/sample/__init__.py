@@ -33,6 +33,35 @@ SAMPLE_SHA = "ec202d75fd4eb366129bf5e309bf393ba20ae28e"
 #: The second revision from :func:`materialize_v2` (child of SAMPLE_SHA).
 SAMPLE_V2_SHA = "629da43a4c658cb56005696825b258a6138d6c6f"
 
+#: The sample's load-bearing facts, as (path, 1-based line) at SAMPLE_SHA, by category.
+#: The gold report cites every one of them (a test checks it), and the offline drafter
+#: is tested against the same list, so the contract between them is written down once.
+SAMPLE_FACTS: dict[str, tuple[tuple[str, int], ...]] = {
+    "entry_point": (
+        ("pyproject.toml", 13),  # console script tinkerbot = "tinkerbot.cli:main"
+        ("tinkerbot/cli.py", 13),  # argparse.ArgumentParser
+        ("tinkerbot/cli.py", 36),  # if __name__ == "__main__":
+        ("scripts/nightly.sh", 5),  # python -m tinkerbot.cli improve
+    ),
+    "model_call": (
+        ("tinkerbot/agent.py", 23),  # client.messages.create with tools
+        ("tinkerbot/improve.py", 18),  # client.messages.create, the prompt rewriter
+    ),
+    "subprocess": (
+        ("tinkerbot/tools.py", 14),  # run_shell: subprocess.run(shell=True)
+        ("tinkerbot/scoring.py", 19),  # check: subprocess.run(task["check"], shell=True)
+        ("tinkerbot/improve.py", 43),  # git commit -am
+    ),
+    "persistence": (
+        ("tinkerbot/store.py", 16),  # open(RUNS_FILE, "a") JSONL append
+        ("tinkerbot/store.py", 29),  # sqlite INSERT INTO scores
+        ("tinkerbot/improve.py", 36),  # candidate written to prompts/system.md
+        ("tinkerbot/improve.py", 42),  # admitted candidate written
+        ("tinkerbot/improve.py", 43),  # git commit of the admitted prompt
+        ("tinkerbot/improve.py", 46),  # current prompt restored
+    ),
+}
+
 #: Files committed with the executable bit; everything else is 100644.  Decided here,
 #: not from the file system, because installed package data may lose its modes.
 EXECUTABLE = frozenset({"scripts/nightly.sh"})
@@ -269,6 +298,7 @@ def materialize_v2(dest: Path) -> SampleRepo:
 
 
 __all__ = [
+    "SAMPLE_FACTS",
     "SAMPLE_IDENTITY",
     "SAMPLE_NAME",
     "SAMPLE_SHA",
