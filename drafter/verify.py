@@ -295,21 +295,27 @@ class Verifier:
         if not votes:
             return []
         n = len(q)
-        chosen: list[tuple[float, int]] = []
+        chosen: list[tuple[float, int, int]] = []
         for start, _ in votes.most_common(40):
-            if any(abs(start - s) < max(1, n // 2) for _, s in chosen):
+            if any(abs(start - s) < max(1, n // 2) for _, s, _ in chosen):
                 continue
             window = hay[start : start + n]
-            score = SequenceMatcher(None, q, window, autojunk=False).ratio()
-            chosen.append((score, start))
+            sm = SequenceMatcher(None, q, window, autojunk=False)
+            score = sm.ratio()
+            blocks = [b for b in sm.get_matching_blocks() if b.size]
+            if not blocks:
+                continue
+            # keep only the part of the window that lines up with the quote, so a
+            # passage does not spill into a neighbouring line by a character or two
+            lo, hi = start + blocks[0].b, start + blocks[-1].b + blocks[-1].size
+            chosen.append((score, lo, hi))
             if len(chosen) >= 3 * k:
                 break
         chosen.sort(key=lambda t: (-t[0], t[1]))
         out: list[Passage] = []
         seen: list[LineRange] = []
-        for score, start in chosen:
-            end = min(len(hay), start + n)
-            a, b = hay_map.span(start, max(start + 1, end))
+        for score, lo, hi in chosen:
+            a, b = hay_map.span(lo, hi)
             lines = ft.lines(a, b)
             if any(lines.overlaps(s) for s in seen):
                 continue
