@@ -24,7 +24,7 @@ table.scores td,table.scores th{border:1px solid #ccc;padding:2px 6px;text-align
 table.scores td:first-child{text-align:left}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1em;border-top:2px solid #888;padding:.6em 0}
 .rec h4{margin:.2em 0}.rec .id{font-family:monospace;color:#555}
-.rec p,.rec li{font-size:.9em}.score{font-family:monospace;color:#555}
+.rec p{font-size:.9em}.rec p.b{margin:.1em 0 .1em 1em}.score{font-family:monospace;color:#555}
 .w{font-family:monospace;font-size:.82em;padding:3px 5px;margin:3px 0;border-left:4px solid #bbb}
 .w.line{background:#d8f5d0;border-color:#2a8a1a}.w.file{background:#fff3c4;border-color:#c79a00}
 .w.miss{background:#fde0e0;border-color:#c33}.w.absent{background:#eee;color:#777;border-color:#999}
@@ -63,7 +63,7 @@ def _record(rec: Record | None, witnesses: list[tuple[LocatedWitness, str]]) -> 
         if isinstance(b, Paragraph | Heading | NumberedItem):
             parts.append(f"<p>{escape(b.text)}</p>")
         elif isinstance(b, Bullet):
-            parts.append(f"<li>{escape(b.text)}</li>")
+            parts.append(f'<p class="b">• {escape(b.text)}</p>')
         elif isinstance(b, WitnessBlock) and wi < len(witnesses):
             parts.append(_witness(*witnesses[wi]))
             wi += 1
