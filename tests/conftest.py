@@ -30,3 +30,64 @@ def gold_dir() -> Path:
     if not GOLD_DIR.is_dir():
         pytest.fail(f"shared gold reports missing at {GOLD_DIR}")
     return GOLD_DIR
+
+
+# -- retrieval (helper D): a real Chroma server for the server-mode index/search tests --
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _chroma_alive(url: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def chroma_server_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """$DRAFTER_TEST_CHROMA_URL if CI started a server, else a `chroma run` of our own on
+    a free localhost port, stopped when the session ends."""
+    import subprocess
+    import sys
+    import time
+
+    given = os.environ.get("DRAFTER_TEST_CHROMA_URL")
+    if given:
+        yield given.rstrip("/")
+        return
+    chroma = Path(sys.executable).parent / "chroma"
+    if not chroma.exists():
+        pytest.fail(f"no chroma CLI next to {sys.executable}")
+    path = tmp_path_factory.mktemp("chroma-server")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = open(path / "server.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [str(chroma), "run", "--path", str(path / "db"),
+         "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _chroma_alive(url):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"chroma server did not start; see {path / 'server.log'}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
