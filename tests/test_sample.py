@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -221,3 +222,31 @@ def test_gold_quotes_of_changed_lines_fail_at_v2(tmp_path: Path, gold: Report) -
         ("tinkerbot/tools.py", "if not str(target).startswith(str(root)):"),
         ("README.md", "• The shell tool runs commands in a sandbox with no internet access."),
     }
+
+
+# -- entry points ----------------------------------------------------------------------
+
+
+def test_drafter_verify_cli_accepts_the_gold(
+    sample: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from drafter.cli import main
+
+    args = ["verify", str(gold_path()), "--repo", str(sample), "--rev", SAMPLE_SHA[:10], "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["revision"] == SAMPLE_SHA
+    assert out["summary"]["total"] == EXPECTED_WITNESSES and out["summary"]["ok"] is True
+
+
+def test_module_entry_materialises_and_refuses_bad_dest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from drafter.sample.__main__ import main
+
+    assert main([str(tmp_path / "m")]) == 0
+    out = capsys.readouterr().out
+    assert SAMPLE_SHA in out and str(gold_path()) in out
+    (tmp_path / "file").write_text("x")
+    assert main([str(tmp_path / "file")]) == 2
+    assert "not a folder" in capsys.readouterr().err
