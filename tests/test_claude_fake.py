@@ -1,0 +1,227 @@
+"""A scripted Messages API behind ``httpx2.MockTransport``, and the retry tests.
+
+The real anthropic SDK talks to this fake exactly as it would to the API: requests
+are recorded in ``log`` (parsed JSON bodies, in arrival order) and answered from
+per-call scripts keyed by what the request asks for (``plan``, ``record:<ID>``,
+``repair:<ID>``, ``account``; a corrective retry adds ``+retry``).  Other test
+modules import it (``from test_claude_fake import FakeAPI``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2
+import pytest
+
+from graph.costs import Budget, metered
+from graph.proposer import PlanContext
+from graph.proposers.claude import ClaudeProposer
+from graph.proposers.claude_client import ModelUnavailable, RetryPolicy
+
+USAGE = {
+    "input_tokens": 1200,
+    "output_tokens": 300,
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
+}
+
+
+class Killed(BaseException):
+    """Stands in for the process dying mid-run (not an Exception: nothing catches it)."""
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    tool_input: dict[str, Any] | None = None
+    usage: dict[str, int] = field(default_factory=lambda: dict(USAGE))
+    headers: dict[str, str] = field(default_factory=dict)
+    text: str | None = None  # a text-only answer instead of a tool call
+
+
+def tool(tool_input: dict[str, Any], **usage: int) -> Reply:
+    return Reply(tool_input=tool_input, usage={**USAGE, **usage})
+
+
+def error(status: int, **headers: str) -> Reply:
+    return Reply(status=status, headers=headers)
+
+
+_ERR_TYPES = {429: "rate_limit_error", 529: "overloaded_error", 500: "api_error", 503: "api_error"}
+
+
+class FakeAPI:
+    def __init__(self) -> None:
+        self.log: list[dict[str, Any]] = []
+        self.keys: list[str] = []
+        self.scripts: dict[str, list[Reply]] = {}
+        self.kill_at: int | None = None  # raise Killed on the n-th request (1-based)
+        self.served: list[dict[str, int]] = []  # usage of every 200 answer sent
+        self._lock = threading.Lock()
+        self._n = 0
+
+    # -- scripting ------------------------------------------------------------------
+
+    def script(self, key: str, *replies: Reply) -> None:
+        self.scripts.setdefault(key, []).extend(replies)
+
+    @staticmethod
+    def key_of(body: dict[str, Any]) -> str:
+        name = body["tool_choice"]["name"]
+        first = body["messages"][0]["content"]
+        text = first[0]["text"] if isinstance(first, list) else first
+        if name == "submit_plan":
+            key = "plan"
+        elif name == "submit_account":
+            key = "account"
+        else:
+            m = re.search(r"record (RT-[A-Z]+-[a-z0-9-]+)", text)
+            rid = m.group(1) if m else "?"
+            key = ("repair:" if "did not verify" in text else "record:") + rid
+        if len(body["messages"]) > 1:
+            key += "+retry"
+        return key
+
+    def calls(self, key: str) -> list[dict[str, Any]]:
+        return [b for b, k in zip(self.log, self.keys, strict=True) if k == key]
+
+    # -- transport --------------------------------------------------------------------
+
+    def handler(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        key = self.key_of(body)
+        with self._lock:
+            self._n += 1
+            if self.kill_at is not None and self._n >= self.kill_at:
+                raise Killed(f"killed at request {self._n} ({key})")
+            self.log.append(body)
+            self.keys.append(key)
+            queue = self.scripts.get(key)
+            if not queue:
+                return httpx2.Response(
+                    400,
+                    json={
+                        "type": "error",
+                        "error": {
+                            "type": "invalid_request_error",
+                            "message": f"unscripted call {key}",
+                        },
+                    },
+                )
+            reply = queue.pop(0)
+        if reply.status != 200:
+            etype = _ERR_TYPES.get(reply.status, "api_error")
+            return httpx2.Response(
+                reply.status,
+                headers=reply.headers,
+                json={
+                    "type": "error",
+                    "error": {"type": etype, "message": f"scripted {reply.status}"},
+                },
+            )
+        with self._lock:
+            self.served.append(dict(reply.usage))
+        if reply.text is not None:
+            content = [{"type": "text", "text": reply.text}]
+            stop = "end_turn"
+        else:
+            content = [
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{self._n:04d}",
+                    "name": body["tool_choice"]["name"],
+                    "input": reply.tool_input,
+                }
+            ]
+            stop = "tool_use"
+        return httpx2.Response(
+            200,
+            json={
+                "id": f"msg_{self._n:04d}",
+                "type": "message",
+                "role": "assistant",
+                "model": body["model"],
+                "content": content,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": reply.usage,
+            },
+        )
+
+    def client(self) -> httpx2.Client:
+        return httpx2.Client(transport=httpx2.MockTransport(self.handler))
+
+    def proposer(self, model: str = "claude-sonnet-5-5", **kw: Any) -> ClaudeProposer:
+        retry = kw.pop("retry", None) or RetryPolicy(base_delay=0.001, max_delay=0.01)
+        return ClaudeProposer(
+            model, api_key="test-key", http_client=self.client(), retry=retry, **kw
+        )
+
+
+# -- tests of the client's retry policy through the real SDK -----------------------------
+
+
+def _plan_ctx() -> PlanContext:
+    return PlanContext(system="s", repository="r", revision="0" * 40, files=["a.py"], survey=None)
+
+
+PLAN = {
+    "system": "s",
+    "items": [{"id": "RT-CMP-model", "kind": "CMP", "label": "Model", "files": ["a.py"]}],
+}
+
+
+def test_overloaded_529_is_retried_with_backoff() -> None:
+    fake = FakeAPI()
+    fake.script("plan", error(529), error(529), tool(PLAN))
+    prop = fake.proposer()
+    with metered("plan", Budget()) as meter:
+        plan = prop.plan(_plan_ctx())
+    assert [i.id for i in plan.items] == ["RT-CMP-model"]
+    assert len(fake.log) == 3
+    assert len(prop.retry.waits) == 2 and all(0 < w <= 0.01 for w in prop.retry.waits)
+    assert len(meter.calls) == 1  # errors carry no usage and are not charged
+
+
+def test_429_waits_what_retry_after_says() -> None:
+    fake = FakeAPI()
+    fake.script("plan", error(429, **{"retry-after": "0.02"}), tool(PLAN))
+    prop = fake.proposer()
+    prop.plan(_plan_ctx())
+    assert prop.retry.waits == [0.02]
+
+
+def test_retry_after_ms_wins_and_is_capped() -> None:
+    fake = FakeAPI()
+    fake.script(
+        "plan",
+        error(429, **{"retry-after-ms": "5", "retry-after": "9"}),
+        error(429, **{"retry-after": "999"}),
+        tool(PLAN),
+    )
+    prop = fake.proposer(retry=RetryPolicy(base_delay=0.001, max_retry_after=0.003))
+    prop.plan(_plan_ctx())
+    assert prop.retry.waits == [0.003, 0.003]  # 5 ms and 999 s, both capped at 3 ms
+
+
+def test_gives_up_after_max_attempts() -> None:
+    fake = FakeAPI()
+    fake.script("plan", *[error(503)] * 3)
+    prop = fake.proposer(retry=RetryPolicy(max_attempts=3, base_delay=0.001))
+    with pytest.raises(ModelUnavailable, match="after 3 attempts"):
+        prop.plan(_plan_ctx())
+    assert len(fake.log) == 3
+
+
+def test_non_retryable_error_is_not_retried() -> None:
+    fake = FakeAPI()
+    fake.script("plan", error(400))
+    prop = fake.proposer()
+    with pytest.raises(ModelUnavailable, match="HTTP 400"):
+        prop.plan(_plan_ctx())
+    assert len(fake.log) == 1
