@@ -148,6 +148,32 @@ def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
                 return f"{p}::<module>"
         return None
 
+    # local variables bound to repository classes: ``runner = TauRunner(...)``
+    var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
+    for pf in files:
+        for a in pf.assigns:
+            if a.extra.get("rhs_type") not in ("call", "conditional_expression"):
+                continue
+            lhs = a.extra.get("lhs", "")
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|self\.[A-Za-z_][A-Za-z0-9_]*", lhs):
+                continue
+            rhs = a.text.split("=", 1)[1] if "=" in a.text else ""
+            found = []
+            for name in re.findall(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(", rhs):
+                hit = resolve_name(pf, name)
+                if hit and "::<module>" not in hit and hit.rsplit("::", 1)[1][:1].isupper():
+                    found.append(hit)
+            if found:
+                scope = a.symbol.split(".")[0] if lhs.startswith("self.") else a.symbol
+                var_types[(pf.path, scope)].setdefault(lhs, [])
+                var_types[(pf.path, scope)][lhs] += [
+                    f for f in found if f not in var_types[(pf.path, scope)][lhs]
+                ]
+
+    def typed(pf: PyFile, c: Call, head: str) -> list[str]:
+        scope = c.symbol.split(".")[0] if head.startswith("self.") else c.symbol
+        return var_types.get((pf.path, scope), {}).get(head, [])
+
     def resolve(pf: PyFile, c: Call) -> list[str]:
         if c.callee_type != "identifier" and c.callee_type != "attribute":
             return []
@@ -172,6 +198,11 @@ def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
                 out.append(methods[parts[1]][0])
         else:
             head, attr = ".".join(parts[:-1]), parts[-1]
+            classes_of = typed(pf, c, head)
+            if classes_of:
+                got = [m for m in (class_method(k, attr) for k in classes_of) if m]
+                if got:
+                    return got
             origin = pf.imports.get(parts[0])
             full = f"{origin}.{'.'.join(parts[1:-1])}".rstrip(".") if origin else head
             hit = in_module(full, attr)

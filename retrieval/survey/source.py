@@ -372,9 +372,25 @@ def parse_python(path: str, text: str) -> PyFile:
             continue
         assigned = None
         is_doc = False
-        if parent is not None and parent.type == "assignment":
-            assigned = _text(parent.child_by_field_name("left"))
-        elif parent is not None and parent.type == "expression_statement":
+        up, hops = parent, 0
+        while (
+            up is not None
+            and hops < 4
+            and up.type
+            in (
+                "attribute",
+                "call",
+                "parenthesized_expression",
+                "binary_operator",
+                "argument_list",
+                "assignment",
+            )
+        ):
+            if up.type == "assignment":
+                assigned = _text(up.child_by_field_name("left"))
+                break
+            up, hops = up.parent, hops + 1
+        if parent is not None and parent.type == "expression_statement":
             grand = parent.parent
             is_doc = (
                 grand is not None and grand.named_children and grand.named_children[0] == parent

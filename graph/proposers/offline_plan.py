@@ -1,0 +1,448 @@
+"""Planning for the offline proposer: which records a survey supports.
+
+Groups findings into records deterministically (sorted inputs, stable tie-breaks,
+capped counts), so the same survey always yields the same outline and the same
+readable IDs.  Each plan item lists, in ``facts``, every finding ID its record needs,
+so a record can be drafted from its item and those findings alone (as the LangGraph
+fan-out does) without re-planning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graph.proposer import PlanItem
+from graph.proposers.offline_text import join_names, short_symbol, slug
+from retrieval.survey import Finding, Survey
+
+MAX_COMPONENTS = 8
+MAX_ROUTES = 12
+MAX_ARTIFACTS = 10
+MAX_PROMPTS = 8
+MAX_CLAIMS = 8
+MAX_BAP_EXEC = 6
+
+_TESTY = re.compile(
+    r"(^|/)(tests?|testing|examples?|docs?)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+)
+_STRONG_CLAIM = re.compile(
+    r"\b(never|always|only|must|cannot|can't|no (?:internet|network|access)|guarantee|ensures?|"
+    r"persist\w*|sandbox\w*|isolat\w*|automatically|read-only|counts? as|immutable|not saved)\b",
+    re.I,
+)
+_DYNAMIC_KINDS = {
+    "import_module",
+    "exec_module",
+    "spec_from_file",
+    "module_from_spec",
+    "run_path",
+    "plugin_scan",
+    "entry_points",
+    "reload",
+}
+_WRITE_RANK = {
+    "append": 0,
+    "write": 0,
+    "json": 1,
+    "pickle": 1,
+    "torch": 1,
+    "csv": 1,
+    "parquet": 1,
+    "git": 0,
+    "copy": 1,
+    "sqlite": 0,
+    "file": 1,
+    "numpy": 2,
+    "yaml": 1,
+    "model": 2,
+    "move": 3,
+    "delete": 4,
+    "figure": 5,
+}
+
+
+@dataclass
+class EntryUnit:
+    """One way of starting the system and what it reaches."""
+
+    primary: Finding
+    extra: list[Finding] = field(default_factory=list)
+    node: str = ""
+    chains: list[list[str]] = field(default_factory=list)
+    reached: list[Finding] = field(default_factory=list)
+
+    @property
+    def score(self) -> tuple[int, int, int, int]:
+        cats = [f.category for f in self.reached]
+        return (
+            -cats.count("model_call"),
+            -(cats.count("exec_effect") + cats.count("persistence")),
+            1 if _TESTY.search(self.primary.path) else 0,
+            0,
+        )
+
+
+def entry_units(survey: Survey) -> list[EntryUnit]:
+    """Entry points grouped per way of starting (one per script file, command, console script)."""
+    units: dict[str, EntryUnit] = {}
+    graph_nodes = survey.call_graph.functions
+    for f in survey.by_category("entry_point"):
+        if f.kind in ("main_guard", "argparse"):
+            key = f"file:{f.path}"
+        elif f.kind in ("click", "typer"):
+            key = f"cmd:{f.path}:{f.symbol}"
+        else:
+            key = f"decl:{f.path}:{f.start_line}"
+        u = units.get(key)
+        if u is None:
+            units[key] = EntryUnit(primary=f)
+        elif f.kind == "main_guard":
+            u.extra.append(u.primary)
+            u.primary = f
+        else:
+            u.extra.append(f)
+    out = []
+    for u in units.values():
+        f = u.primary
+        target = f.detail.get("target_node")
+        if target:
+            u.node = target
+        elif f.kind == "main_guard" or f"{f.path}::<main>" in graph_nodes:
+            u.node = f"{f.path}::<main>" if f"{f.path}::<main>" in graph_nodes else f.node
+        else:
+            u.node = f.node
+        u.chains = survey.chains_from(u.node)
+        reach = set(survey.reachable(u.node))
+        u.reached = [
+            x
+            for x in survey.findings
+            if x.node in reach and x.category not in ("entry_point", "claim")
+        ]
+        out.append(u)
+    out.sort(key=lambda u: (u.score, u.primary.path, u.primary.start_line))
+    return out
+
+
+def endpoint_key(f: Finding) -> tuple[str, str]:
+    """(provider, model) naming one distinct model endpoint."""
+    provider = str(f.detail.get("provider", "model"))
+    model = str(f.detail.get("model_value") or f.detail.get("model") or "")
+    if not model:
+        model = f"{f.symbol} in {f.path}"
+    return provider, model
+
+
+def artifact_key(f: Finding) -> str:
+    if f.kind == "git":
+        return "git repository state"
+    v = f.detail.get("target_value")
+    if v and not str(v).startswith("env "):
+        return str(v)
+    t = str(f.detail.get("target", ""))
+    lits = [x for x in re.findall(r"""['"]([^'"{}]+)['"]""", t) if re.search(r"[./]", x)]
+    if lits:
+        return max(lits, key=len)
+    return t or f"{f.path}:{f.start_line}"
+
+
+def _item(kind: str, ident: str, label: str, facts: list[Finding], rationale: str) -> PlanItem:
+    files = list(dict.fromkeys(f.path for f in facts))
+    return PlanItem(
+        id=ident,
+        kind=kind,
+        label=label[:120],
+        files=files,
+        rationale=rationale,
+        facts=[f.id for f in facts],
+    )
+
+
+class _Ids:
+    """Hands out unique IDs in plan order (stable: the order itself is deterministic)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, kind: str, s: str) -> str:
+        base = f"RT-{kind}-{s}"
+        ident, n = base, 2
+        while ident in self.used:
+            ident, n = f"{base}-{n}", n + 1
+        self.used.add(ident)
+        return ident
+
+
+def plan_items(
+    survey: Survey, max_records: int = 60, repo_modules: set[str] | None = None
+) -> list[PlanItem]:
+    ids = _Ids()
+    items: list[PlanItem] = []
+
+    # components: one per distinct model endpoint
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for f in survey.by_category("model_call"):
+        groups.setdefault(endpoint_key(f), []).append(f)
+    ranked = sorted(groups.items(), key=lambda kv: (-sum(f.kind != "client" for f in kv[1]), kv[0]))
+    for (provider, model), fs in ranked[:MAX_COMPONENTS]:
+        settings = [
+            c
+            for c in survey.findings
+            if c.category == "config_read"
+            and c.path in {f.path for f in fs}
+            and (c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper())
+        ]
+        label = f"{provider} model endpoint: {model}"
+        ident = ids.take("CMP", slug(provider, model.split(" in ")[0]))
+        items.append(
+            _item(
+                "CMP",
+                ident,
+                label,
+                fs + settings[:3],
+                f"Distinct model endpoint reached through {provider} at {len(fs)} call site(s).",
+            )
+        )
+
+    units = [u for u in entry_units(survey)]
+    routed = units[:MAX_ROUTES]
+    route_nodes: set[str] = set()
+    for u in routed:
+        route_nodes.update(n for c in u.chains for n in c)
+
+    # operative objects: persisted artifacts, then shipped prompts
+    arts: dict[str, list[Finding]] = {}
+    for f in survey.by_category("persistence"):
+        arts.setdefault(artifact_key(f), []).append(f)
+
+    def art_rank(kv: tuple[str, list[Finding]]) -> tuple[int, int, int, str]:
+        fs = kv[1]
+        on_route = any(f.node in route_nodes for f in fs)
+        return (
+            0 if on_route else 1,
+            min(_WRITE_RANK.get(f.kind, 3) for f in fs),
+            1 if _TESTY.search(fs[0].path) else 0,
+            kv[0],
+        )
+
+    for key, fs in sorted(arts.items(), key=art_rank)[:MAX_ARTIFACTS]:
+        fs = sorted(fs, key=lambda f: (f.path, f.start_line))[:6]
+        writers = join_names([short_symbol(f.node) for f in fs], 3)
+        ident = ids.take(
+            "OBJ", slug(key.rsplit("/", 1)[-1] if key != "git repository state" else "git-state")
+        )
+        items.append(
+            _item("OBJ", ident, f"Persisted artifact: {key}", fs, f"Written by {writers}.")
+        )
+
+    prompt_groups: dict[str, list[Finding]] = {}
+    for f in survey.by_category("prompt"):
+        if f.kind == "prompt_file":
+            prompt_groups.setdefault(f"file:{f.path}", []).append(f)
+        elif f.kind == "instruction_string":
+            name = str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
+            prompt_groups.setdefault(f"str:{f.path}:{name}", []).append(f)
+    for key, fs in sorted(
+        prompt_groups.items(), key=lambda kv: (kv[0].startswith("str:") is False, kv[0])
+    )[:MAX_PROMPTS]:
+        f = fs[0]
+        if f.kind == "prompt_file":
+            label, s = (
+                f"Shipped prompt file: {f.path}",
+                slug("prompt", f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]),
+            )
+        else:
+            name = str(f.detail.get("name") or "inline instruction")
+            label, s = f"Shipped instruction: {name} in {f.path}", slug("prompt", name)
+        items.append(
+            _item(
+                "OBJ",
+                ids.take("OBJ", s),
+                label,
+                fs,
+                "Natural-language instruction shipped with the code.",
+            )
+        )
+
+    for u in routed:
+        f = u.primary
+        name = _entry_name(u)
+        ident = ids.take("RTE", slug(name))
+        facts = [f, *u.extra[:2]]
+        key = [
+            x
+            for x in u.reached
+            if x.category
+            in ("model_call", "exec_effect", "persistence", "gating", "tool_dispatch", "model_loop")
+        ]
+        key.sort(
+            key=lambda x: (
+                [
+                    "model_call",
+                    "model_loop",
+                    "exec_effect",
+                    "tool_dispatch",
+                    "persistence",
+                    "gating",
+                ].index(x.category),
+                x.path,
+                x.start_line,
+            )
+        )
+        facts += _spread(key, 14)
+        chain = progression_nodes(u)
+        rationale = (
+            f"Entry point {name}; progression: {' → '.join(short_symbol(n) for n in chain)}."
+        )
+        items.append(_item("RTE", ident, f"Run {name}", facts, rationale))
+
+    claims = [
+        f
+        for f in survey.by_category("claim")
+        if _STRONG_CLAIM.search(str(f.detail.get("sentence", "")))
+    ]
+    claims.sort(
+        key=lambda f: (
+            {"doc_sentence": 0, "tool_description": 1, "docstring": 2}.get(f.kind, 3),
+            f.path,
+            f.start_line,
+        )
+    )
+    for f in claims[:MAX_CLAIMS]:
+        words = re.findall(r"[A-Za-z]{4,}", str(f.detail.get("sentence", "")))[:5]
+        ident = ids.take("CLM", slug(*words[:4]))
+        related = _related(survey, str(f.detail.get("sentence", "")), exclude=f)
+        items.append(
+            _item(
+                "CLM",
+                ident,
+                f"Claim: {str(f.detail.get('sentence', ''))[:80]}",
+                [f, *related],
+                f"A sentence in {f.path} that promises behaviour.",
+            )
+        )
+
+    # behavioral-authority paths: prompt -> model per component, code -> import/exec
+    for it in [i for i in items if i.kind == "CMP"]:
+        comp_files = set(it.files)
+        prompts = [
+            p
+            for p in survey.by_category("prompt")
+            if p.path in comp_files and p.kind in ("instruction_string", "system_message")
+        ]
+        calls = [survey.finding(x) for x in it.facts]
+        calls = [c for c in calls if c is not None and c.category == "model_call"]
+        if not prompts or not calls:
+            continue
+        ident = ids.take("BAP", slug("prompt-to", it.id.split("-", 2)[2]))
+        items.append(
+            _item(
+                "BAP",
+                ident,
+                f"Shipped instructions to {it.label.split(':')[0]}",
+                prompts[:4] + calls[:2],
+                f"Instructions reach the model of {it.id}.",
+            )
+        )
+    dyn: dict[str, list[Finding]] = {}
+    for f in survey.findings:
+        if (f.category == "tool_dispatch" and f.kind in _DYNAMIC_KINDS) or (
+            f.category == "exec_effect" and f.kind == "exec_eval"
+        ):
+            target = str(f.detail.get("target", ""))
+            lit = re.fullmatch(r"""['"]([\w.]+)['"]""", target.strip())
+            if lit and repo_modules is not None and lit.group(1) not in repo_modules:
+                continue  # a fixed external library import: no repository-controlled code
+            dyn.setdefault(f.node, []).append(f)
+    for node, fs in sorted(dyn.items(), key=lambda kv: (1 if _TESTY.search(kv[0]) else 0, kv[0]))[
+        :MAX_BAP_EXEC
+    ]:
+        ident = ids.take("BAP", slug("code-to", short_symbol(node).rstrip("()")))
+        items.append(
+            _item(
+                "BAP",
+                ident,
+                f"Loaded code to {short_symbol(node)}",
+                fs[:4],
+                "Repository or plugin code gains authority by being imported or executed.",
+            )
+        )
+    return items[:max_records]
+
+
+def _spread(fs: list[Finding], limit: int) -> list[Finding]:
+    """Up to ``limit`` findings, taking categories round-robin so none crowds the others out."""
+    by: dict[str, list[Finding]] = {}
+    for f in fs:
+        by.setdefault(f.category, []).append(f)
+    out: list[Finding] = []
+    while len(out) < limit and any(by.values()):
+        for cat in list(by):
+            if by[cat] and len(out) < limit:
+                out.append(by[cat].pop(0))
+    return out
+
+
+def _entry_name(u: EntryUnit) -> str:
+    f = u.primary
+    if f.kind == "console_script":
+        return f"console script {f.detail.get('script')}"
+    if f.kind in ("click", "typer"):
+        return f"{f.kind} command {f.symbol}"
+    if f.kind in ("shell", "dockerfile"):
+        tgt = f.detail.get("target_path") or f.detail.get("target_module") or "python"
+        return f"{f.path} running {tgt}"
+    return (
+        f"python {f.path}"
+        if not f.path.endswith("__main__.py")
+        else f"python -m {f.path[:-12].replace('/', '.')}"
+    )
+
+
+def progression_nodes(u: EntryUnit) -> list[str]:
+    """The chain shown as ``Endpoints/progression``: the longest of the shortest chains,
+    preferring one that ends in a model call."""
+    if not u.chains:
+        return [u.node]
+    model_nodes = {f.node for f in u.reached if f.category == "model_call"}
+    pool = [c for c in u.chains if c[-1] in model_nodes] or u.chains
+    return max(pool, key=lambda c: (len(c), -u.chains.index(c)))
+
+
+def _related(survey: Survey, sentence: str, exclude: Finding, limit: int = 2) -> list[Finding]:
+    """Findings whose snippet shares distinctive words (paths, identifiers) with a claim."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_./-]{4,}", sentence)}
+    words -= {
+        "which",
+        "there",
+        "their",
+        "these",
+        "those",
+        "about",
+        "would",
+        "should",
+        "every",
+        "always",
+        "never",
+        "agent",
+        "only",
+        "must",
+        "cannot",
+        "the",
+        "that",
+        "with",
+        "from",
+        "this",
+    }
+    if not words:
+        return []
+    scored = []
+    for f in survey.findings:
+        if f is exclude or f.category in ("claim", "config_read") or f.path.endswith(".md"):
+            continue
+        text = (f.snippet + " " + " ".join(str(v) for v in f.detail.values())).lower()
+        hit = sum(1 for w in words if w in text)
+        if hit >= 2:
+            scored.append((-hit, f.path, f.start_line, f))
+    scored.sort(key=lambda t: t[:3])
+    return [t[3] for t in scored[:limit]]

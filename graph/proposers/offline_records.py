@@ -1,0 +1,427 @@
+"""Record builders of the offline proposer, one per record kind.
+
+Prose is templated but names what the survey found: functions, files, values.  What
+a static survey cannot know (whether a run happened, what a model did, whether a file
+is read back later) is said to be unknown rather than guessed.  Every witness is cut
+from a finding's snippet, i.e. the file's own lines at the pinned revision.
+"""
+
+from __future__ import annotations
+
+import re
+
+from drafter.model import Block, Record
+from graph.proposer import Plan, PlanItem
+from graph.proposers.offline_text import (
+    TextOf,
+    bullet,
+    join_names,
+    para,
+    sentence_witness,
+    short_symbol,
+    wblock,
+    where,
+    witness,
+)
+from retrieval.survey import Finding
+
+EVIDENCE_LIMITS = (
+    "static survey of the pinned revision only: no execution trace, no model output; the call "
+    "graph is best effort (names resolved inside the repository, external libraries and dynamic "
+    "dispatch not followed)"
+)
+
+
+def _witness_blocks(fs: list[Finding], text_of: TextOf | None, limit: int = 6) -> list[Block]:
+    out: list[Block] = []
+    seen: set[tuple[str, str]] = set()
+    for f in fs:
+        if len(out) >= limit:
+            break
+        w = witness(f, text_of)
+        if w is None or (w.path, w.quote) in seen:
+            continue
+        seen.add((w.path, w.quote))
+        out.append(wblock(w))
+    return out
+
+
+def _component_of(plan: Plan, f: Finding) -> str | None:
+    for it in plan.items:
+        if it.kind == "CMP" and f.id in it.facts:
+            return it.id
+    return None
+
+
+def _object_of(plan: Plan, f: Finding) -> str | None:
+    for it in plan.items:
+        if it.kind == "OBJ" and f.id in it.facts:
+            return it.id
+    return None
+
+
+# -- components -----------------------------------------------------------------------
+
+
+def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    calls = [f for f in fs if f.category == "model_call"]
+    settings = [f for f in fs if f.category == "config_read"]
+    first = calls[0] if calls else fs[0]
+    provider = first.detail.get("provider", "model")
+    model = first.detail.get("model")
+    value = first.detail.get("model_value")
+    model_txt = (
+        f"model {model}" if model else "model not named at the call (passed through arguments)"
+    )
+    if value and value != model:
+        model_txt += f", which resolves in {first.path} to {value}"
+    env = [str(s.detail.get("env")) for s in settings if s.detail.get("env")]
+    identity = (
+        f"Source-native identity: {provider} call {first.detail.get('call', '')} in {where(first)}, "
+        f"{model_txt}."
+    )
+    form = "Representational form: distributed-parametric (an external model reached over its client or API)."
+    storage = (
+        "Storage substrate: external provider or model deployment, not repository files; "
+        "the survey found no weight update on this path, and provider-side model changes are unknown."
+    )
+    blocks: list[Block] = [para(f"{identity} {form} {storage}")]
+    sites = join_names([where(c) for c in calls], 6)
+    extra = []
+    if env:
+        extra.append(f"Configuration read by name: {join_names(env)} (values are not recorded).")
+    tools = [str(c.detail["tools"]) for c in calls if c.detail.get("tools")]
+    if tools:
+        extra.append(f"Tools are passed as {join_names(tools, 2)}.")
+    blocks.append(para(f"Call sites: {sites}. " + " ".join(extra)))
+    blocks += _witness_blocks(calls[:3] + settings[:2], text_of, 5)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+# -- operative objects ----------------------------------------------------------------
+
+_FORMS = {
+    "json": "JSON document",
+    "pickle": "pickled Python objects",
+    "torch": "serialised tensors/checkpoint",
+    "csv": "CSV/TSV table",
+    "parquet": "Parquet table",
+    "yaml": "YAML document",
+    "sqlite": "SQLite database",
+    "git": "git commits and working-tree state",
+    "numpy": "NumPy array file",
+    "model": "saved model weights",
+    "figure": "rendered figure",
+}
+
+
+def _form_of(key: str, fs: list[Finding]) -> str:
+    kinds = [f.kind for f in fs]
+    for k in kinds:
+        if k in _FORMS:
+            return _FORMS[k]
+    ext = key.rsplit(".", 1)[-1].lower() if "." in key.rsplit("/", 1)[-1] else ""
+    return {
+        "json": "JSON document",
+        "jsonl": "JSON lines",
+        "tsv": "TSV table",
+        "csv": "CSV table",
+        "md": "Markdown text",
+        "txt": "plain text",
+        "log": "log text",
+        "py": "executable Python source",
+        "yaml": "YAML document",
+        "yml": "YAML document",
+        "pkl": "pickled Python objects",
+    }.get(ext, "file content (format not determined statically)")
+
+
+def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    key = item.label.split(": ", 1)[1] if ": " in item.label else item.label
+    writes = [f for f in fs if f.category == "persistence"]
+    modes = sorted({str(f.detail.get("mode") or f.kind) for f in writes})
+    writers = join_names([where(f) for f in writes], 5)
+    names = sorted({str(f.detail.get("target")) for f in writes if f.detail.get("target")})
+    ident = f"Source-native identity: {key}"
+    if names and names[0] != key:
+        ident += f" (named in code as {join_names(names, 3)})"
+    substrate = (
+        "the repository's git history"
+        if any(f.kind == "git" for f in writes)
+        else (
+            "local file system, relative to the process's working directory unless the path is absolute"
+        )
+    )
+    blocks: list[Block] = [
+        para(
+            f"{ident}. Representational form: {_form_of(key, writes)}. Storage substrate: {substrate}."
+        ),
+        para(
+            f"Written by {writers} ({join_names(modes)}). "
+            + ("Appends accumulate across runs. " if "a" in modes or "append" in modes else "")
+            + ("Deletions are among the writes. " if "delete" in modes else "")
+            + "Whether and where it is read back later is not established by the survey."
+        ),
+    ]
+    blocks += _witness_blocks(writes, text_of, 4)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    f = fs[0]
+    if f.kind == "prompt_file":
+        ident = f"Source-native identity: {f.path} ({f.detail.get('lines', '?')} lines), shipped in the repository"
+        consumer = (
+            "Which process reads it (the system's own code or an external agent) is not established "
+            "by the survey unless a route below names it."
+        )
+    else:
+        name = f.detail.get("name") or "an unnamed string"
+        ident = (
+            f"Source-native identity: {name}, a {f.detail.get('chars', '?')}-character string literal in "
+            f"{where(f)} (lines {f.detail.get('string_lines', '?')})"
+        )
+        consumer = (
+            "It is delivered to a model where the code passes it in messages or as a system prompt; "
+            "compliance is requested, not enforced."
+        )
+    blocks: list[Block] = [
+        para(
+            f"{ident}. Representational form: natural-language instruction. "
+            f"Storage substrate: repository file at the pinned revision."
+        ),
+        para(consumer),
+    ]
+    blocks += _witness_blocks(fs, text_of, 3)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+# -- routes ---------------------------------------------------------------------------
+
+
+def route(
+    item: PlanItem,
+    fs: list[Finding],
+    plan: Plan,
+    text_of: TextOf | None,
+    progression: list[str] | None = None,
+) -> Record:
+    entry = fs[0]
+    reached = [f for f in fs[1:] if f.category != "entry_point"]
+    by = {
+        c: [f for f in reached if f.category == c]
+        for c in (
+            "model_call",
+            "model_loop",
+            "exec_effect",
+            "persistence",
+            "gating",
+            "tool_dispatch",
+        )
+    }
+    if progression is None:
+        m = re.search(r"progression: (.*)\.$", item.rationale)
+        progression = m.group(1).split(" → ") if m else [short_symbol(entry.node)]
+    caller = {
+        "console_script": "console script caller",
+        "shell": "shell caller",
+        "dockerfile": "container start",
+    }.get(entry.kind, "caller")
+    chain = [caller, *progression]
+    tail = by["model_call"][:1] or by["exec_effect"][:1] or by["persistence"][:1]
+    if tail:
+        t = tail[0]
+        chain.append(f"{t.detail.get('call') or t.kind} ({t.category.replace('_', ' ')})")
+    argparse = [f for f in fs if f.kind == "argparse"]
+    lead = f"Endpoints/progression: {' → '.join(chain)}."
+    intro = f" The route starts at {where(entry)}"
+    if argparse and argparse[0].detail.get("description"):
+        intro += f' (argparse: "{argparse[0].detail["description"]}")'
+    intro += "."
+    comps = sorted({c for c in (_component_of(plan, f) for f in by["model_call"]) if c})
+    para2 = []
+    if by["model_call"]:
+        para2.append(
+            f"It reaches model calls at {join_names([where(f) for f in by['model_call']], 4)}"
+            + (f" ({', '.join(comps)})" if comps else "")
+            + "."
+        )
+    if by["model_loop"]:
+        para2.append(
+            f"A loop repeats model calls at {join_names([where(f) for f in by['model_loop']], 3)}."
+        )
+    if by["exec_effect"]:
+        para2.append(
+            f"It runs external commands or code at {join_names([where(f) for f in by['exec_effect']], 4)}."
+        )
+    if by["tool_dispatch"]:
+        para2.append(
+            f"Dispatch/dynamic loading occurs at {join_names([where(f) for f in by['tool_dispatch']], 3)}."
+        )
+    if not reached:
+        para2.append(
+            "The survey found no model call, execution effect or write reachable from it "
+            "through the repository's own functions."
+        )
+
+    objs = sorted({o for o in (_object_of(plan, f) for f in by["persistence"]) if o})
+    targets = join_names(
+        [
+            str(f.detail.get("target_value") or f.detail.get("target") or f.kind)
+            for f in by["persistence"]
+        ],
+        4,
+        empty="",
+    )
+    gates = join_names(
+        [f"{' '.join(f.snippet.split())[:70]} ({f.path}:{f.start_line})" for f in by["gating"]],
+        3,
+        empty="",
+    )
+    overwrites = [f for f in by["persistence"] if f.kind in ("write", "delete", "move", "git")]
+    fields = [
+        bullet("implementation conclusion status", "wired" if reached else "uninspected"),
+        bullet("operation conclusion status", "uninspected"),
+        bullet(
+            "Immediate return",
+            f"process exit of {entry.path}; printed output and return values are not traced by the survey"
+            if entry.kind in ("main_guard", "argparse", "shell", "dockerfile", "console_script")
+            else f"return value of {entry.symbol}() (not traced by the survey)",
+        ),
+        bullet(
+            "Later read-back",
+            f"writes {targets}"
+            + (f" ({', '.join(objs)})" if objs else "")
+            + "; whether later runs read them back is unknown"
+            if targets
+            else "no persisted output found on this route; read-back unknown",
+        ),
+        bullet(
+            "Delegated visibility",
+            (
+                f"model calls receive messages built in {join_names([short_symbol(f.node) for f in by['model_call']], 3)}"
+                if by["model_call"]
+                else "no model call reached"
+            )
+            + (
+                "; commands go to "
+                + join_names([str(f.detail.get("call", f.kind)) for f in by["exec_effect"]], 3)
+                if by["exec_effect"]
+                else ""
+            )
+            + "; exact context contents are unknown",
+        ),
+        bullet(
+            "Selection predicate",
+            f"comparisons found: {gates}"
+            if gates
+            else "no score/threshold comparison found on this route; selection is unknown",
+        ),
+        bullet(
+            "Invalidation or expiry",
+            f"overwrites or removes state at {join_names([where(f) for f in overwrites], 3)}"
+            if overwrites
+            else "none found statically; expiry unknown",
+        ),
+        bullet(
+            "Activation or effect",
+            join_names(
+                [
+                    f"{f.detail.get('call') or f.kind} in {short_symbol(f.node)}"
+                    for f in by["exec_effect"] + by["persistence"]
+                ],
+                4,
+                empty="no execution effect or write found",
+            )
+            + " (static reachability, not observed)",
+        ),
+        bullet("Evidence limits", EVIDENCE_LIMITS),
+    ]
+    blocks: list[Block] = [para(lead + intro), *([para(" ".join(para2))] if para2 else []), *fields]
+    wit_src = [entry, *[f for f in fs[1:] if f.category == "entry_point"][:1]]
+    for cat in (
+        "model_call",
+        "model_loop",
+        "exec_effect",
+        "persistence",
+        "gating",
+        "tool_dispatch",
+    ):
+        wit_src += by[cat][:1]
+    blocks += _witness_blocks(wit_src, text_of, 7)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+# -- claims ---------------------------------------------------------------------------
+
+
+def claim(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    c = fs[0]
+    sentence = str(c.detail.get("sentence", ""))
+    src = {
+        "doc_sentence": "documentation",
+        "docstring": "a docstring",
+        "tool_description": "a tool description",
+    }
+    blocks: list[Block] = [
+        para(
+            f"Claimed operation: {sentence} Source: {src.get(c.kind, 'text')} in "
+            f"{c.path}:{c.start_line}."
+        )
+    ]
+    w = sentence_witness(c, sentence, text_of) if c.kind == "doc_sentence" else witness(c, text_of)
+    if w is not None:
+        blocks.append(wblock(w))
+    related = fs[1:]
+    if related:
+        blocks.append(
+            para(
+                f"Code the claim bears on: {join_names([where(f) for f in related], 3)}. Whether the implementation "
+                "upholds the claim on every path is not established by the offline survey."
+            )
+        )
+        blocks += _witness_blocks(related, text_of, 2)
+    else:
+        blocks.append(
+            para(
+                "The survey found no code that obviously implements or contradicts it; "
+                "implementation scope is unknown."
+            )
+        )
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+# -- behavioral-authority paths -------------------------------------------------------
+
+
+def bap(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    prompts = [f for f in fs if f.category == "prompt"]
+    calls = [f for f in fs if f.category == "model_call"]
+    if prompts and calls:
+        comp = _component_of(plan, calls[0])
+        names = join_names(
+            [str(p.detail.get("name") or p.detail.get("content") or p.kind) for p in prompts], 3
+        )
+        lead = (
+            f"Consumer: the model called at {where(calls[0])}{f' ({comp})' if comp else ''}. "
+            f"Channel: instruction text {names} placed in the request (system message or instruction). "
+            "Force: requested behaviour; the model's compliance is not enforced by the code. "
+            f"Horizon: every call made by {short_symbol(calls[0].node)} while the file stays as it is."
+        )
+        blocks: list[Block] = [para(lead)]
+        blocks += _witness_blocks(prompts[:3] + calls[:1], text_of, 4)
+        return Record(id=item.id, label=item.label, blocks=blocks)
+    f = fs[0]
+    targets = join_names(
+        [str(x.detail.get("target") or x.detail.get("command") or x.kind) for x in fs], 3
+    )
+    lead = (
+        f"Consumer: {short_symbol(f.node)} in {f.path}. "
+        f"Channel: {join_names(sorted({x.kind.replace('_', ' ') for x in fs}))} of {targets}. "
+        "Force: the loaded code runs with the full authority of the importing process; nothing in the "
+        "survey shows a sandbox or allow-list at this point. "
+        f"Horizon: each call of {short_symbol(f.node)}; edits to the loaded files take effect at the next load."
+    )
+    blocks = [para(lead)]
+    blocks += _witness_blocks(fs, text_of, 4)
+    return Record(id=item.id, label=item.label, blocks=blocks)
