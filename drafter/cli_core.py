@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
+from drafter.textformat.check import text_round_trip_problems
 
 
 def _emit(text: str, out: Path | None) -> None:
@@ -69,5 +70,9 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 def render_cmd(draft: Path, fmt: str, out: Path | None, quiet: bool) -> None:
     """Render DRAFT (draft JSON, or report text) as report text or Markdown."""
     result = load_report_with_warnings(draft)
-    _warn(result.warnings, quiet)
+    warnings = list(result.warnings)
+    if fmt == "text":
+        # model-written prose can look like structure; say where the text will differ
+        warnings += [f"{draft}: {p}" for p in text_round_trip_problems(result.report)]
+    _warn(warnings, quiet)
     _emit(dump_report(result.report, fmt), out)

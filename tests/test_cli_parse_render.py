@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from drafter.cli import main
-from drafter.model import Report
+from drafter.model import Paragraph, Report
 from drafter.textformat import parse_report
 
 RUNTIME = "auto-harness.runtime.txt"
@@ -125,3 +125,18 @@ def test_console_script_subprocess(gold_dir: Path, tmp_path: Path) -> None:
         [*cmd, "render", str(tmp_path / "none.json")], capture_output=True, text=True, timeout=120
     )
     assert bad.returncode == 2 and bad.stderr.startswith("drafter: error:")
+
+
+def test_render_warns_where_text_will_differ(
+    gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = parse_report((gold_dir / RUNTIME).read_text(encoding="utf-8")).report
+    report.record("RT-CLM-timeout-failure").blocks.append(Paragraph(text="RT-RTE-fake"))
+    draft = tmp_path / "d.json"
+    draft.write_text(report.to_json(), encoding="utf-8")
+    assert main(["render", str(draft)]) == 0
+    out, err = capsys.readouterr()
+    assert "(RT-RTE-fake)" in out
+    assert "RT-CLM-timeout-failure: reads back differently" in err
+    assert main(["render", str(draft), "--format", "markdown"]) == 0
+    assert capsys.readouterr().err == ""

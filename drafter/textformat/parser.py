@@ -164,6 +164,9 @@ class _Parser:
         if self.pos < len(self.lines) and self.lines[self.pos].strip() == SHARED_RECORDS:
             self.pos += 1
             self._shared_records(report)
+        elif self.pos < len(self.lines) and self._records_start_here(self.pos):
+            self.diag.warn(self.lineno(), f"'{SHARED_RECORDS}' heading is missing before this line")
+            self._shared_records(report)
         else:
             self.diag.warn(
                 self.lineno(min(self.pos, len(self.lines) - 1)), f"no '{SHARED_RECORDS}' section"
@@ -220,7 +223,7 @@ class _Parser:
             if self.pos >= len(self.lines):
                 break
             title = self.lines[self.pos].strip()
-            if title in (SHARED_RECORDS, ANNOTATIONS):
+            if title in (SHARED_RECORDS, ANNOTATIONS) or self._records_start_here(self.pos):
                 break
             # _parse() guarantees the first one is a known title; later ones end a body
             start_line = self.lineno()
@@ -232,6 +235,8 @@ class _Parser:
             while self.pos < len(self.lines):
                 s = self.lines[self.pos].strip()
                 if s in titles or s in (SHARED_RECORDS, ANNOTATIONS):
+                    break
+                if self._records_start_here(self.pos):
                     break
                 self.pos += 1
             run = self._blocks(body_start, self.pos, headings=True)
@@ -261,6 +266,13 @@ class _Parser:
 
     def _is_record_section_title(self, s: str) -> bool:
         return s in RUNTIME_SECTIONS or s in EPISTEMIC_SECTIONS
+
+    def _records_start_here(self, idx: int) -> bool:
+        """A record section title followed by a record ID: shared records begin."""
+        if not self._is_record_section_title(self.lines[idx].strip()):
+            return False
+        nxt = self.peek_nonblank(idx + 1)
+        return nxt is not None and is_id_like(self.lines[nxt])
 
     def _unknown_section_here(self, idx: int) -> bool:
         """A title-shaped line followed by a record ID: a section heading we do not know."""
@@ -317,6 +329,14 @@ class _Parser:
                 # only reachable when a record body ended on a section-like line
                 self.diag.error(
                     self.lineno(), f"unexpected line in section {section.title!r}: {s[:60]!r}"
+                )
+            if _LABEL_RE.match(s):
+                self.diag.error(self.lineno(), "'Label:' line without a record ID line above it")
+            if classify(s).kind == "witness":
+                self.diag.warn(
+                    self.lineno(),
+                    f"witness line outside any record in {section.title!r} "
+                    "(kept as section text, not checked)",
                 )
             note_lines.append((self.lineno(), s))
             self.pos += 1

@@ -9,6 +9,8 @@ as the analysts' own reports do.  The output parses back to an equal model.
 from __future__ import annotations
 
 from drafter.model import (
+    EPISTEMIC_SECTIONS,
+    RUNTIME_SECTIONS,
     Block,
     Bullet,
     Heading,
@@ -20,25 +22,63 @@ from drafter.model import (
     Table,
     WitnessBlock,
 )
-from drafter.textformat.lines import BULLET, format_witness
-from drafter.textformat.parser import ANNOTATIONS, SHARED_RECORDS, TYPE_PATHS
+from drafter.textformat.lines import BULLET, WITNESS_SEP, format_witness, is_id_like, split_witness
+from drafter.textformat.parser import (
+    ACCOUNT_SECTIONS,
+    ANNOTATIONS,
+    SHARED_RECORDS,
+    TYPE_PATHS,
+)
 
 #: Indentation of bullets and numbered items per report type (gold style).
 ITEM_INDENT = {ReportType.runtime: "  ", ReportType.epistemic: ""}
 
 
+#: Lines the parser reads as structure when they stand alone.
+_STRUCTURAL = frozenset(
+    {SHARED_RECORDS, ANNOTATIONS, *RUNTIME_SECTIONS, *EPISTEMIC_SECTIONS}
+    | {t for titles in ACCOUNT_SECTIONS.values() for t in titles}
+)
+
+
 def _one_line(text: str) -> str:
-    """Prose is one line per block in the text format; fold any newlines."""
-    return " ".join(part.strip() for part in text.splitlines() if part.strip()) or text.strip()
+    """Prose is one line per block in the text format; fold newlines and TABs."""
+    return " ".join(part.strip() for part in text.replace("\t", " ").splitlines() if part.strip())
+
+
+def _prose(text: str) -> str:
+    """One line of prose that the parser will not mistake for structure.
+
+    The text format has no escapes, so model-written prose that happens to look like
+    structure is defused minimally: a trailing `` --- token`` (which would read as a
+    witness) gets an em dash, a bare record ID is parenthesised, a bare section title
+    gets a full stop.  Gold-style prose is never affected; see check.py for detection.
+    """
+    line = _one_line(text)
+    found = split_witness(line)
+    if found is not None and found.kind != "bad_witness":
+        head, _, tail = line.rpartition(WITNESS_SEP)
+        line = f"{head} — {tail}"
+    elif found is not None:  # ends in " ---": would be a witness without a path
+        line = line[: line.rfind("---")] + "—" + line[line.rfind("---") + 3 :]
+    return _defuse_line(line)
+
+
+def _defuse_line(line: str) -> str:
+    if is_id_like(line):
+        return f"({line})"
+    if line in _STRUCTURAL:
+        return line + "."
+    return line
 
 
 def _block_lines(block: Block, indent: str) -> list[str]:
     if isinstance(block, Paragraph | Heading):
-        return [_one_line(block.text)]
+        return [_prose(block.text)]
     if isinstance(block, Bullet):
-        return [f"{indent}{BULLET} {_one_line(block.text)}".rstrip()]
+        return [f"{indent}{BULLET} {_prose(block.text)}".rstrip()]
     if isinstance(block, NumberedItem):
-        return [f"{indent}{block.number}. {_one_line(block.text)}"]
+        return [f"{indent}{block.number}. {_prose(block.text)}"]
     if isinstance(block, WitnessBlock):
         w = block.witness
         quote_indent = indent if w.quote.startswith(BULLET) else ""
@@ -73,12 +113,18 @@ def render_record(record: Record, rtype: ReportType = ReportType.runtime) -> str
 
 
 def _record_lines(r: Record, indent: str) -> list[str]:
-    out = [r.id, "", f"Label: {_one_line(r.label)}"]
+    out = [r.id, "", f"Label: {_prose(r.label)}"]
     if r.part_of:
         out += ["", f"Part of: {r.part_of}"]
     if r.blocks:
         out += ["", *render_blocks(r.blocks, indent)]
     return out
+
+
+def _note_lines(note: str) -> list[str]:
+    """A section note, one paragraph per line; only ID/title look-alikes are defused."""
+    paras = [_defuse_line(_one_line(p)) for p in note.split("\n\n") if p.strip()]
+    return [line for i, p in enumerate(paras) for line in ([p] if i == 0 else ["", p])]
 
 
 def render_text(report: Report) -> str:
@@ -102,7 +148,7 @@ def render_text(report: Report) -> str:
     for rs in report.sections:
         out += ["", rs.title]
         if rs.note:
-            out += ["", rs.note]
+            out += ["", *_note_lines(rs.note)]
         for r in rs.records:
             out += ["", *_record_lines(r, indent)]
     if report.type == ReportType.runtime:
