@@ -1,0 +1,94 @@
+"""Kill a Claude-drafted run mid-way, resume it, and prove nothing paid for is asked again."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from test_claude_fake import FakeAPI, Killed
+from test_claude_scenario import script_sample
+
+from drafter.sample import materialize
+from graph.configuration import Configuration
+from graph.runner import run_draft
+
+MODEL = "claude-sonnet-5-5"
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory):
+    return materialize(tmp_path_factory.mktemp("sample") / "repo")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory):
+    """One data dir (index, run checkpoints) for the module; runs differ by thread ID."""
+    return tmp_path_factory.mktemp("data")
+
+
+def _run(sample, data_dir, fake: FakeAPI, thread_id: str, resume: bool = False):
+    prop = fake.proposer(MODEL)
+    config = Configuration(model=MODEL, generator="claude", concurrency=1)
+    return run_draft(
+        str(sample.path),
+        sample.sha,
+        config,
+        lambda c: prop,
+        thread_id=thread_id,
+        resume=resume,
+        data_dir=data_dir,
+        system="tinkerbot",
+    )
+
+
+def _comparable(report) -> dict:
+    """The draft minus what legitimately differs between two runs."""
+    d = json.loads(report.to_json())
+    d["meta"]["created"] = None
+    d["meta"]["extra"]["thread_id"] = None
+    return d
+
+
+def test_kill_and_resume_repeats_no_completed_call(sample, data) -> None:
+    # reference: an uninterrupted run
+    ref_fake = FakeAPI()
+    script_sample(ref_fake)
+    ref = _run(sample, data, ref_fake, "reference")
+    ref_keys = Counter(ref_fake.keys)
+
+    # the same run, killed at the 7th request (records 1-3 done, the 4th in flight)
+    fake = FakeAPI()
+    script_sample(fake)
+    fake.kill_at = 7
+    with pytest.raises(Killed):
+        _run(sample, data, fake, "killed")
+    before = list(fake.keys)
+    assert before[:1] == ["plan"] and len(before) == 6
+    done_before = {k for k in before if k.startswith("record:")}
+    assert done_before == {
+        "record:RT-CMP-claude",
+        "record:RT-OBJ-run-log",
+        "record:RT-RTE-run-task",
+    }
+
+    fake.kill_at = None
+    resumed = _run(sample, data, fake, "killed", resume=True)
+    after = fake.keys[len(before) :]
+    # nothing that completed before the kill is asked again
+    assert "plan" not in after
+    assert not done_before & set(after), f"repeated: {done_before & set(after)}"
+    # and in total the run asked exactly what the uninterrupted run asked
+    assert Counter(fake.keys) == ref_keys
+    assert resumed.resumed and resumed.report is not None
+    assert _comparable(resumed.report) == _comparable(ref.report)
+
+
+def test_resuming_a_finished_run_asks_nothing(sample, data) -> None:
+    fake = FakeAPI()
+    script_sample(fake)
+    first = _run(sample, data, fake, "done")
+    n = len(fake.log)
+    again = _run(sample, data, fake, "done", resume=True)
+    assert len(fake.log) == n
+    assert _comparable(again.report) == _comparable(first.report)
