@@ -26,8 +26,8 @@ from drafter.model import (
 )
 from drafter.textformat.parser import ANNOTATIONS, SHARED_RECORDS, TYPE_PATHS
 
-_INLINE_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
-_LINE_START_SPECIAL = re.compile(r"^(\s*)([#>+\-=]|\d+[.)])(\s|$)")
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]<>|&])")
+_LINE_START_SPECIAL = re.compile(r"^(\s*)([#>+\-=]|\d+)([.)]?)(\s|$)")
 _UNDERSCORE_EDGE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 _MARKS = {
@@ -43,7 +43,15 @@ def escape(text: str) -> str:
     text = " ".join(text.split())
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     text = _UNDERSCORE_EDGE.sub(r"\\_", text)
-    return _LINE_START_SPECIAL.sub(lambda m: f"{m.group(1)}\\{m.group(2)}{m.group(3)}", text)
+    return _LINE_START_SPECIAL.sub(_escape_start, text)
+
+
+def _escape_start(m: re.Match[str]) -> str:
+    """``# x`` -> ``\\# x``; ``1. x`` -> ``1\\. x`` (a backslash before a digit is literal)."""
+    lead, marker, punct, space = m.groups()
+    if marker.isdigit():
+        return f"{lead}{marker}\\{punct}{space}" if punct else m.group(0)
+    return f"{lead}\\{marker}{punct}{space}"
 
 
 def code(text: str) -> str:
