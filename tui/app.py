@@ -1,0 +1,150 @@
+"""The review app: one :func:`make_app` used by the CLI and by the tests.
+
+The app owns the decision path: every key that decides something calls
+:meth:`ReviewApp.decide` or :meth:`ReviewApp.decide_witness`, which write one row to
+the durable store before the screen changes.  A refused decision (an empty reason, a
+bad edit) is shown with ``notify(severity="error")`` and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from textual.app import App
+from textual.binding import Binding
+
+from drafter.errors import BadInput
+from tui.screens.help import HelpScreen
+from tui.screens.main import MainScreen
+from tui.screens.source import SourceScreen
+from tui.session import ReviewSession
+
+#: Seconds between updates of the time-spent counter (each one also touches the store).
+TICK_SECONDS = 1.0
+
+
+class ReviewApp(App[None]):
+    CSS_PATH = "styles/app.tcss"
+    TITLE = "drafter review"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("u", "undo", "Undo", tooltip="Undo the last decision"),
+        Binding("question_mark", "help", "Help", tooltip="This list of keys"),
+        Binding("q", "quit", "Quit", tooltip="Quit (decisions are already saved)"),
+    ]
+
+    def __init__(self, session: ReviewSession, *, live_clock: bool = True):
+        super().__init__()
+        self.session = session
+        self.live_clock = live_clock
+        self.main: MainScreen | None = None
+
+    def on_mount(self) -> None:
+        self.session.store.start_session()
+        self.main = MainScreen(self.session)
+        self.push_screen(self.main)
+        if self.session.rev_mismatch:
+            self.notify(
+                f"Reviewing at {self.session.snapshot.sha[:12]}, not the draft's pinned revision.",
+                severity="warning",
+            )
+        if self.live_clock:
+            self.set_interval(TICK_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        self.session.store.touch()
+        if self.main is not None and self.screen is self.main:
+            self.main.refresh_view()
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+    # -- the decision path ------------------------------------------------------------
+
+    def decide(
+        self, record_id: str, action: str, *, text: str | None = None, field: str | None = None
+    ) -> bool:
+        """Store one record-level decision now; False (and an error shown) if refused."""
+        store = self.session.store
+        r = self.session.record(record_id)
+        try:
+            if action == "accept":
+                store.accept(r)
+            elif action == "reject":
+                store.reject(r, text or "")
+            elif action == "annotate":
+                store.annotate(r, text or "")
+            elif action == "edit":
+                store.edit(r, field or "", text or "")
+            else:
+                raise BadInput(f"unknown action {action!r}")
+        except BadInput as exc:
+            self.notify(str(exc), severity="error")
+            return False
+        self.session.refresh_states()
+        return True
+
+    def decide_witness(
+        self, record_id: str, index: int, accepted: bool, reason: str | None = None
+    ) -> bool:
+        try:
+            self.session.store.decide_witness(
+                self.session.record(record_id), index, accepted, reason
+            )
+        except BadInput as exc:
+            self.notify(str(exc), severity="error")
+            return False
+        self.session.refresh_states()
+        return True
+
+    # -- global actions ---------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        row = self.session.store.undo()
+        if row is None:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        self.notify(f"Undid {row.action.value.replace('_', ' ')} of {row.record_id}.")
+        self.session.refresh_states()
+        if self.main is not None:
+            if self.screen is self.main:
+                self.main.current_id = row.record_id
+            self.main.refresh_view(rebuild=True)
+        if isinstance(self.screen, SourceScreen):
+            self.screen.show_witness()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        moving = [
+            Binding("up,down", "", "Move through records or witnesses"),
+            Binding("tab", "", "Switch between the record list and the witness list"),
+            Binding("enter", "", "On a witness: open its source"),
+        ]
+        groups = [
+            ("Review", list(MainScreen.BINDINGS)),
+            ("Moving", moving),
+            ("Source view", list(SourceScreen.BINDINGS)),
+            ("Everywhere", list(self.BINDINGS)),
+        ]
+        self.push_screen(HelpScreen(groups))
+
+
+def make_app(
+    draft: str | os.PathLike[str],
+    repo: str | os.PathLike[str],
+    *,
+    rev: str | None = None,
+    store: str | os.PathLike[str] | None = None,
+    clock: Callable[[], float] = time.time,
+    live_clock: bool = True,
+) -> ReviewApp:
+    """Build the review app over DRAFT at the pinned revision of REPO.
+
+    Raises BadInput (before any screen is drawn) for a missing draft, an unknown
+    revision or an unusable store, so the CLI can print one line and exit 2.
+    """
+    session = ReviewSession(draft, repo, rev=rev, store_path=store, clock=clock)
+    return ReviewApp(session, live_clock=live_clock)

@@ -1,0 +1,124 @@
+"""``drafter review``: the review app, or scripted decisions and export without one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from drafter.errors import BadInput
+from tui.batch import BatchResult, accept_verified, apply_decisions_file
+from tui.export import FORMATS, export_accepted
+from tui.session import ReviewSession
+
+
+@click.command("review")
+@click.argument("draft", type=click.Path(path_type=Path))
+@click.option(
+    "--repo", required=True, type=click.Path(path_type=Path), help="Repository the draft is about."
+)
+@click.option(
+    "--rev",
+    default=None,
+    help="Revision to show sources at (default: the draft's pinned revision).",
+)
+@click.option(
+    "--store",
+    "store_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Decision store (default: DRAFT.review.sqlite beside the draft).",
+)
+@click.option(
+    "--accept-verified",
+    is_flag=True,
+    help="Accept every pending record whose witnesses all verify.",
+)
+@click.option(
+    "--decisions",
+    "decisions_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Apply decisions from a JSON-lines file.",
+)
+@click.option(
+    "--export",
+    "export_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the accepted records to this file.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Export format (default from the file suffix, else text).",
+)
+def review_cmd(
+    draft: Path,
+    repo: Path,
+    rev: str | None,
+    store_path: Path | None,
+    accept_verified: bool,
+    decisions_file: Path | None,
+    export_path: Path | None,
+    fmt: str | None,
+) -> None:
+    """Review DRAFT: accept, reject and annotate records with the source beside them.
+
+    With --accept-verified, --decisions or --export it runs without a terminal.
+    """
+    batch = accept_verified or decisions_file is not None or export_path is not None
+    if not batch:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
+        from tui.app import ReviewApp
+
+        session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
+        ReviewApp(session).run()
+        return
+    session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
+    try:
+        _batch(session, accept_verified, decisions_file, export_path, fmt)
+    finally:
+        session.close()
+
+
+def _batch(
+    session: ReviewSession,
+    accept: bool,
+    decisions_file: Path | None,
+    export_path: Path | None,
+    fmt: str | None,
+) -> None:
+    console = Console()
+    results: list[tuple[str, BatchResult]] = []
+    if decisions_file is not None:
+        results.append(
+            (
+                f"decisions from {decisions_file}",
+                apply_decisions_file(session.store, session.report, decisions_file),
+            )
+        )
+    if accept:
+        results.append(("accept verified", accept_verified(session.store, session.report)))
+    p = session.store.progress(session.report.records)
+    table = Table(title=f"Review of {session.draft_path.name}")
+    table.add_column("step")
+    table.add_column("applied", justify="right")
+    table.add_column("left alone", justify="right")
+    for name, res in results:
+        table.add_row(name, str(res.applied), str(res.skipped))
+    if export_path is not None:
+        fmt = fmt or {".md": "markdown", ".json": "json"}.get(export_path.suffix.lower(), "text")
+        n = export_accepted(session.store, session.report, fmt, export_path)
+        table.add_row(f"export {fmt} → {export_path}", str(n), "")
+    console.print(table)
+    console.print(
+        f"reviewed {p.reviewed}/{p.total}, accepted {p.accepted}, rejected {p.rejected}, "
+        f"changed since review {p.changed}; store {session.store.path}"
+    )

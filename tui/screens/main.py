@@ -1,0 +1,321 @@
+"""The review screen: records on the left, the selected record and its witnesses on
+the right, progress on top, keys in the footer.
+
+Each decision key writes through the app to the durable store at once; after an
+accept or a reject the cursor moves to the next pending record, so a whole draft can
+be reviewed with one key per decision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import OptionList, Static, Tree
+
+from drafter.errors import BadInput
+from drafter.model import ROUTE_FIELDS, Report
+from drafter.review_store import editable_fields, field_value
+from tui.export import FORMATS, default_export_path, write_export
+from tui.screens.choice import ChoiceScreen
+from tui.screens.prompt import PromptScreen
+from tui.screens.source import SourceScreen
+from tui.session import FILTERS, ReviewSession
+from tui.widgets.key_bar import KeyBar
+from tui.widgets.progress_line import ProgressLine
+from tui.widgets.record_detail import RecordDetail
+from tui.widgets.record_tree import RecordTree
+from tui.widgets.witness_list import WitnessList
+
+#: Filters whose result changes when a decision is made.
+_STATE_FILTERS = {"pending", "accepted", "rejected", "changed"}
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = [
+        Binding(
+            "a", "accept", "Accept", tooltip="Accept the record (then go to the next pending one)"
+        ),
+        Binding("r", "reject", "Reject", tooltip="Reject the record with a reason"),
+        Binding("c", "annotate", "Note", tooltip="Annotate the record"),
+        Binding(
+            "e",
+            "edit",
+            "Edit",
+            tooltip="Edit a field in place (label, part-of, route fields, paragraphs)",
+        ),
+        Binding("w", "accept_witness", "Witness ✓", tooltip="Accept the highlighted witness"),
+        Binding("W", "reject_witness", "Witness ✗", tooltip="Reject the highlighted witness"),
+        Binding("s", "source", "Source", tooltip="Show the witness's file at the pinned revision"),
+        Binding("n", "next_pending", "Next", tooltip="Next pending record"),
+        Binding("p", "prev_pending", "Prev", tooltip="Previous pending record"),
+        Binding(
+            "f",
+            "filter",
+            "Filter",
+            tooltip="Filter: pending, accepted, rejected, changed, unverified witnesses, by kind",
+        ),
+        Binding("slash", "search", "Search", tooltip="Search IDs, labels, text and quotes"),
+        Binding(
+            "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
+        ),
+    ]
+
+    def __init__(self, session: ReviewSession):
+        super().__init__()
+        self.session = session
+        self.current_id: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ProgressLine(id="progress")
+        with Horizontal(id="panes"):
+            yield RecordTree(self.session, id="records")
+            with Vertical(id="right"):
+                yield RecordDetail(id="detail")
+                yield Static("Witnesses", id="witness-title")
+                yield WitnessList(id="witnesses")
+        yield KeyBar([*self.BINDINGS, *type(self.app).BINDINGS], id="keys")
+
+    def on_mount(self) -> None:
+        tree = self.query_one(RecordTree)
+        first = self.session.visible_ids()
+        self.current_id = first[0] if first else None
+        tree.rebuild(keep=self.current_id)
+        tree.focus()
+        self.refresh_view()
+
+    # -- view ------------------------------------------------------------------------
+
+    def view_label(self) -> str:
+        parts = []
+        if self.session.filter != "all":
+            parts.append(f"filter: {self.session.filter}")
+        if self.session.query:
+            parts.append(f"search: {self.session.query!r}")
+        return " · ".join(parts)
+
+    def refresh_view(self, rebuild: bool = False) -> None:
+        """Redraw everything that depends on decisions; cheap enough to call per key."""
+        s = self.session
+        s.refresh_states()
+        tree = self.query_one(RecordTree)
+        if rebuild:
+            ids = s.visible_ids()
+            if self.current_id not in ids:
+                self.current_id = ids[0] if ids else None
+            tree.rebuild(keep=self.current_id)
+        else:
+            tree.refresh_labels()
+        self.query_one(ProgressLine).show(s.store.progress(s.report.records), self.view_label())
+        self.show_record()
+
+    def show_record(self) -> None:
+        rid = self.current_id
+        r = self.session.shown(rid) if rid else None
+        st = self.session.state(rid) if rid else None
+        self.query_one(RecordDetail).show(r, st)
+        self.query_one(WitnessList).show(r, st)
+        n = len(r.witnesses) if r else 0
+        self.query_one("#witness-title", Static).update(
+            f"Witnesses ({n}) — Enter/s: source, w/W: accept/reject"
+        )
+
+    def go_to(self, record_id: str | None) -> None:
+        if record_id is None:
+            return
+        self.current_id = record_id
+        self.query_one(RecordTree).select_record(record_id)
+        self.show_record()
+
+    @on(Tree.NodeHighlighted, "#records")
+    def _record_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
+        rid = event.node.data
+        if rid and rid != self.current_id:
+            self.current_id = rid
+            self.query_one(WitnessList).highlighted = None
+            self.show_record()
+
+    @on(OptionList.OptionSelected, "#witnesses")
+    def _witness_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_source()
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _witness_index(self) -> int | None:
+        if self.current_id is None:
+            return None
+        idx = self.query_one(WitnessList).index
+        if idx is None:
+            self.notify("This record has no witnesses.", severity="warning")
+        return idx
+
+    def after_decision(self, advance: bool) -> None:
+        rid = self.current_id
+        self.refresh_view(rebuild=self.session.filter in _STATE_FILTERS)
+        if advance and rid is not None:
+            nxt = self.session.next_pending(rid)
+            if nxt is not None:
+                self.go_to(nxt)
+            elif self.session.visible_ids():
+                self.notify("No pending records left in this view.")
+
+    # -- actions -----------------------------------------------------------------------
+
+    def action_accept(self) -> None:
+        if self.current_id and self.app.decide(self.current_id, "accept"):  # type: ignore[attr-defined]
+            self.after_decision(advance=True)
+
+    def action_reject(self) -> None:
+        rid = self.current_id
+        if rid is None:
+            return
+
+        def done(reason: str | None) -> None:
+            if reason is not None and self.app.decide(rid, "reject", text=reason):  # type: ignore[attr-defined]
+                self.after_decision(advance=True)
+
+        self.app.push_screen(PromptScreen(f"Reject {rid} — reason"), done)
+
+    def action_annotate(self) -> None:
+        rid = self.current_id
+        if rid is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None and self.app.decide(rid, "annotate", text=text):  # type: ignore[attr-defined]
+                self.after_decision(advance=False)
+
+        self.app.push_screen(PromptScreen(f"Note on {rid}"), done)
+
+    def action_edit(self) -> None:
+        rid = self.current_id
+        if rid is None:
+            return
+        r = self.session.shown(rid)
+        options = [(f, f"{f}: {field_value(r, f)[:50]}") for f in editable_fields(r)]
+        if r.kind == "RTE":
+            have = {f for f, _ in options}
+            options += [(f, f"{f}: (missing — add)") for f in ROUTE_FIELDS if f not in have]
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+
+            def done(value: str | None) -> None:
+                if value is not None and self.app.decide(rid, "edit", field=name, text=value):  # type: ignore[attr-defined]
+                    self.after_decision(advance=False)
+
+            self.app.push_screen(PromptScreen(f"Edit {name} of {rid}", field_value(r, name)), done)
+
+        self.app.push_screen(ChoiceScreen(f"Edit which field of {rid}?", options), chosen)
+
+    def action_accept_witness(self) -> None:
+        idx = self._witness_index()
+        if (
+            idx is not None
+            and self.current_id
+            and self.app.decide_witness(self.current_id, idx, True)
+        ):  # type: ignore[attr-defined]
+            self.after_decision(advance=False)
+
+    def action_reject_witness(self) -> None:
+        idx = self._witness_index()
+        rid = self.current_id
+        if idx is None or rid is None:
+            return
+
+        def done(reason: str | None) -> None:
+            if reason is not None and self.app.decide_witness(rid, idx, False, reason or None):  # type: ignore[attr-defined]
+                self.after_decision(advance=False)
+
+        self.app.push_screen(
+            PromptScreen("Reject witness — reason (optional)", allow_empty=True), done
+        )
+
+    def action_source(self) -> None:
+        idx = self._witness_index()
+        if idx is None or self.current_id is None:
+            return
+        self.app.push_screen(
+            SourceScreen(self.session, self.current_id, idx), lambda _: self.refresh_view()
+        )
+
+    def action_scroll_detail(self, direction: int) -> None:
+        detail = self.query_one(RecordDetail)
+        detail.scroll_to(y=detail.scroll_y + direction * max(1, detail.size.height - 2), animate=False)
+
+    def action_next_pending(self) -> None:
+        self._step_pending(1)
+
+    def action_prev_pending(self) -> None:
+        self._step_pending(-1)
+
+    def _step_pending(self, step: int) -> None:
+        nxt = self.session.next_pending(self.current_id, step)
+        if nxt is None:
+            self.notify("No other pending record in this view.")
+        else:
+            self.go_to(nxt)
+
+    def action_filter(self) -> None:
+        def done(key: str | None) -> None:
+            if key is not None:
+                self.session.filter = key
+                self.refresh_view(rebuild=True)
+
+        self.app.push_screen(
+            ChoiceScreen("Show which records?", list(FILTERS), self.session.filter), done
+        )
+
+    def action_search(self) -> None:
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.session.query = text.strip()
+                self.refresh_view(rebuild=True)
+                if not self.session.visible_ids():
+                    self.notify(f"No record matches {text!r}.", severity="warning")
+
+        self.app.push_screen(
+            PromptScreen(
+                "Search ID, label, text, quotes (empty clears)",
+                self.session.query,
+                allow_empty=True,
+            ),
+            done,
+        )
+
+    def action_export(self) -> None:
+        draft = self.session.draft_path
+
+        def fmt_chosen(fmt: str | None) -> None:
+            if fmt is None:
+                return
+
+            def path_given(path: str | None) -> None:
+                if path:
+                    accepted = self.session.store.accepted_report(self.session.report)
+                    self.run_export(accepted, fmt, Path(path).expanduser())
+
+            self.app.push_screen(
+                PromptScreen(
+                    f"Export accepted records as {fmt} to", str(default_export_path(draft, fmt))
+                ),
+                path_given,
+            )
+
+        self.app.push_screen(
+            ChoiceScreen("Export accepted records as", [(f, f) for f in FORMATS]), fmt_chosen
+        )
+
+    @work(thread=True, exclusive=True, group="export")
+    def run_export(self, accepted: Report, fmt: str, out: Path) -> None:
+        try:
+            n = write_export(accepted, fmt, out)
+        except BadInput as exc:
+            self.app.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"Exported {n} accepted records to {out}")

@@ -1,0 +1,40 @@
+"""A one-line text prompt: rejection reasons, annotations, search, export paths."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Returns the entered text, or None on Escape.  Empty text is allowed only if asked."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self, title: str, value: str = "", *, allow_empty: bool = False, placeholder: str = ""
+    ):
+        super().__init__()
+        self.title_text = title
+        self.value = value
+        self.allow_empty = allow_empty
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield Label("Enter to confirm · Esc to cancel", classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value
+        if not text.strip() and not self.allow_empty:
+            self.notify("Type something, or press Esc to cancel.", severity="warning")
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,152 @@
+"""A witness's file at the pinned revision: syntax-highlighted, quoted lines marked.
+
+The file is read through the snapshot (git objects of the pinned revision, never a
+work tree) in a worker thread, so a large file or a slow disk never freezes the keys.
+For a quote that was not found, the verifier's nearest real passage is marked instead
+and the header says so: the reviewer must never mistake a near miss for the quote.
+"""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from drafter.errors import DrafterError
+from drafter.model import LineRange, Witness
+from tui.session import ReviewSession
+from tui.widgets.key_bar import KeyBar
+from tui.widgets.marks import badge, status_of
+from tui.widgets.witness_list import witness_line
+
+#: Lines of context kept above the first marked line when scrolling it into view.
+CONTEXT_ABOVE = 3
+
+
+def marked_span(w: Witness) -> tuple[LineRange | None, str]:
+    """The lines to mark and what they are."""
+    v = w.verification
+    if v is not None and v.lines is not None:
+        return v.lines, f"{v.status.value}" + (
+            f", {v.match_kind.value} match" if v.match_kind else ""
+        )
+    if w.lines is not None:
+        return w.lines, f"{status_of(w).value}; lines as cited"
+    if v is not None and v.nearest:
+        p = v.nearest[0]
+        return p.lines, f"{v.status.value}; marked: nearest real passage"
+    return None, status_of(w).value
+
+
+class SourceScreen(Screen[None]):
+    """The file of witness ``index`` of record ``record_id``."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Back"),
+        Binding("w", "accept_witness", "Accept witness"),
+        Binding("W", "reject_witness", "Reject witness"),
+        Binding("right_square_bracket", "step(1)", "Next witness"),
+        Binding("left_square_bracket", "step(-1)", "Prev witness"),
+    ]
+
+    def __init__(self, session: ReviewSession, record_id: str, index: int):
+        super().__init__()
+        self.session = session
+        self.record_id = record_id
+        self.index = index
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="source-title")
+        yield Static(id="source-witness")
+        with VerticalScroll(id="source-scroll"):
+            yield Static("Loading…", id="source-code")
+        yield KeyBar([*self.BINDINGS, *type(self.app).BINDINGS], id="keys")
+
+    def on_mount(self) -> None:
+        self.show_witness()
+
+    @property
+    def witness(self) -> Witness:
+        return self.session.record(self.record_id).witnesses[self.index]
+
+    def show_witness(self) -> None:
+        w = self.witness
+        span, what = marked_span(w)
+        sym, style = badge(w)
+        n = len(self.session.record(self.record_id).witnesses)
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(f"{sym} ", style=style)
+        title.append(f"{w.path}", style="bold")
+        title.append(f" @ {self.session.snapshot.sha[:12]}")
+        if span:
+            title.append(f"  lines {span}")
+        title.append(f"  #{self.index + 1}/{n} ({what})", style="dim")
+        self.query_one("#source-title", Static).update(title)
+        decided = self.session.state(self.record_id).witness_decision(w)
+        self.query_one("#source-witness", Static).update(witness_line(w, decided))
+        self.load_file(w.path, span)
+
+    @work(thread=True, exclusive=True, group="source")
+    def load_file(self, path: str, span: LineRange | None) -> None:
+        try:
+            tf = self.session.snapshot.read_text(path)
+        except DrafterError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        if tf.binary:
+            self.app.call_from_thread(self._failed, f"{path} is a binary file")
+            return
+        code = tf.text
+        lexer = Syntax.guess_lexer(path, code)
+        marked = set(range(span.start, span.end + 1)) if span else set()
+        syntax = Syntax(
+            code,
+            lexer,
+            theme="monokai",
+            line_numbers=True,
+            highlight_lines=marked,
+            word_wrap=False,
+            indent_guides=False,
+        )
+        self.app.call_from_thread(self._loaded, syntax, span)
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#source-code", Static).update(Text(message, style="red"))
+        self.notify(message, severity="error")
+
+    def _loaded(self, syntax: Syntax, span: LineRange | None) -> None:
+        self.query_one("#source-code", Static).update(syntax)
+        scroll = self.query_one("#source-scroll", VerticalScroll)
+        target = max(0, span.start - 1 - CONTEXT_ABOVE) if span else 0
+        self.call_after_refresh(scroll.scroll_to, y=target, animate=False)
+
+    # -- actions ----------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_step(self, delta: int) -> None:
+        n = len(self.session.record(self.record_id).witnesses)
+        self.index = (self.index + delta) % n
+        self.show_witness()
+
+    def action_accept_witness(self) -> None:
+        self.app.decide_witness(self.record_id, self.index, True)  # type: ignore[attr-defined]
+        self.show_witness()
+
+    def action_reject_witness(self) -> None:
+        def done(reason: str | None) -> None:
+            if reason is not None:
+                self.app.decide_witness(self.record_id, self.index, False, reason or None)  # type: ignore[attr-defined]
+                self.show_witness()
+
+        from tui.screens.prompt import PromptScreen
+
+        self.app.push_screen(
+            PromptScreen("Reject witness — reason (optional)", allow_empty=True), done
+        )

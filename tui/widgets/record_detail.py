@@ -1,0 +1,107 @@
+"""The right pane's upper part: everything about the selected record but its witnesses.
+
+Paragraphs are shown as Markdown (analysts write inline code and emphasis); the lead
+fields, the nine route fields and the statuses are shown as labelled lines, with a
+missing route field said to be missing rather than silently left out.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static
+
+from drafter.model import NINE_ROUTE_FIELDS, ROUTE_FIELDS, Bullet, Record
+from drafter.review_store import Mark, RecordState
+from tui.widgets.marks import MARK_STYLE, MARK_SYMBOL
+
+_MARK_WORD = {
+    Mark.pending: "pending",
+    Mark.accepted: "accepted",
+    Mark.rejected: "rejected",
+    Mark.changed: "changed since review",
+}
+
+
+def header_text(r: Record, st: RecordState) -> Text:
+    t = Text()
+    t.append(r.id, style="bold")
+    t.append("  ")
+    t.append(f"{MARK_SYMBOL[st.mark]} {_MARK_WORD[st.mark]}", style=MARK_STYLE[st.mark])
+    if st.previous is not None:
+        t.append(f" (was {st.previous.value})", style="yellow")
+    t.append(f"\nLabel: {r.label}")
+    if r.part_of:
+        t.append(f"\nPart of: {r.part_of}")
+    if st.reason:
+        t.append(f"\nReason: {st.reason}", style="italic")
+    for note in st.notes:
+        t.append(f"\nNote: {note}", style="cyan")
+    if st.edits:
+        t.append("\nEdited: " + ", ".join(st.edits), style="magenta")
+    for flag in r.flags:
+        t.append(f"\nFlag: {flag}", style="yellow")
+    return t
+
+
+def fields_text(r: Record) -> Text:
+    """Lead fields, route fields and statuses as labelled lines."""
+    t = Text()
+    for name, value in r.lead.items():
+        t.append(f"{name}: ", style="bold")
+        t.append(value + "\n")
+    if r.kind == "RTE":
+        present = r.route_fields_present
+        fields = {k.lower(): v for k, v in r.fields.items()}
+        stats = {s.name.lower(): s.value for s in r.statuses}
+        for f in NINE_ROUTE_FIELDS:
+            t.append(f"• {f}: ", style="bold")
+            if not present[f]:
+                t.append("missing\n", style="red")
+            else:
+                t.append((fields.get(f.lower()) or stats.get(f.lower(), "")) + "\n")
+    shown = {f.lower() for f in NINE_ROUTE_FIELDS} if r.kind == "RTE" else set()
+    for s in r.statuses:
+        if s.name.lower() in shown:
+            continue
+        t.append(f"• {s.name}: ", style="bold")
+        t.append(
+            s.value + ("" if s.known else " (unknown value)") + "\n",
+            style="" if s.known else "yellow",
+        )
+    for b in r.blocks:
+        if (
+            isinstance(b, Bullet)
+            and b.name not in ROUTE_FIELDS
+            and "conclusion status" not in b.text
+        ):
+            t.append(f"• {b.text}\n")
+    return t
+
+
+class RecordDetail(VerticalScroll, can_focus=False):
+    """Header, fields and Markdown paragraphs of one record.
+
+    Not focusable, so Tab goes straight from the record list to the witness list;
+    it scrolls with J/K from anywhere on the screen (and with the mouse wheel).
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-header")
+        yield Static(id="detail-fields")
+        yield Markdown(id="detail-body")
+
+    def show(self, r: Record | None, st: RecordState | None) -> None:
+        header = self.query_one("#detail-header", Static)
+        fields = self.query_one("#detail-fields", Static)
+        body = self.query_one("#detail-body", Markdown)
+        if r is None or st is None:
+            header.update("No record selected.")
+            fields.update("")
+            body.update("")
+            return
+        header.update(header_text(r, st))
+        fields.update(fields_text(r))
+        body.update("\n\n".join(r.paragraphs))
+        self.scroll_home(animate=False)

@@ -1,0 +1,73 @@
+"""The left pane: records grouped by section, each with its mark and witness badges."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+from textual.widgets import Tree
+
+from drafter.model import Record
+from tui.session import ReviewSession
+from tui.widgets.marks import BADGE, MARK_STYLE, MARK_SYMBOL, status_of
+
+
+def record_label(session: ReviewSession, r: Record) -> Text:
+    """``✔ slug ✓3✗1``: mark, the ID's slug (the section names the kind), badges."""
+    st = session.state(r.id)
+    t = Text()
+    t.append(MARK_SYMBOL[st.mark], style=MARK_STYLE[st.mark])
+    t.append(" ")
+    t.append(r.slug)
+    counts = Counter(status_of(w) for w in r.witnesses)
+    for status, (sym, style) in BADGE.items():
+        if counts[status]:
+            t.append(f" {sym}{counts[status]}", style=style)
+    return t
+
+
+class RecordTree(Tree[str]):
+    """Section nodes hold records; a record node's data is its ID."""
+
+    def __init__(self, session: ReviewSession, **kw: object) -> None:
+        super().__init__("Records", **kw)  # type: ignore[arg-type]
+        self.session = session
+        self.show_root = False
+        self.guide_depth = 2
+
+    def rebuild(self, keep: str | None = None) -> None:
+        """Redraw from the session's current view, keeping ``keep`` selected if shown."""
+        self.clear()
+        target_line = None
+        for sec in self.session.sections():
+            node = self.root.add(
+                Text(f"{sec.title} ({len(sec.records)})", style="bold"), expand=True
+            )
+            for r in sec.records:
+                leaf = node.add_leaf(record_label(self.session, r), data=r.id)
+                if r.id == keep:
+                    target_line = leaf
+        if target_line is not None:
+            self.call_after_refresh(self._select_node, target_line)
+
+    def _select_node(self, node: object) -> None:
+        self.move_cursor(node, animate=False)  # type: ignore[arg-type]
+
+    def select_record(self, record_id: str) -> None:
+        for sec in self.root.children:
+            for leaf in sec.children:
+                if leaf.data == record_id:
+                    self.move_cursor(leaf, animate=False)
+                    return
+
+    def refresh_labels(self) -> None:
+        """Update marks and badges in place after a decision."""
+        for sec in self.root.children:
+            for leaf in sec.children:
+                if leaf.data:
+                    leaf.set_label(record_label(self.session, self.session.record(leaf.data)))
+
+    @property
+    def current_id(self) -> str | None:
+        node = self.cursor_node
+        return node.data if node is not None and node.data else None
