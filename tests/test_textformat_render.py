@@ -177,3 +177,15 @@ def test_label_without_id_is_an_error(gold_dir) -> None:
     text = (gold_dir / "auto-harness.runtime.txt").read_text(encoding="utf-8")
     with pytest.raises(ReportFormatError, match="'Label:' line without a record ID"):
         parse_report(text.replace("RT-CMP-candidate-model\n", "", 1))
+
+
+def test_ids_in_account_and_bullets_are_left_alone() -> None:
+    report = _random_report(9, ReportType.runtime)
+    report.account[0].blocks.append(Paragraph(text="RT-RTE-mentioned"))
+    report.records[0].blocks.append(Bullet(name="See", value="RT-RTE-other"))
+    report.records[0].blocks.append(Bullet(value="Routes"))
+    text = render_text(report)
+    lines = text.split("\n")
+    assert "RT-RTE-mentioned" in lines
+    assert "  • See: RT-RTE-other" in lines and "  • Routes" in lines
+    assert parse_report(text).report == report

@@ -47,12 +47,12 @@ def _one_line(text: str) -> str:
 
 
 def _prose(text: str) -> str:
-    """One line of prose that the parser will not mistake for structure.
+    """One line of prose that the parser will not mistake for a witness.
 
     The text format has no escapes, so model-written prose that happens to look like
     structure is defused minimally: a trailing `` --- token`` (which would read as a
-    witness) gets an em dash, a bare record ID is parenthesised, a bare section title
-    gets a full stop.  Gold-style prose is never affected; see check.py for detection.
+    witness) gets an em dash.  Gold-style prose is never affected; check.py detects
+    whatever still reads back differently.
     """
     line = _one_line(text)
     found = split_witness(line)
@@ -61,20 +61,22 @@ def _prose(text: str) -> str:
         line = f"{head} — {tail}"
     elif found is not None:  # ends in " ---": would be a witness without a path
         line = line[: line.rfind("---")] + "—" + line[line.rfind("---") + 3 :]
-    return _defuse_line(line)
+    return line
 
 
-def _defuse_line(line: str) -> str:
-    if is_id_like(line):
+def _defuse_line(line: str, in_records: bool = True) -> str:
+    """A standalone line that would start a record (in the records part) or a section
+    is changed just enough: a bare ID is parenthesised, a bare title gets a full stop."""
+    if in_records and is_id_like(line):
         return f"({line})"
     if line in _STRUCTURAL:
         return line + "."
     return line
 
 
-def _block_lines(block: Block, indent: str) -> list[str]:
+def _block_lines(block: Block, indent: str, in_records: bool) -> list[str]:
     if isinstance(block, Paragraph | Heading):
-        return [_prose(block.text)]
+        return [_defuse_line(_prose(block.text), in_records)]
     if isinstance(block, Bullet):
         return [f"{indent}{BULLET} {_prose(block.text)}".rstrip()]
     if isinstance(block, NumberedItem):
@@ -95,14 +97,14 @@ def _tight(a: Block, b: Block) -> bool:
     )
 
 
-def render_blocks(blocks: list[Block], indent: str) -> list[str]:
+def render_blocks(blocks: list[Block], indent: str, *, in_records: bool = True) -> list[str]:
     """Lines for a run of blocks (no leading or trailing blank line)."""
     out: list[str] = []
     prev: Block | None = None
     for b in blocks:
         if prev is not None and not _tight(prev, b):
             out.append("")
-        out.extend(_block_lines(b, indent))
+        out.extend(_block_lines(b, indent, in_records))
         prev = b
     return out
 
@@ -113,7 +115,7 @@ def render_record(record: Record, rtype: ReportType = ReportType.runtime) -> str
 
 
 def _record_lines(r: Record, indent: str) -> list[str]:
-    out = [r.id, "", f"Label: {_prose(r.label)}"]
+    out = [r.id, "", f"Label: {_one_line(r.label)}"]
     if r.part_of:
         out += ["", f"Part of: {r.part_of}"]
     if r.blocks:
@@ -143,7 +145,7 @@ def render_text(report: Report) -> str:
     for section in report.account:
         out += ["", section.title]
         if section.blocks:
-            out += ["", *render_blocks(section.blocks, indent)]
+            out += ["", *render_blocks(section.blocks, indent, in_records=False)]
     out += ["", SHARED_RECORDS]
     for rs in report.sections:
         out += ["", rs.title]
