@@ -188,4 +188,5 @@ def test_ids_in_account_and_bullets_are_left_alone() -> None:
     lines = text.split("\n")
     assert "RT-RTE-mentioned" in lines
     assert "  • See: RT-RTE-other" in lines and "  • Routes" in lines
-    assert parse_report(text).report == report
+    assert text_round_trip_problems(report) == []
+    assert parse_report(text).report.records == report.records

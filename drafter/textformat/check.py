@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from drafter.errors import ReportFormatError
-from drafter.model import AccountSection, Bullet, Record, RecordSection, Report
+from drafter.model import AccountSection, Bullet, Heading, Paragraph, Record, RecordSection, Report
 from drafter.textformat.parser import parse_report
 from drafter.textformat.render import render_text
 
@@ -35,6 +35,8 @@ def _blocks_view(blocks: list[Any]) -> list[Any]:
     for b in blocks:
         if isinstance(b, Bullet):
             out.append({"type": "bullet", "text": b.text})  # "A: b" named or not reads the same
+        elif isinstance(b, Paragraph | Heading):
+            out.append({"type": "prose", "text": b.text})  # a title-shaped line reads as heading
         else:
             out.append(b.model_dump(exclude={"witness": {"verification"}}))
     return _norm(out)
