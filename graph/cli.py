@@ -23,6 +23,7 @@ from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
 from graph.configuration import Configuration, resolve_model
 from graph.costs import summarize, usage_table
+from graph.nodes.resources import Resources
 from graph.proposer import Proposer
 from graph.runner import RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
@@ -30,12 +31,13 @@ from graph.summary import draft_table
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
 
-def make_proposer(config: Configuration) -> Proposer:
+def make_proposer(config: Configuration, resources: Resources) -> Proposer:
     """The proposer a configuration names; the key is read here, never stored."""
     if config.generator == "offline":
         from graph.proposers.offline import OfflineProposer
 
-        return OfflineProposer()  # type: ignore[no-any-return]
+        # the offline rules read whole files, not the size-capped texts of a context
+        return OfflineProposer(snapshot=resources.snapshot())
     from graph.proposers.claude import ClaudeProposer
 
     key = os.environ.get("ANTHROPIC_API_KEY")
@@ -141,9 +143,9 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
         console.print("[yellow]partial draft; missing:[/]")
         for m in meta.missing:
             console.print(f"  - {m}")
-    console.print(f"draft written to [bold]{out}[/]")
+    console.print(f"draft written to [bold]{out}[/]", soft_wrap=True)
     if text_out is not None:
-        console.print(f"rendered report: [bold]{text_out}[/]")
+        console.print(f"rendered report: [bold]{text_out}[/]", soft_wrap=True)
     return report
 
 
@@ -303,7 +305,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     console.print(
         f"witnesses verified: {s.verified}/{s.total}   ({time.perf_counter() - t0:.1f} s)"
     )
-    console.print(f"draft JSON: {draft_path}")
-    console.print(f"rendered report: [bold]{text_path}[/]")
+    console.print(f"draft JSON: {draft_path}", soft_wrap=True)
+    console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
     if not s.ok:
         raise click.exceptions.Exit(1)

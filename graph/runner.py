@@ -27,7 +27,8 @@ from graph.costs import Budget, total_cost
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
 
-ProposerFactory = Callable[[Configuration], Proposer]
+#: Builds the run's proposer from its settings and this process's resources.
+ProposerFactory = Callable[[Configuration, Resources], Proposer]
 UpdateHook = Callable[[str, dict[str, Any]], None]
 
 
@@ -115,7 +116,7 @@ def run_draft(
             repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
         )
         ctx = RunContext(
-            proposer=proposer_factory(config),
+            proposer=proposer_factory(config, resources),
             config=config,
             resources=resources,
             budget=Budget(config.max_cost, spent),

@@ -33,7 +33,12 @@ def run_claude(sample, data_dir: Path, fake: FakeAPI, **cfg) -> RunResult:
     prop = fake.proposer(MODEL)
     config = Configuration(**{"model": MODEL, "generator": "claude", "concurrency": 3, **cfg})
     result = run_draft(
-        str(sample.path), sample.sha, config, lambda c: prop, data_dir=data_dir, system="tinkerbot"
+        str(sample.path),
+        sample.sha,
+        config,
+        lambda c, r: prop,
+        data_dir=data_dir,
+        system="tinkerbot",
     )
     result.proposer = prop  # type: ignore[attr-defined]
     return result

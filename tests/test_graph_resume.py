@@ -34,7 +34,7 @@ def _run(sample, data_dir, fake: FakeAPI, thread_id: str, resume: bool = False):
         str(sample.path),
         sample.sha,
         config,
-        lambda c: prop,
+        lambda c, r: prop,
         thread_id=thread_id,
         resume=resume,
         data_dir=data_dir,
