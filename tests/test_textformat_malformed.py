@@ -165,9 +165,11 @@ def test_nul_and_control_characters() -> None:
     assert "control character" in str(err)
 
 
-def test_replacement_characters_from_bad_decoding() -> None:
-    err = _error(HEAD.replace("weights", "wei\ufffdghts"))
-    assert "not UTF-8" in str(err)
+def test_replacement_characters_are_kept_and_flagged() -> None:
+    text = HEAD.replace("weights", "wei\ufffdghts")
+    result = _parse(text + TAIL)
+    assert "wei\ufffdghts" in result.report.records[0].paragraphs[0]
+    assert any(w.startswith(f"r.txt:{_line_of(text, 'wei')}: U+FFFD") for w in result.warnings)
 
 
 @pytest.mark.parametrize("text", ["", "   \n\n\t\n"])

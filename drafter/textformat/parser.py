@@ -89,9 +89,9 @@ def _check_text(text: str, diag: Diagnostics) -> list[str]:
         line = text.count("\n", 0, m.start()) + 1
         what = "NUL byte" if m.group() == "\x00" else f"control character {m.group()!r}"
         diag.error(line, f"{what} in report text (binary file?)")
-    if "\ufffd" in text:
+    if "\ufffd" in text:  # may be a quote of a lossily decoded file: unusual, not fatal
         line = text.count("\n", 0, text.index("\ufffd")) + 1
-        diag.error(line, "undecodable bytes in report text (not UTF-8?)")
+        diag.warn(line, "U+FFFD replacement character (text decoded from non-UTF-8 bytes?)")
     if not text.strip():
         diag.error(None, "report is empty")
     return text.split("\n")
