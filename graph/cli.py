@@ -98,7 +98,8 @@ def _execute(
 ) -> RunResult:
     verb = "resuming" if resume else "run"
     console.print(
-        f"{verb} thread: [bold]{thread_id}[/] (resume with: drafter draft --resume {thread_id})"
+        f"{verb} thread: [bold]{thread_id}[/] (resume with: drafter draft --resume {thread_id})",
+        soft_wrap=True,
     )
     bar = _RunProgress(console)
     try:
@@ -279,7 +280,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     out_dir = (out_dir or root / "demo").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     sample = materialize(out_dir / "sample-repo")
-    console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}")
+    console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
     config = Configuration(generator="offline")
     result = _execute(
         console,

@@ -115,8 +115,12 @@ class ClaudeProposer:
         task = render(
             "repair",
             record_id=record.id,
-            record_json=json.dumps(
-                from_record(record).model_dump(mode="json"), indent=1, ensure_ascii=False
+            # the draft quotes repository text, so it is framed as data too
+            record_json=data_block(
+                "drafted_record",
+                json.dumps(
+                    from_record(record).model_dump(mode="json"), indent=1, ensure_ascii=False
+                ),
             ),
         )
         miss_parts = []
