@@ -125,6 +125,8 @@ def verified_gold(gold: Report, sample: Path) -> Report:
 
 def test_gold_record_and_witness_counts(gold: Report) -> None:
     assert gold.system == "tinkerbot"
+    assert gold.source is not None
+    assert (gold.source.repository, gold.source.revision) == (SAMPLE_IDENTITY, SAMPLE_SHA)
     counts = {k: len(gold.records_of_kind(k)) for k in EXPECTED_KINDS}
     assert counts == EXPECTED_KINDS
     assert len(gold.records) >= 12 and len(gold.witnesses) >= 25
