@@ -44,7 +44,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     if as_json:
         click.echo(survey.model_dump_json(indent=2))
         return
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 200)
     table = Table(title=f"Survey of {survey.repository} @ {survey.revision[:12]}", show_lines=False)
     table.add_column("category", style="bold")
     table.add_column("path:lines", style="cyan", no_wrap=True)

@@ -30,7 +30,7 @@ from drafter.snapshot import Snapshot
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers import offline_records as rec
 from graph.proposers.offline_plan import entry_units, plan_items, progression_nodes
-from graph.proposers.offline_text import join_names, para, short_symbol
+from graph.proposers.offline_text import join_names, para
 from retrieval.survey import Finding, Survey
 from retrieval.survey.source import module_name
 
@@ -107,6 +107,10 @@ class OfflineProposer:
         if kind == "CMP":
             return rec.component(ctx.item, fs, ctx.plan, text_of)
         if kind == "OBJ":
+            if fs[0].category == "tool_dispatch":
+                return rec.registry_object(ctx.item, fs, ctx.plan, text_of)
+            if fs[0].category == "gating":
+                return rec.score_object(ctx.item, fs, ctx.plan, text_of)
             if fs[0].category == "prompt":
                 return rec.prompt_object(ctx.item, fs, ctx.plan, text_of)
             return rec.artifact(ctx.item, fs, ctx.plan, text_of)
@@ -123,7 +127,7 @@ class OfflineProposer:
             return None
         for u in entry_units(self.survey):
             if u.primary.id == entry.id:
-                return [short_symbol(n) for n in progression_nodes(u)]
+                return progression_nodes(u, self.survey)
         return None
 
     def repair_record(
@@ -164,17 +168,22 @@ def account_blocks(survey: Survey | None, records: list[Record]) -> list[Block]:
         return blocks
     blocks.append(
         para(
-            f"Offline first draft from a static survey of {survey.repository} at {survey.revision} (SRC-1): "
-            f"{survey.python_files} Python files of {survey.files_total} files, {len(survey.findings)} findings. "
-            "No model was called and no code of the repository was run; operation, activation and benefit "
-            "remain uninspected. Every witness below is quoted from the revision and checked mechanically."
+            f"Offline first draft from a static survey of {survey.repository} at "
+            f"{survey.revision} (SRC-1): "
+            f"{survey.python_files} Python files of {survey.files_total} files, "
+            f"{len(survey.findings)} findings. "
+            "No model was called and no code of the repository was run; operation, "
+            "activation and benefit "
+            "remain uninspected. Every witness below is quoted from the revision and "
+            "checked mechanically."
         )
     )
     routes = by_kind.get("RTE", [])
     if routes:
         blocks.append(
             para(
-                f"Ways of starting the system ranked by what they reach: {join_names([r.id for r in routes], 8)}. "
+                "Ways of starting the system ranked by what they reach: "
+                f"{join_names([r.id for r in routes], 8)}. "
                 + " ".join(
                     f"{r.id}: {r.lead.get('Endpoints/progression', '').rstrip('.')}."
                     for r in routes[:3]
@@ -189,6 +198,9 @@ def account_blocks(survey: Survey | None, records: list[Record]) -> list[Block]:
             )
         )
     comps = by_kind.get("CMP", [])
+    prompt_ids = [
+        r.id for r in by_kind.get("OBJ", []) if "rompt" in r.label or "nstruction" in r.label
+    ]
     blocks.append(Heading(text="Models, effects and persistence"))
     model_calls = survey.by_category("model_call")
     effects = survey.by_category("exec_effect")
@@ -196,11 +208,13 @@ def account_blocks(survey: Survey | None, records: list[Record]) -> list[Block]:
     blocks.append(
         para(
             f"Model endpoints: {join_names([f'{r.id} ({r.label})' for r in comps], 6)}; "
-            f"{len(model_calls)} model call site(s) in {join_names(sorted({f.path for f in model_calls}), 5)}. "
-            f"Execution effects: {len(effects)} site(s) in {join_names(sorted({f.path for f in effects}), 5)}. "
+            f"{len(model_calls)} model call site(s) in "
+            f"{join_names(sorted({f.path for f in model_calls}), 5)}. "
+            f"Execution effects: {len(effects)} site(s) in "
+            f"{join_names(sorted({f.path for f in effects}), 5)}. "
             f"Writes: {len(writes)} site(s); the main artifacts are "
             f"{join_names([r.id for r in by_kind.get('OBJ', []) if 'artifact' in r.label], 6)}. "
-            f"Shipped instructions: {join_names([r.id for r in by_kind.get('OBJ', []) if 'rompt' in r.label or 'nstruction' in r.label], 6)}."
+            f"Shipped instructions: {join_names(prompt_ids, 6)}."
         )
     )
     baps = by_kind.get("BAP", [])
@@ -212,8 +226,10 @@ def account_blocks(survey: Survey | None, records: list[Record]) -> list[Block]:
     limits = (
         "The call graph is best effort: "
         f"{len(survey.call_graph.functions)} functions and "
-        f"{sum(len(v) for v in survey.call_graph.edges.values())} edges resolved by name inside the repository; "
-        "calls through external libraries, callbacks registered elsewhere and dynamic dispatch are not followed."
+        f"{sum(len(v) for v in survey.call_graph.edges.values())} edges resolved by name "
+        "inside the repository; "
+        "calls through external libraries, callbacks registered elsewhere and dynamic "
+        "dispatch are not followed."
     )
     if survey.notices:
         limits += " Survey notices: " + "; ".join(survey.notices[:6]) + "."

@@ -22,6 +22,8 @@ MAX_ARTIFACTS = 10
 MAX_PROMPTS = 8
 MAX_CLAIMS = 8
 MAX_BAP_EXEC = 6
+MAX_SCORES = 6
+MAX_REGISTRIES = 4
 
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?|docs?)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
@@ -102,8 +104,16 @@ def entry_units(survey: Survey) -> list[EntryUnit]:
             u.primary = f
         else:
             u.extra.append(f)
-    out = []
-    for u in units.values():
+    out: list[EntryUnit] = []
+    by_node: dict[str, EntryUnit] = {}
+    for u in sorted(
+        units.values(),
+        key=lambda u: (
+            u.primary.kind not in ("main_guard", "argparse"),
+            u.primary.path,
+            u.primary.start_line,
+        ),
+    ):
         f = u.primary
         target = f.detail.get("target_node")
         if target:
@@ -112,6 +122,10 @@ def entry_units(survey: Survey) -> list[EntryUnit]:
             u.node = f"{f.path}::<main>" if f"{f.path}::<main>" in graph_nodes else f.node
         else:
             u.node = f.node
+        if u.node in by_node:  # a shell line or script starting an already listed entry
+            by_node[u.node].extra.append(u.primary)
+            continue
+        by_node[u.node] = u
         u.chains = survey.chains_from(u.node)
         reach = set(survey.reachable(u.node))
         u.reached = [
@@ -185,13 +199,30 @@ def plan_items(
         groups.setdefault(endpoint_key(f), []).append(f)
     ranked = sorted(groups.items(), key=lambda kv: (-sum(f.kind != "client" for f in kv[1]), kv[0]))
     for (provider, model), fs in ranked[:MAX_COMPONENTS]:
+        # settings in the calling files, and the constant the model argument names
+        # (``model=config.MODEL`` → ``MODEL = ...`` in a config module)
+        named = {
+            str(f.detail.get("model", "")).rsplit(".", 1)[-1] for f in fs if f.detail.get("model")
+        }
+        named = {n for n in named if re.fullmatch(r"[A-Z][A-Z0-9_]+", n)}
         settings = [
             c
             for c in survey.findings
             if c.category == "config_read"
-            and c.path in {f.path for f in fs}
-            and (c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper())
+            and (
+                (
+                    c.path in {f.path for f in fs}
+                    and (
+                        c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper()
+                    )
+                )
+                or (
+                    c.kind == "model_setting"
+                    and any(re.match(rf"\s*{n}\s*[:=]", c.snippet) for n in named)
+                )
+            )
         ]
+
         label = f"{provider} model endpoint: {model}"
         ident = ids.take("CMP", slug(provider, model.split(" in ")[0]))
         items.append(
@@ -242,7 +273,7 @@ def plan_items(
         elif f.kind == "instruction_string":
             name = str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
             prompt_groups.setdefault(f"str:{f.path}:{name}", []).append(f)
-    for key, fs in sorted(
+    for _key, fs in sorted(
         prompt_groups.items(), key=lambda kv: (kv[0].startswith("str:") is False, kv[0])
     )[:MAX_PROMPTS]:
         f = fs[0]
@@ -261,6 +292,81 @@ def plan_items(
                 label,
                 fs,
                 "Natural-language instruction shipped with the code.",
+            )
+        )
+
+    # tool registries: what a model's tool choice can reach
+    regs: dict[str, list[Finding]] = {}
+    for f in survey.by_category("tool_dispatch"):
+        if f.kind in (
+            "callable_registry",
+            "tool_schema",
+            "tool_decorator",
+            "tool_module",
+            "tool_wrapper",
+            "subscript_dispatch",
+            "getattr_dispatch",
+        ):
+            regs.setdefault(f.path, []).append(f)
+    ranked_regs = sorted(
+        regs.items(),
+        key=lambda kv: (
+            1 if _TESTY.search(kv[0]) else 0,
+            0
+            if any(f.kind in ("callable_registry", "tool_schema", "tool_wrapper") for f in kv[1])
+            else 1,
+            kv[0],
+        ),
+    )
+    for path, rfs in ranked_regs[:MAX_REGISTRIES]:
+        rfs = sorted(
+            rfs,
+            key=lambda f: (
+                {"callable_registry": 0, "tool_wrapper": 1, "tool_schema": 2}.get(f.kind, 3),
+                f.start_line,
+            ),
+        )[:5]
+        base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        items.append(
+            _item(
+                "OBJ",
+                ids.take("OBJ", slug("tools", base)),
+                f"Tool registry and dispatch in {path}",
+                rfs,
+                "What a model's tool choice can reach.",
+            )
+        )
+
+    # scores and selections: the numbers that decide what is kept, reported or promoted
+    gates: dict[str, list[Finding]] = {}
+    for f in survey.by_category("gating"):
+        if f.kind != "retry":
+            gates.setdefault(f.path, []).append(f)
+    ranked_gates = sorted(
+        gates.items(),
+        key=lambda kv: (
+            0 if any(f.node in route_nodes for f in kv[1]) else 1,
+            1 if _TESTY.search(kv[0]) else 0,
+            -len(kv[1]),
+            kv[0],
+        ),
+    )
+    for path, gfs in ranked_gates[:MAX_SCORES]:
+        gfs = sorted(
+            gfs,
+            key=lambda f: (
+                {"threshold": 0, "selection": 1, "score_aggregate": 2}.get(f.kind, 3),
+                f.start_line,
+            ),
+        )[:5]
+        base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        items.append(
+            _item(
+                "OBJ",
+                ids.take("OBJ", slug("scores", base)),
+                f"Scores and selection in {path}",
+                gfs,
+                "Numbers compared with thresholds or used to choose.",
             )
         )
 
@@ -290,7 +396,7 @@ def plan_items(
             )
         )
         facts += _spread(key, 14)
-        chain = progression_nodes(u)
+        chain = progression_nodes(u, survey)
         rationale = (
             f"Entry point {name}; progression: {' → '.join(short_symbol(n) for n in chain)}."
         )
@@ -301,9 +407,11 @@ def plan_items(
         for f in survey.by_category("claim")
         if _STRONG_CLAIM.search(str(f.detail.get("sentence", "")))
     ]
+    claims = [f for f in claims if not str(f.detail.get("sentence", "")).rstrip().endswith(":")]
     claims.sort(
         key=lambda f: (
             {"doc_sentence": 0, "tool_description": 1, "docstring": 2}.get(f.kind, 3),
+            f.path.count("/"),
             f.path,
             f.start_line,
         )
@@ -316,7 +424,7 @@ def plan_items(
             _item(
                 "CLM",
                 ident,
-                f"Claim: {str(f.detail.get('sentence', ''))[:80]}",
+                "Claim: " + re.sub(r"[`*]|__", "", str(f.detail.get("sentence", "")))[:80],
                 [f, *related],
                 f"A sentence in {f.path} that promises behaviour.",
             )
@@ -399,14 +507,46 @@ def _entry_name(u: EntryUnit) -> str:
     )
 
 
-def progression_nodes(u: EntryUnit) -> list[str]:
-    """The chain shown as ``Endpoints/progression``: the longest of the shortest chains,
-    preferring one that ends in a model call."""
+MAX_STEPS = 8
+
+
+def progression_nodes(u: EntryUnit, survey: Survey | None = None) -> list[str]:
+    """The chain shown as ``Endpoints/progression``.
+
+    An analyst reads a route as the entry's own steps in call order (load config →
+    prepare → run → record), so the entry node's direct callees that lead to a fact
+    come first; then the deepest relevant step is followed down its shortest chain to
+    a model call (or an effect) so the chain ends where the route does its work.
+    """
     if not u.chains:
         return [u.node]
+    fact_nodes = {f.node for f in u.reached}
+    steps: list[str] = []
+    if survey is not None:
+        for callee in survey.call_graph.callees(u.node):
+            if callee.endswith(("::<module>", ".__init__")) and callee not in fact_nodes:
+                continue
+            if callee in fact_nodes or any(
+                n in fact_nodes for n in survey.reachable(callee, max_depth=6)
+            ):
+                steps.append(callee)
+            if len(steps) >= MAX_STEPS:
+                break
     model_nodes = {f.node for f in u.reached if f.category == "model_call"}
     pool = [c for c in u.chains if c[-1] in model_nodes] or u.chains
-    return max(pool, key=lambda c: (len(c), -u.chains.index(c)))
+    deep = max(pool, key=lambda c: (len(c), -u.chains.index(c)))
+    if not steps:
+        return deep
+    out = [u.node, *steps]
+    # continue down the deep chain from the step it passes through, if that step is listed
+    for i, n in enumerate(deep[1:], 1):
+        if n in steps:
+            tail = [x for x in deep[i + 1 :] if x not in out][:3]
+            if tail:
+                j = out.index(n)
+                out = out[: j + 1] + tail + [x for x in out[j + 1 :] if x not in tail]
+            break
+    return out
 
 
 def _related(survey: Survey, sentence: str, exclude: Finding, limit: int = 2) -> list[Finding]:

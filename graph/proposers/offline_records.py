@@ -34,14 +34,15 @@ EVIDENCE_LIMITS = (
 
 def _witness_blocks(fs: list[Finding], text_of: TextOf | None, limit: int = 6) -> list[Block]:
     out: list[Block] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for f in fs:
         if len(out) >= limit:
             break
         w = witness(f, text_of)
-        if w is None or (w.path, w.quote) in seen:
+        key = (w.path, w.quote, str(w.lines)) if w is not None else ("", "", "")
+        if w is None or key in seen:
             continue
-        seen.add((w.path, w.quote))
+        seen.add(key)
         out.append(wblock(w))
     return out
 
@@ -77,17 +78,29 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
         model_txt += f", which resolves in {first.path} to {value}"
     env = [str(s.detail.get("env")) for s in settings if s.detail.get("env")]
     identity = (
-        f"Source-native identity: {provider} call {first.detail.get('call', '')} in {where(first)}, "
+        f"Source-native identity: {provider} call {first.detail.get('call', '')} in "
+        f"{where(first)}, "
         f"{model_txt}."
     )
-    form = "Representational form: distributed-parametric (an external model reached over its client or API)."
+    form = (
+        "Representational form: distributed-parametric "
+        "(an external model reached over its client or API)."
+    )
     storage = (
         "Storage substrate: external provider or model deployment, not repository files; "
-        "the survey found no weight update on this path, and provider-side model changes are unknown."
+        "the survey found no weight update on this path, and provider-side model changes "
+        "are unknown."
     )
     blocks: list[Block] = [para(f"{identity} {form} {storage}")]
     sites = join_names([where(c) for c in calls], 6)
     extra = []
+    model_settings = [
+        f"{s.detail.get('name')} = {s.detail.get('value')} ({s.path}:{s.start_line})"
+        for s in settings
+        if s.kind == "model_setting"
+    ]
+    if model_settings:
+        extra.append(f"Model settings in the source: {join_names(model_settings, 3)}.")
     if env:
         extra.append(f"Configuration read by name: {join_names(env)} (values are not recorded).")
     tools = [str(c.detail["tools"]) for c in calls if c.detail.get("tools")]
@@ -149,12 +162,14 @@ def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | No
         "the repository's git history"
         if any(f.kind == "git" for f in writes)
         else (
-            "local file system, relative to the process's working directory unless the path is absolute"
+            "local file system, relative to the process's working directory unless the "
+            "path is absolute"
         )
     )
     blocks: list[Block] = [
         para(
-            f"{ident}. Representational form: {_form_of(key, writes)}. Storage substrate: {substrate}."
+            f"{ident}. Representational form: {_form_of(key, writes)}. Storage substrate: "
+            f"{substrate}."
         ),
         para(
             f"Written by {writers} ({join_names(modes)}). "
@@ -170,19 +185,23 @@ def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | No
 def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
     f = fs[0]
     if f.kind == "prompt_file":
-        ident = f"Source-native identity: {f.path} ({f.detail.get('lines', '?')} lines), shipped in the repository"
+        nlines = f.detail.get("lines", "?")
+        ident = f"Source-native identity: {f.path} ({nlines} lines), shipped in the repository"
         consumer = (
-            "Which process reads it (the system's own code or an external agent) is not established "
+            "Which process reads it (the system's own code or an external agent) is not "
+            "established "
             "by the survey unless a route below names it."
         )
     else:
         name = f.detail.get("name") or "an unnamed string"
         ident = (
-            f"Source-native identity: {name}, a {f.detail.get('chars', '?')}-character string literal in "
+            f"Source-native identity: {name}, a {f.detail.get('chars', '?')}-character "
+            "string literal in "
             f"{where(f)} (lines {f.detail.get('string_lines', '?')})"
         )
         consumer = (
-            "It is delivered to a model where the code passes it in messages or as a system prompt; "
+            "It is delivered to a model where the code passes it in messages or as a "
+            "system prompt; "
             "compliance is requested, not enforced."
         )
     blocks: list[Block] = [
@@ -193,6 +212,61 @@ def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf
         para(consumer),
     ]
     blocks += _witness_blocks(fs, text_of, 3)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+def registry_object(
+    item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None
+) -> Record:
+    path = fs[0].path
+    names: list[str] = []
+    for f in fs:
+        for key in ("callables", "tool", "callee", "name_expr"):
+            if f.detail.get(key):
+                names.append(str(f.detail[key]))
+    kinds = join_names(sorted({f.kind.replace("_", " ") for f in fs}))
+    blocks: list[Block] = [
+        para(
+            f"Source-native identity: tools and dispatch in {path} ({kinds}): "
+            f"{join_names(names, 6)}. "
+            "Representational form: symbolic (Python callables and JSON tool schemas). "
+            "Storage substrate: repository source, loaded into process memory."
+        ),
+        para(
+            "A model's tool choice selects among these by name; which names are offered "
+            "on each call and "
+            "what guards the dispatch beyond the lookup is not established by the survey."
+        ),
+    ]
+    blocks += _witness_blocks(fs, text_of, 4)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    path = fs[0].path
+    kinds = {
+        "threshold": "threshold comparisons",
+        "selection": "max/min/sorted choices",
+        "score_aggregate": "score aggregations",
+    }
+    found = join_names(sorted({kinds.get(f.kind, f.kind) for f in fs}))
+    shown = join_names(
+        [f"{' '.join(f.snippet.split())[:60]} (line {f.start_line}, {f.symbol})" for f in fs], 3
+    )
+    blocks: list[Block] = [
+        para(
+            f"Source-native identity: numbers computed and compared in {path}: {found}. "
+            "Representational form: symbolic numeric values in code. Storage substrate: "
+            "process memory "
+            "unless a write elsewhere persists them."
+        ),
+        para(
+            f"Found: {shown}. What these numbers gate (admission, reporting, promotion) "
+            "follows from the "
+            "routes that reach them; their validity as measures is not assessed by the survey."
+        ),
+    ]
+    blocks += _witness_blocks(fs, text_of, 4)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -219,16 +293,29 @@ def route(
             "tool_dispatch",
         )
     }
+    tail_nodes: set[str] = set()
     if progression is None:
         m = re.search(r"progression: (.*)\.$", item.rationale)
         progression = m.group(1).split(" → ") if m else [short_symbol(entry.node)]
+    else:
+        tail_nodes = {progression[-1]}
+        progression = [short_symbol(n) for n in progression]
     caller = {
         "console_script": "console script caller",
         "shell": "shell caller",
         "dockerfile": "container start",
     }.get(entry.kind, "caller")
     chain = [caller, *progression]
-    tail = by["model_call"][:1] or by["exec_effect"][:1] or by["persistence"][:1]
+    at_end = [f for f in reached if f.node in tail_nodes]
+    tail = (
+        [f for f in at_end if f.category == "model_call"][:1]
+        or [f for f in at_end if f.category in ("exec_effect", "persistence")][:1]
+        or (
+            []
+            if tail_nodes
+            else by["model_call"][:1] or by["exec_effect"][:1] or by["persistence"][:1]
+        )
+    )
     if tail:
         t = tail[0]
         chain.append(f"{t.detail.get('call') or t.kind} ({t.category.replace('_', ' ')})")
@@ -252,11 +339,13 @@ def route(
         )
     if by["exec_effect"]:
         para2.append(
-            f"It runs external commands or code at {join_names([where(f) for f in by['exec_effect']], 4)}."
+            "It runs external commands or code at "
+            f"{join_names([where(f) for f in by['exec_effect']], 4)}."
         )
     if by["tool_dispatch"]:
         para2.append(
-            f"Dispatch/dynamic loading occurs at {join_names([where(f) for f in by['tool_dispatch']], 3)}."
+            "Dispatch/dynamic loading occurs at "
+            f"{join_names([where(f) for f in by['tool_dispatch']], 3)}."
         )
     if not reached:
         para2.append(
@@ -284,7 +373,8 @@ def route(
         bullet("operation conclusion status", "uninspected"),
         bullet(
             "Immediate return",
-            f"process exit of {entry.path}; printed output and return values are not traced by the survey"
+            f"process exit of {entry.path}; printed output and return values are not "
+            "traced by the survey"
             if entry.kind in ("main_guard", "argparse", "shell", "dockerfile", "console_script")
             else f"return value of {entry.symbol}() (not traced by the survey)",
         ),
@@ -299,7 +389,8 @@ def route(
         bullet(
             "Delegated visibility",
             (
-                f"model calls receive messages built in {join_names([short_symbol(f.node) for f in by['model_call']], 3)}"
+                "model calls receive messages built in "
+                + join_names([short_symbol(f.node) for f in by["model_call"]], 3)
                 if by["model_call"]
                 else "no model call reached"
             )
@@ -338,17 +429,18 @@ def route(
         bullet("Evidence limits", EVIDENCE_LIMITS),
     ]
     blocks: list[Block] = [para(lead + intro), *([para(" ".join(para2))] if para2 else []), *fields]
-    wit_src = [entry, *[f for f in fs[1:] if f.category == "entry_point"][:1]]
-    for cat in (
-        "model_call",
-        "model_loop",
-        "exec_effect",
-        "persistence",
-        "gating",
-        "tool_dispatch",
-    ):
-        wit_src += by[cat][:1]
-    blocks += _witness_blocks(wit_src, text_of, 7)
+    wit_src = [entry, *[f for f in fs[1:] if f.category == "entry_point"][:3]]
+    caps = {
+        "model_call": 3,
+        "model_loop": 1,
+        "exec_effect": 4,
+        "persistence": 3,
+        "gating": 1,
+        "tool_dispatch": 1,
+    }
+    for cat, cap in caps.items():
+        wit_src += [f for f in by[cat] if f.kind != "client"][:cap]
+    blocks += _witness_blocks(wit_src, text_of, 14)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -376,7 +468,8 @@ def claim(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None)
     if related:
         blocks.append(
             para(
-                f"Code the claim bears on: {join_names([where(f) for f in related], 3)}. Whether the implementation "
+                f"Code the claim bears on: {join_names([where(f) for f in related], 3)}. "
+                "Whether the implementation "
                 "upholds the claim on every path is not established by the offline survey."
             )
         )
@@ -404,9 +497,11 @@ def bap(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -
         )
         lead = (
             f"Consumer: the model called at {where(calls[0])}{f' ({comp})' if comp else ''}. "
-            f"Channel: instruction text {names} placed in the request (system message or instruction). "
+            f"Channel: instruction text {names} placed in the request (system message or "
+            "instruction). "
             "Force: requested behaviour; the model's compliance is not enforced by the code. "
-            f"Horizon: every call made by {short_symbol(calls[0].node)} while the file stays as it is."
+            f"Horizon: every call made by {short_symbol(calls[0].node)} while the file "
+            "stays as it is."
         )
         blocks: list[Block] = [para(lead)]
         blocks += _witness_blocks(prompts[:3] + calls[:1], text_of, 4)
@@ -418,9 +513,11 @@ def bap(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -
     lead = (
         f"Consumer: {short_symbol(f.node)} in {f.path}. "
         f"Channel: {join_names(sorted({x.kind.replace('_', ' ') for x in fs}))} of {targets}. "
-        "Force: the loaded code runs with the full authority of the importing process; nothing in the "
+        "Force: the loaded code runs with the full authority of the importing process; "
+        "nothing in the "
         "survey shows a sandbox or allow-list at this point. "
-        f"Horizon: each call of {short_symbol(f.node)}; edits to the loaded files take effect at the next load."
+        f"Horizon: each call of {short_symbol(f.node)}; edits to the loaded files take "
+        "effect at the next load."
     )
     blocks = [para(lead)]
     blocks += _witness_blocks(fs, text_of, 4)
