@@ -1,0 +1,142 @@
+"""Write the exact Messages API requests the Claude proposer sends for one record.
+
+So a person can read what the model is asked: the system prompt and cached shared
+context, the record's task and repository data, the forced tool and its schema.  The
+requests are captured from the real anthropic SDK at the HTTP layer (an
+``httpx2.MockTransport`` records each body and answers with a canned tool call), so
+the file holds the bytes that would go over the wire, minus the API key header.  The
+canned answer carries one wrong quote, so the repair request for the same record is
+captured too.  No network, no key.
+
+    .venv/bin/python scripts/dump_request.py [REPO --rev REV] [--record ID] [--out FILE]
+
+Without REPO the shipped sample is materialised in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from drafter.sample import materialize
+from graph.configuration import Configuration, RunContext
+from graph.nodes.common import plan_context
+from graph.nodes.draft_record import build_record_context
+from graph.nodes.resources import Resources
+from graph.proposer import Miss
+from graph.proposers.claude import ClaudeProposer
+from graph.proposers.offline import OfflineProposer
+
+CANNED_USAGE = {"input_tokens": 0, "output_tokens": 0}
+
+
+def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTransport:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        headers = {
+            k: v
+            for k, v in request.headers.items()
+            if k.lower() not in ("x-api-key", "authorization")
+        }
+        log.append(
+            {"url": str(request.url), "headers": headers, "body": json.loads(request.content)}
+        )
+        body = log[-1]["body"]
+        return httpx2.Response(
+            200,
+            json={
+                "id": "msg_dump",
+                "type": "message",
+                "role": "assistant",
+                "model": body["model"],
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_dump",
+                        "name": body["tool_choice"]["name"],
+                        "input": answer,
+                    }
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": CANNED_USAGE,
+            },
+        )
+
+    return httpx2.MockTransport(handler)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("repo", nargs="?")
+    ap.add_argument("--rev", default="HEAD")
+    ap.add_argument(
+        "--record", help="plan item ID (default: the first planned route, else the first item)"
+    )
+    ap.add_argument("--out", default="request-dump.json")
+    ap.add_argument("--no-index", action="store_true")
+    args = ap.parse_args()
+
+    tmp = None
+    if args.repo is None:
+        tmp = tempfile.TemporaryDirectory()
+        sample = materialize(Path(tmp.name) / "sample")
+        repo, rev = str(sample.path), sample.sha
+    else:
+        repo, rev = args.repo, args.rev
+    res = Resources(
+        repo=repo, rev=rev, use_index=not args.no_index, data_dir=Path(tmp.name) if tmp else None
+    )
+    config = Configuration(generator="claude")
+    pctx = plan_context(
+        RunContext(proposer=OfflineProposer(), config=config, resources=res), "system"
+    )
+    plan = OfflineProposer(snapshot=res.snapshot()).plan(pctx)
+    items = {i.id: i for i in plan.items}
+    item = (
+        items.get(args.record)
+        if args.record
+        else next((i for i in plan.items if i.kind == "RTE"), plan.items[0] if plan.items else None)
+    )
+    if item is None:
+        raise SystemExit(f"no plan item {args.record!r}; planned: {', '.join(items)}")
+
+    log: list[dict[str, Any]] = []
+    answer = {
+        "label": item.label,
+        "lead": "Endpoints/progression: (canned answer for the dump)",
+        "witnesses": [
+            {
+                "quote": "a quote that is not in the file",
+                "path": item.files[0] if item.files else "README.md",
+            }
+        ],
+    }
+    prop = ClaudeProposer(
+        config.model, api_key="dump", http_client=httpx2.Client(transport=_capture(log, answer))
+    )
+    ctx = RunContext(proposer=prop, config=config, resources=res)
+    prop.prepare(pctx)
+    rctx = build_record_context(ctx, plan, item)
+    record = prop.draft_record(rctx)
+    assert record is not None
+    w = record.witnesses[0]
+    v = res.verify(w)
+    prop.repair_record(rctx, record, [Miss(witness=w, status=str(v.status), nearest=v.nearest)])
+    out = Path(args.out)
+    out.write_text(
+        json.dumps({"record": item.id, "requests": log}, indent=2, ensure_ascii=False) + "\n"
+    )
+    sizes = ", ".join(f"{len(json.dumps(r['body']))} bytes" for r in log)
+    print(f"{len(log)} requests for {item.id} written to {out} ({sizes})")
+    res.close()
+    if tmp is not None:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
