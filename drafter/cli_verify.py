@@ -50,6 +50,7 @@ def _excerpt(text: str, width: int = 60) -> str:
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
     located = located_witnesses(report)
     verifier = Verifier(snap)
+    verifier.prefetch(w.path for _, w in located)
     with Progress(
         TextColumn("verifying"),
         BarColumn(),

@@ -35,6 +35,8 @@ _ENV = {
     "LC_ALL": "C",
 }
 _HEX40 = re.compile(r"^[0-9a-f]{40}$")
+# A relative path with no backslash, no "." or ".." component and no trailing slash.
+_PLAIN_PATH = re.compile(r"^(?!\.{1,2}(?:/|$))(?![A-Za-z]:)[^/\\]+(?:/(?!\.{1,2}(?:/|$))[^/\\]+)*$")
 
 BINARY_SNIFF_BYTES = 8000
 
@@ -79,6 +81,8 @@ def safe_relpath(path: str) -> str | None:
     Absolute paths and any ``..`` component are refused outright: a report must not
     be able to make drafter look outside the revision.
     """
+    if _PLAIN_PATH.match(path) and "//" not in path and "/./" not in path:
+        return path  # the common case, without building a PurePosixPath
     if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path):
         return None
     parts = PurePosixPath(path.replace("\\", "/")).parts
@@ -86,6 +90,16 @@ def safe_relpath(path: str) -> str | None:
         return None
     clean = "/".join(p for p in parts if p not in (".", ""))
     return clean or None
+
+
+def _decode(path: str, data: bytes) -> TextFile:
+    """Text of a blob: binary flagged with no text, invalid UTF-8 replaced and flagged."""
+    if is_binary(data):
+        return TextFile(path, "", lossy=False, binary=True)
+    try:
+        return TextFile(path, data.decode("utf-8"), lossy=False, binary=False)
+    except UnicodeDecodeError:
+        return TextFile(path, data.decode("utf-8", errors="replace"), lossy=True, binary=False)
 
 
 def _git(
@@ -213,7 +227,9 @@ class Snapshot:
     # -- blobs ------------------------------------------------------------------
 
     def _batch(self) -> subprocess.Popen[bytes]:
-        if self._proc is None or self._proc.poll() is not None:
+        # No poll() per read: a dead process shows up as a broken pipe or an empty
+        # header, after which _reset() starts a fresh one on the next call.
+        if self._proc is None:
             cmd = [*_SAFE_GIT, f"--git-dir={self.git_dir}", "cat-file", "--batch"]
             self._proc = subprocess.Popen(
                 cmd,
@@ -224,20 +240,96 @@ class Snapshot:
             )
         return self._proc
 
+    def _reset(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+
+    @staticmethod
+    def _read_reply(proc: subprocess.Popen[bytes], oid: str) -> bytes | None:
+        """One ``cat-file --batch`` reply; None when git reports the object missing."""
+        assert proc.stdout is not None
+        header = proc.stdout.readline()
+        if not header:
+            raise OSError("git cat-file stopped unexpectedly")
+        parts = header.split()
+        if len(parts) != 3:
+            return None
+        size = int(parts[2])
+        data = proc.stdout.read(size)
+        if len(data) != size or proc.stdout.read(1) != b"\n":
+            raise OSError(f"short read of object {oid}")
+        return data
+
     def read_blob(self, oid: str) -> bytes:
+        data = self.read_blobs([oid])[0]
+        if data is None:
+            raise RepoError(f"object {oid} is missing from the repository")
+        return data
+
+    def read_blobs(self, oids: list[str]) -> list[bytes | None]:
+        """Many blobs in one pipelined exchange with ``git cat-file --batch``.
+
+        Requests are written by a helper thread while replies are read here, so
+        neither side can fill its pipe and wait on the other.  Missing objects
+        come back as None.
+        """
+        if not oids:
+            return []
+        payload = "".join(o + "\n" for o in oids).encode()
         with self._lock:
             proc = self._batch()
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(oid.encode() + b"\n")
-            proc.stdin.flush()
-            header = proc.stdout.readline()
-            parts = header.split()
-            if len(parts) != 3:
-                raise RepoError(f"object {oid} is missing from the repository")
-            size = int(parts[2])
-            data = proc.stdout.read(size)
-            proc.stdout.read(1)  # trailing newline
-            return data
+            assert proc.stdin is not None
+            stdin = proc.stdin
+            failed: list[BaseException] = []
+
+            def write() -> None:
+                try:
+                    stdin.write(payload)
+                    stdin.flush()
+                except OSError as exc:  # git died; the reader sees it too
+                    failed.append(exc)
+
+            writer = None
+            if len(payload) < 4096:
+                write()
+            else:
+                writer = threading.Thread(target=write, daemon=True)
+                writer.start()
+            try:
+                out = [self._read_reply(proc, o) for o in oids]
+            except (OSError, ValueError) as exc:
+                self._reset()
+                raise RepoError(f"reading objects from {self.git_dir} failed: {exc}") from None
+            finally:
+                if writer is not None:
+                    writer.join()
+            if failed:
+                self._reset()
+                raise RepoError(f"reading objects from {self.git_dir} failed: {failed[0]}")
+            return out
+
+    def prefetch(self, paths: list[str]) -> None:
+        """Read many regular files into the text cache in one exchange with git.
+
+        Paths that are missing, unsafe or not regular files are skipped here; reading
+        them later raises the usual error.
+        """
+        tree = self._load_tree()
+        todo: list[FileEntry] = []
+        seen: set[str] = set()
+        for p in paths:
+            clean = safe_relpath(p)
+            if clean is None or clean in seen or clean in self._text_cache:
+                continue
+            seen.add(clean)
+            e = tree.get(clean)
+            if e is not None and e.is_regular:
+                todo.append(e)
+        for e, data in zip(todo, self.read_blobs([e.oid for e in todo]), strict=True):
+            if data is not None:
+                self._text_cache[e.path] = _decode(e.path, data)
 
     def _regular_entry(self, path: str) -> FileEntry:
         clean = safe_relpath(path)
@@ -268,15 +360,7 @@ class Snapshot:
         cached = self._text_cache.get(clean)
         if cached is not None:
             return cached
-        data = self.read_bytes(path)
-        if is_binary(data):
-            tf = TextFile(clean, "", lossy=False, binary=True)
-        else:
-            try:
-                tf = TextFile(clean, data.decode("utf-8"), lossy=False, binary=False)
-            except UnicodeDecodeError:
-                text = data.decode("utf-8", errors="replace")
-                tf = TextFile(clean, text, lossy=True, binary=False)
+        tf = _decode(clean, self.read_bytes(path))
         self._text_cache[clean] = tf
         return tf
 
