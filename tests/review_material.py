@@ -1,31 +1,199 @@
-"""Review test material: a draft of the shipped sample, pinned at the sample commit.
+"""Review test material.
 
-The draft is the sample gold report (parsed by the core) with its source pinned and
-one witness quote broken on purpose, so the review sees verified and not-found
-badges side by side like in a real machine draft.
+``sample_draft``: a real draft — the offline drafter's output for the shipped sample,
+pinned at the sample commit — with one witness quote broken on purpose, so the review
+sees verified and not-found badges side by side.
+
+``tiny_draft``: a small hand-built draft over a tiny repository with fixed commit
+dates, for screenshots that must not move when the sample or the drafter changes.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
-from drafter.model import Source
-from drafter.reportio import load_report
-from drafter.sample import gold_path, materialize
+from drafter.model import (
+    Bullet,
+    LineRange,
+    Paragraph,
+    Record,
+    RecordSection,
+    Report,
+    ReportType,
+    Source,
+    Witness,
+    WitnessBlock,
+)
+from drafter.sample import materialize
+from drafter.snapshot import Snapshot
+from graph.proposers.offline import draft_offline
+from retrieval.survey.runner import run_survey
 
-#: The record whose first witness is broken in the test draft.
-BROKEN_RECORD = "RT-CLM-no-internet"
 
-
-def sample_draft(base: Path) -> tuple[Path, Path]:
-    """Write ``base/draft.json`` about a sample repository at ``base/repo``."""
+def sample_draft(base: Path) -> tuple[Path, Path, str]:
+    """Write ``base/draft.json``; returns (draft, repo, ID of the record with a broken quote)."""
     repo = materialize(base / "repo")
-    report = load_report(gold_path())
-    report.source = Source(repository=repo.identity, revision=repo.sha)
-    rec = report.record(BROKEN_RECORD)
-    assert rec is not None
-    w = rec.witnesses[0]
+    with Snapshot(repo.path, repo.sha) as snap:
+        report = draft_offline(snap, run_survey(snap))
+    assert report.source is not None and report.source.revision == repo.sha
+    broken = next(r for r in report.records if r.kind == "CLM" and len(r.witnesses) >= 2)
+    w = broken.witnesses[0]
     w.quote = w.quote + " (and nothing else)"
+    w.verification = None
     draft = base / "draft.json"
     draft.write_text(report.to_json(), encoding="utf-8")
-    return draft, repo.path
+    return draft, repo.path, broken.id
+
+
+_AGENT_PY = '''"""A tiny agent loop."""
+
+import json
+import subprocess
+
+MAX_STEPS = 8
+
+
+def call_model(client, messages):
+    return client.messages.create(model="claude-x", messages=messages)
+
+
+def run_tool(command):
+    return subprocess.run(command, shell=True, capture_output=True, text=True)
+
+
+def loop(client, task):
+    messages = [{"role": "user", "content": task}]
+    for step in range(MAX_STEPS):
+        reply = call_model(client, messages)
+        if not reply.tool_calls:
+            break
+        for call in reply.tool_calls:
+            out = run_tool(call.command)
+            messages.append({"role": "tool", "content": out.stdout})
+    with open("runs.jsonl", "a") as fh:
+        fh.write(json.dumps(messages) + "\\n")
+    return messages
+'''
+
+_README = """# tiny
+
+The agent runs shell commands in a sandbox with no internet access.
+"""
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": "2024-01-02T03:04:05Z",
+        "GIT_COMMITTER_DATE": "2024-01-02T03:04:05Z",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": str(repo),
+    }
+    return subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+            "-C",
+            str(repo),
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout.strip()
+
+
+def _wb(quote: str, path: str, lines: tuple[int, int] | None = None) -> WitnessBlock:
+    lr = LineRange(start=lines[0], end=lines[1]) if lines else None
+    return WitnessBlock(witness=Witness(quote=quote, path=path, lines=lr))
+
+
+def tiny_report(sha: str) -> Report:
+    cmp_ = Record(
+        id="RT-CMP-model",
+        label="Task model",
+        blocks=[
+            Paragraph(
+                text="Source-native identity: `claude-x` through `call_model`. "
+                "Representational form: distributed-parametric. "
+                "Storage substrate: external provider."
+            ),
+            _wb('return client.messages.create(model="claude-x", messages=messages)', "agent.py"),
+        ],
+    )
+    obj = Record(
+        id="RT-OBJ-run-log",
+        label="Run log",
+        blocks=[
+            Paragraph(
+                text="Source-native identity: runs.jsonl. Representational form: JSON lines. "
+                "Storage substrate: local file, appended once per loop."
+            ),
+            _wb('with open("runs.jsonl", "a") as fh:', "agent.py"),
+        ],
+    )
+    rte = Record(
+        id="RT-RTE-agent-loop",
+        label="Agent loop",
+        part_of="RT-CMP-model",
+        blocks=[
+            Paragraph(
+                text="Endpoints/progression: loop → call_model → run_tool → runs.jsonl. "
+                "The loop stops on a reply **without** tool calls or after `MAX_STEPS`."
+            ),
+            Bullet(name="implementation conclusion status", value="wired"),
+            Bullet(name="operation conclusion status", value="uninspected"),
+            Bullet(name="Immediate return", value="the message list"),
+            Bullet(name="Selection predicate", value="reply has tool calls"),
+            Bullet(name="Activation or effect", value="shell commands run through subprocess"),
+            _wb("for step in range(MAX_STEPS): reply = call_model(client, messages)", "agent.py"),
+            _wb("out = run_tool(call.command)", "agent.py"),
+            _wb("messages.append({'role': 'tool'})", "agent.py"),
+        ],
+    )
+    clm = Record(
+        id="RT-CLM-no-internet",
+        label="No internet for shell commands",
+        blocks=[
+            Paragraph(
+                text="Claimed operation: shell commands have no internet access. "
+                "Nothing in `run_tool` restricts the network."
+            ),
+            Bullet(name="implementation conclusion status", value="claimed"),
+            _wb("The agent runs shell commands in a sandbox with no internet access.", "README.md"),
+        ],
+    )
+    return Report(
+        system="tiny",
+        type=ReportType.runtime,
+        source=Source(repository="tiny", revision=sha),
+        sections=[
+            RecordSection(title="Components", records=[cmp_]),
+            RecordSection(title="Operative objects", records=[obj]),
+            RecordSection(title="Routes", records=[rte]),
+            RecordSection(title="Claims", records=[clm]),
+        ],
+    )
+
+
+def tiny_draft(base: Path) -> tuple[Path, Path]:
+    """A deterministic tiny repository and a four-record draft about it."""
+    repo = base / "tiny"
+    repo.mkdir(parents=True)
+    (repo / "agent.py").write_text(_AGENT_PY)
+    (repo / "README.md").write_text(_README)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "agent.py", "README.md")
+    _git(repo, "commit", "-q", "-m", "tiny agent")
+    sha = _git(repo, "rev-parse", "HEAD")
+    draft = base / "tiny.json"
+    draft.write_text(tiny_report(sha).to_json(), encoding="utf-8")
+    return draft, repo

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from review_material import BROKEN_RECORD, sample_draft
+from review_material import sample_draft
 from textual.widgets import Input, OptionList, Static
 
 from drafter.errors import BadInput
@@ -33,14 +33,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+Material = tuple[Path, Path, Path, str]
+
+
 @pytest.fixture
-def material(tmp_path: Path) -> tuple[Path, Path, Path]:
-    draft, repo = sample_draft(tmp_path)
-    return draft, repo, tmp_path / "review.sqlite"
+def material(tmp_path: Path) -> Material:
+    """(draft, repo, store, ID of the record whose first quote is broken)."""
+    draft, repo, broken = sample_draft(tmp_path)
+    return draft, repo, tmp_path / "review.sqlite", broken
 
 
-def _app(material: tuple[Path, Path, Path]) -> ReviewApp:
-    draft, repo, store = material
+def _app(material: Material) -> ReviewApp:
+    draft, repo, store, _ = material
     return make_app(draft, repo, store=store, clock=lambda: 1000.0, live_clock=False)
 
 
@@ -70,38 +74,40 @@ async def _search(app: ReviewApp, pilot, text: str) -> None:  # type: ignore[no-
     await _type_into_prompt(app, pilot, text)
 
 
-async def test_keys_persist_reopen_and_export(material: tuple[Path, Path, Path]) -> None:
-    draft, _, store_path = material
+async def test_keys_persist_reopen_and_export(material: Material) -> None:
+    draft, _, store_path, BROKEN_RECORD = material
     app = _app(material)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         main = _main(app)
         ids = [r.id for r in app.session.report.records]
-        assert main.current_id == ids[0] == "RT-CMP-claude-model"
+        assert main.current_id == ids[0]
 
         await pilot.press("a")  # accept, then the cursor moves on
         assert main.current_id == ids[1]
         await pilot.press("r")
-        await _type_into_prompt(app, pilot, "registry is part of the agent loop")
+        await _type_into_prompt(app, pilot, "duplicate of the config model")
         assert main.current_id == ids[2]
         await pilot.press("c")
-        await _type_into_prompt(app, pilot, "ask the author about the shell")
+        await _type_into_prompt(app, pilot, "ask the author about this endpoint")
         await pilot.press("e")
         await _choose(app, pilot, "Label")
         assert isinstance(app.screen, PromptScreen)
         assert app.screen.query_one(Input).value == app.session.record(ids[2]).label
-        await _type_into_prompt(app, pilot, "Host shell (subprocess)")
+        await _type_into_prompt(app, pilot, "Edited label (review)")
         await pilot.press("a")
 
         # a witness-level rejection on the draft's broken quote
-        await _search(app, pilot, "no-internet")
+        await pilot.press("f")
+        await _choose(app, pilot, "unverified")
         assert app.session.visible_ids() == [BROKEN_RECORD]
         assert main.current_id == BROKEN_RECORD
         await pilot.press("W")
         await _type_into_prompt(app, pilot, "quote not in the file")
         await pilot.press("tab", "down", "w")  # the second witness, from the witness list
         await pilot.press("a")
-        await _search(app, pilot, "")
+        await pilot.press("f")
+        await _choose(app, pilot, "all")
 
         # an accept, undone
         await pilot.press("shift+tab", "n")  # back to the record list, next pending record
@@ -126,10 +132,10 @@ async def test_keys_persist_reopen_and_export(material: tuple[Path, Path, Path])
         st = store.states(report.records)
     assert st[ids[0]].mark == Mark.accepted
     assert st[ids[1]].mark == Mark.rejected
-    assert st[ids[1]].reason == "registry is part of the agent loop"
+    assert st[ids[1]].reason == "duplicate of the config model"
     assert st[ids[2]].mark == Mark.accepted
-    assert st[ids[2]].notes == ["ask the author about the shell"]
-    assert st[ids[2]].edits == {"Label": "Host shell (subprocess)"}
+    assert st[ids[2]].notes == ["ask the author about this endpoint"]
+    assert st[ids[2]].edits == {"Label": "Edited label (review)"}
     broken = report.record(BROKEN_RECORD)
     assert broken is not None
     assert st[BROKEN_RECORD].mark == Mark.accepted
@@ -150,7 +156,7 @@ async def test_keys_persist_reopen_and_export(material: tuple[Path, Path, Path])
         assert labels[ids[2]].startswith("✔ ")
         assert labels[before].startswith("· ")
         progress = str(app2.screen.query_one("#progress").render())
-        assert "Reviewed 4/25" in progress
+        assert f"Reviewed 4/{len(ids)}" in progress
         # the first pending record is reachable with one key
         main2 = _main(app2)
         await pilot.press("n")
@@ -167,7 +173,7 @@ async def test_keys_persist_reopen_and_export(material: tuple[Path, Path, Path])
     got = Report.from_json((draft.parent / "accepted.json").read_text())
     assert [r.id for r in got.records] == [r for r in ids if r in accepted]
     shell = got.record(ids[2])
-    assert shell is not None and shell.label == "Host shell (subprocess)"
+    assert shell is not None and shell.label == "Edited label (review)"
     kept = got.record(BROKEN_RECORD)
     assert kept is not None
     assert [w.quote for w in kept.witnesses] == [w.quote for w in broken.witnesses[1:]]
@@ -175,21 +181,21 @@ async def test_keys_persist_reopen_and_export(material: tuple[Path, Path, Path])
     text = (draft.parent / "accepted.txt").read_text()
     parsed = parse_report(text).report
     assert [r.id for r in parsed.records] == [r.id for r in got.records]
-    assert ids[1] not in text
 
     md = (draft.parent / "accepted.md").read_text()
     headings = [ln.removeprefix("#### ") for ln in md.splitlines() if ln.startswith("#### ")]
     assert headings == [r for r in ids if r in accepted]
-    assert "Host shell (subprocess)" in md
+    assert "Edited label (review)" in md
 
 
-async def test_filters_search_and_pending_navigation(material: tuple[Path, Path, Path]) -> None:
+async def test_filters_search_and_pending_navigation(material: Material) -> None:
     app = _app(material)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         main = _main(app)
         s = app.session
         total = len(s.report.records)
+        BROKEN_RECORD = material[3]
 
         await pilot.press("f")
         await _choose(app, pilot, "unverified")
@@ -247,7 +253,7 @@ async def test_filters_search_and_pending_navigation(material: tuple[Path, Path,
 
 
 async def test_source_view_marks_and_scrolls_to_the_quote(
-    material: tuple[Path, Path, Path],
+    material: Material,
 ) -> None:
     app = _app(material)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -292,7 +298,7 @@ async def test_source_view_marks_and_scrolls_to_the_quote(
         assert isinstance(app.screen, MainScreen)
 
 
-async def test_help_lists_every_key(material: tuple[Path, Path, Path]) -> None:
+async def test_help_lists_every_key(material: Material) -> None:
     app = _app(material)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -307,7 +313,7 @@ async def test_help_lists_every_key(material: tuple[Path, Path, Path]) -> None:
         assert isinstance(app.screen, MainScreen)
 
 
-async def test_refused_decision_is_shown_and_not_stored(material: tuple[Path, Path, Path]) -> None:
+async def test_refused_decision_is_shown_and_not_stored(material: Material) -> None:
     app = _app(material)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -319,7 +325,7 @@ async def test_refused_decision_is_shown_and_not_stored(material: tuple[Path, Pa
 
 
 def test_bad_draft_is_bad_input(tmp_path: Path) -> None:
-    draft, repo = sample_draft(tmp_path)
+    draft, repo, _ = sample_draft(tmp_path)
     data = json.loads(draft.read_text())
     data["source"]["revision"] = None
     draft.write_text(json.dumps(data))

@@ -246,7 +246,8 @@ class MainScreen(Screen[None]):
 
     def action_scroll_detail(self, direction: int) -> None:
         detail = self.query_one(RecordDetail)
-        detail.scroll_to(y=detail.scroll_y + direction * max(1, detail.size.height - 2), animate=False)
+        step = direction * max(1, detail.size.height - 2)
+        detail.scroll_to(y=detail.scroll_y + step, animate=False)
 
     def action_next_pending(self) -> None:
         self._step_pending(1)

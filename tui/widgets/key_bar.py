@@ -28,10 +28,17 @@ def key_name(key: str) -> str:
 def key_items(bindings: list[BindingType]) -> list[Text]:
     """One ``key description`` item per shown binding."""
     out = []
+    taken: set[str] = set()
     for b in bindings:
-        if not isinstance(b, Binding) or not b.show or not b.description:
+        if not isinstance(b, Binding):
             continue
-        keys = "/".join(key_name(k.strip()) for k in b.key.split(","))
+        names = [k.strip() for k in b.key.split(",")]
+        # a key the screen already binds shadows the app's binding of it
+        names = [k for k in names if k not in taken]
+        taken.update(names)
+        if not names or not b.show or not b.description:
+            continue
+        keys = "/".join(key_name(k) for k in names)
         item = Text()
         item.append(keys, style="bold cyan")
         item.append(" " + b.description)

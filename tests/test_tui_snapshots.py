@@ -1,0 +1,57 @@
+"""Screenshots of the review app at 80x24: main screen, a witness's source, help.
+
+Deterministic by construction: a tiny repository with fixed commit dates, a
+hand-built draft, a frozen clock and no live timer, so nothing in the picture moves.
+Regenerate with ``pytest tests/test_tui_snapshots.py --snapshot-update`` and look at
+the SVGs under tests/__snapshots__/ before committing them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from review_material import tiny_draft
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from tui.app import ReviewApp, make_app
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> ReviewApp:
+    draft, repo = tiny_draft(tmp_path)
+    return make_app(
+        draft, repo, store=tmp_path / "s.sqlite", clock=lambda: 5000.0, live_clock=False
+    )
+
+
+async def _decide_some(pilot: Pilot) -> None:  # type: ignore[type-arg]
+    await pilot.pause()
+    await pilot.press("a")  # accept RT-CMP-model
+    await pilot.press("r")  # reject RT-OBJ-run-log
+    await pilot.pause()
+    pilot.app.screen.query_one(Input).value = "not an operative object"
+    await pilot.press("enter")
+    await pilot.pause()  # now on RT-RTE-agent-loop, which has a broken quote
+
+
+def test_main_screen(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=SIZE, run_before=_decide_some)
+
+
+def test_source_view(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def open_source(pilot: Pilot) -> None:  # type: ignore[type-arg]
+        await _decide_some(pilot)
+        await pilot.press("tab", "down", "enter")  # second witness of the route
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=open_source)
+
+
+def test_help_screen(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=SIZE, press=["question_mark"])
