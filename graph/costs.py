@@ -183,6 +183,9 @@ def summarize(entries: Iterable[dict[str, object]]) -> list[Usage]:
         u.cache_creation_input_tokens += int(e.get("cache_creation_input_tokens", 0))  # type: ignore[arg-type]
         u.cache_read_input_tokens += int(e.get("cache_read_input_tokens", 0))  # type: ignore[arg-type]
         u.cost_usd += float(e.get("cost_usd", 0.0))  # type: ignore[arg-type]
+    for u in out.values():
+        # summing floats in task-completion order must not make two equal runs differ
+        u.cost_usd = round(u.cost_usd, 9)
     return list(out.values())
 
 
