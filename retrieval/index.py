@@ -181,7 +181,7 @@ class Index:
         self.batch_size = batch_size
         self.cache = VectorCache(data_dir / "embed-cache.sqlite3")
         self._ef = MiniLMEmbeddingFunction()
-        self._lexical: dict[str, Any] = {}  # search's per-collection lexical index
+        self.lexical_cache: dict[str, Any] = {}  # name -> (collection id, search.Lexical)
 
     # -- collections ------------------------------------------------------------------
 
@@ -203,10 +203,10 @@ class Index:
             col = self.client.get_collection(name, embedding_function=self._ef)
         except NotFoundError:
             return None
-        except ValueError as exc:  # older clients raise ValueError for a missing collection
+        except ValueError as exc:  # a missing collection (older clients) or an EF conflict
             if "does not exist" in str(exc):
                 return None
-            raise
+            raise IndexModelMismatch(f"collection {name} cannot be opened: {exc}") from exc
         self._check_model(col)
         return col
 
@@ -219,7 +219,7 @@ class Index:
 
     def drop(self, snapshot: Snapshot) -> bool:
         name = self.name_for(snapshot)
-        self._lexical.pop(name, None)
+        self.lexical_cache.pop(name, None)
         try:
             self.client.delete_collection(name)
         except (NotFoundError, ValueError):
@@ -253,7 +253,7 @@ class Index:
             self._check_model(col)
         elif meta.get("status") == "complete":  # chunker changed: rebuild in place
             col.modify(metadata=base_meta)
-        self._lexical.pop(name, None)
+        self.lexical_cache.pop(name, None)
 
         with _progress(progress) as bar:
             chunks = self._chunk_all(snapshot, stats, bar)
@@ -286,6 +286,11 @@ class Index:
         chunks: list[Chunk] = []
         for path in files:
             bar.advance(task)
+            try:
+                path.encode("utf-8")
+            except UnicodeEncodeError:  # Chroma metadata must be valid UTF-8
+                stats.skipped["undecodable path"] += 1
+                continue
             entry = snapshot.entry(path)
             if entry is not None and entry.size > 4 * 1_000_000:
                 stats.skipped["too large"] += 1

@@ -126,10 +126,9 @@ class Lexical:
 
 
 def _load_lexical(index: Index, col: Collection) -> Lexical:
-    key = f"{col.name}:{col.id}"
-    cached = index._lexical.get(key)
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
+    cached = index.lexical_cache.get(col.name)
+    if cached is not None and cached[0] == col.id:
+        return cached[1]  # type: ignore[no-any-return]
     ids: list[str] = []
     metas: list[dict[str, Any]] = []
     docs: list[str] = []
@@ -143,7 +142,7 @@ def _load_lexical(index: Index, col: Collection) -> Lexical:
             break
         offset += _PAGE
     lex = Lexical(ids, metas, docs)
-    index._lexical[key] = lex
+    index.lexical_cache[col.name] = (col.id, lex)
     return lex
 
 

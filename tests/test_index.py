@@ -357,3 +357,19 @@ def test_cli_index_search_and_bad_input_exit_codes(tmp_path: Path, capsys, monke
     assert drafter_main(["index", str(repo), "--chroma-url", "ftp://x", "--data-dir", data]) == 2
     err = capsys.readouterr().err
     assert err.count("drafter: error:") == 4
+
+
+def test_chunker_change_rebuilds_in_place_without_reembedding(
+    make_index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    commit(repo, {"pkg/loader.py": LOADER})
+    idx = make_index()
+    with Snapshot(repo) as snap:
+        first = idx.ensure(snap, progress=False)
+        monkeypatch.setattr("retrieval.index.CHUNKER_VERSION", "test-next")
+        again = idx.ensure(snap, progress=False)
+        assert not again.was_complete
+        assert again.already_present == first.chunks and again.embedded == 0
+        col = idx.collection(snap)
+        assert col is not None and col.metadata["chunker"] == "test-next"
