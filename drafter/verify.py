@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -51,8 +50,14 @@ MAX_OTHER_FILES = 10
 SMALL_FILE = 65536
 _WORD = re.compile(r"\w+")
 #: Nearest-passage voting: words this rare in the file vote; commoner ones are skipped.
-RARE = 64
-MAX_WORD_HITS = 5000
+RARE = 24
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    """Words and single punctuation marks with their offsets, for passage alignment."""
+    return [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
+
 
 
 @dataclass(slots=True)
@@ -72,7 +77,6 @@ class FileText:
         self.markdown = is_markdown_path(path)
         self._forms: dict[tuple[str, bool], Mapped] = {}
         self._line_starts: list[int] | None = None
-        self._tokens: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
 
     def form(self, level: str, bullets: bool) -> Mapped:
@@ -119,15 +123,6 @@ class FileText:
         b = ls[lines.end] - 1 if lines.end < len(ls) else len(self.text)
         return self.text[a:b]
 
-    def tokens(self) -> dict[str, list[int]]:
-        """Positions of each word in the whitespace form, for the nearest-passage vote."""
-        if self._tokens is None:
-            hay = self.form("whitespace", False).text
-            index: dict[str, list[int]] = {}
-            for m in _WORD.finditer(hay):
-                index.setdefault(m.group(), []).append(m.start())
-            self._tokens = index
-        return self._tokens
 
 
 def _find_all(hay: str, needle: str) -> list[int]:
@@ -224,7 +219,7 @@ class Verifier:
         return self._check_in(got, quote, lines, rev)
 
     def _check_in(
-        self, ft: FileText, quote: str, lines: LineRange | None, rev: str
+        self, ft: FileText, quote: str, lines: LineRange | None, rev: str, hints: bool = True
     ) -> Verification:
         if "\ufffd" in quote:
             return Verification(
@@ -292,7 +287,7 @@ class Verifier:
         return Verification(
             status=VerifyStatus.not_found,
             revision=rev,
-            nearest=self.nearest_passages(ft, quote),
+            nearest=self.nearest_passages(ft, quote) if hints else [],
             message=f"quote not found in {ft.path}" + (f"; {_lossy_note(ft)}" if ft.lossy else ""),
         )
 
@@ -305,9 +300,11 @@ class Verifier:
     def nearest_passages(self, ft: FileText, quote: str, k: int | None = None) -> list[Passage]:
         """The ``k`` real passages of the file most like the quote.
 
-        Each word of the quote votes for where the quote would start if that word were
-        in place; the few best-voted windows are then scored with SequenceMatcher.  This
-        keeps a miss to a handful of string comparisons however long the file is.
+        Each rare word of the quote votes for where the quote would start if that word
+        were in place (found with ``str.find``, no per-file index); the best-voted
+        distinct windows are then compared with the quote token by token.  A miss thus
+        costs a few C-speed scans and ``k`` small sequence comparisons, however long
+        the file.  These passages are repair hints only: nothing here is accepted.
         """
         k = self.nearest_k if k is None else k
         q = collapse(quote)
@@ -315,42 +312,47 @@ class Verifier:
         hay = hay_map.text
         if not q or not hay:
             return []
-        index = ft.tokens()
-        # rare words place the quote best and cost least: use words seen at most
-        # RARE times in the file, or failing that the three rarest
-        words = sorted(
-            (len(where), pos, where)
-            for m in _WORD.finditer(q)
-            if (where := index.get(m.group())) and len(where) <= MAX_WORD_HITS
-            for pos in (m.start(),)
-        )
-        used = [w for w in words if w[0] <= RARE] or words[:3]
-        votes: Counter[int] = Counter()
-        for count, pos, where in used:
-            weight = 1.0 + 1.0 / count
-            for o in where:
-                votes[max(0, o - pos)] += weight  # type: ignore[assignment]
+        cands = []
+        for m in _WORD.finditer(q):
+            c = hay.count(m.group())
+            if c:
+                cands.append((c, m.start(), m.group()))
+        cands.sort()
+        used = [x for x in cands if x[0] <= RARE] or cands[:3]
+        votes: dict[int, float] = {}
+        get = votes.get
+        for c, pos, word in used:
+            weight = 1.0 + 1.0 / c
+            i = hay.find(word)
+            while i != -1:
+                key = max(0, i - pos)
+                votes[key] = get(key, 0.0) + weight
+                i = hay.find(word, i + 1)
         if not votes:
             return []
         n = len(q)
         starts: list[int] = []
-        for start, _ in votes.most_common(8 * (k + 1)):
+        for start in sorted(votes, key=lambda s: (-votes[s], s))[: 8 * k]:
             if all(abs(start - s) >= max(1, n // 2) for s in starts):
                 starts.append(start)
-                if len(starts) > k:
+                if len(starts) >= k:
                     break
+        q_tokens = _tokens(q)
         chosen: list[tuple[float, int, int]] = []
         for start in starts:
             window = hay[start : start + n]
-            sm = SequenceMatcher(None, q, window, autojunk=False)
-            score = sm.ratio()
+            w_tokens = _tokens(window)
+            sm = SequenceMatcher(None, [t for t, _ in q_tokens], [t for t, _ in w_tokens],
+                                 autojunk=False)
             blocks = [b for b in sm.get_matching_blocks() if b.size]
             if not blocks:
                 continue
             # keep only the part of the window that lines up with the quote, so a
-            # passage does not spill into a neighbouring line by a character or two
-            lo, hi = start + blocks[0].b, start + blocks[-1].b + blocks[-1].size
-            chosen.append((score, lo, hi))
+            # passage does not spill into a neighbouring line by a token or two
+            first, last = blocks[0].b, blocks[-1].b + blocks[-1].size - 1
+            lo = start + w_tokens[first][1]
+            hi = start + w_tokens[last][1] + len(w_tokens[last][0])
+            chosen.append((sm.ratio(), lo, hi))
         chosen.sort(key=lambda t: (-t[0], t[1]))
         out: list[Passage] = []
         seen: list[LineRange] = []
@@ -361,20 +363,20 @@ class Verifier:
                 continue
             seen.append(lines)
             out.append(self._passage(ft, lines, score))
-            if len(out) >= k:
-                break
         return out
 
     def elsewhere(self, quote: str, exclude: str | None = None) -> list[Passage]:
         """Other files of the revision where the quote occurs (first occurrence each)."""
         out: list[Passage] = []
-        for path in self.snapshot.files():
+        paths = self.snapshot.files()
+        self.prefetch(paths)
+        for path in paths:
             if path == exclude:
                 continue
             got = self._file(path)
             if isinstance(got, str):
                 continue
-            v = self._check_in(got, quote, None, self.snapshot.sha)
+            v = self._check_in(got, quote, None, self.snapshot.sha, hints=False)
             if v.status in (VerifyStatus.verified, VerifyStatus.ambiguous):
                 lines = v.lines or v.nearest[0].lines
                 out.append(self._passage(got, lines, 1.0))
