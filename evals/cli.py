@@ -100,7 +100,7 @@ def eval_cmd(
     recall/precision/validity, status agreement and route fields.
 
     Records are paired one to one per kind by an optimal assignment over a score that
-    mixes text similarity of label and body with witness overlap (same file 0.5,
+    mixes text similarity of label and body with witness overlap (same file 0.25,
     overlapping lines 1.0); pairs below the threshold are left unmatched.
     """
     if suite_file is not None:

@@ -34,9 +34,20 @@ EMBED_FLOOR = 0.2
 _TOKEN = re.compile(r"[A-Za-z0-9_]{2,}")
 
 
+#: Characters of body prose compared after the label (see :func:`record_text`).
+LEAD_CHARS = 400
+
+
 def record_text(rec: Record) -> str:
-    """What a record is about: its label first (MiniLM truncates long inputs), then prose."""
-    return f"{rec.label}\n{rec.body_text()}".strip()
+    """What a record is about: its label and the opening of its body.
+
+    The report format puts a record's identity up front (label, then the lead fields:
+    "Source-native identity", "Endpoints/progression", "Claimed operation",
+    "Consumer"); later paragraphs argue about it.  Comparing whole bodies let long,
+    similar-sounding argument outweigh identity and paired the wrong records on real
+    drafts, so only the opening is compared.
+    """
+    return f"{rec.label}\n{rec.body_text()[:LEAD_CHARS]}".strip()
 
 
 def rescale(cos: np.ndarray, floor: float) -> np.ndarray:

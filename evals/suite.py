@@ -19,6 +19,7 @@ Suite file (TOML)::
     gold = "sample"             # "sample" = the sample gold set; else a report path
     draft = "drafts/x.json"     # a draft file ...
     # proposer = "offline"      # ... or draft now: "offline", or a Claude model name
+    # draft_args = ["--no-index"]  # extra options for that ``drafter draft`` run
 
 "Draft now" runs the ``drafter draft`` command in a child process rather than
 importing the drafting workflow: evals must not depend on ``graph`` (the dependency
@@ -77,6 +78,7 @@ class SuiteItem:
     gold: str
     draft: str | None = None
     proposer: str | None = None
+    draft_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ def load_suite(path: Path) -> Suite:
         where = f"{path}: item {n}"
         if not isinstance(it, dict):
             raise BadInput(f"{where}: must be a table")
-        unknown = set(it) - {"name", "repo", "rev", "gold", "draft", "proposer"}
+        unknown = set(it) - {"name", "repo", "rev", "gold", "draft", "proposer", "draft_args"}
         if unknown:
             raise BadInput(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         item_name = _str(it, "name", where) or ""
@@ -148,7 +150,12 @@ def load_suite(path: Path) -> Suite:
         proposer = _str(it, "proposer", where, required=False)
         if (draft is None) == (proposer is None):
             raise BadInput(f"{where}: give exactly one of 'draft' (a file) or 'proposer'")
-        items.append(SuiteItem(item_name, repo, rev, gold, draft, proposer))
+        extra = it.get("draft_args", [])
+        if not isinstance(extra, list) or not all(isinstance(a, str) for a in extra):
+            raise BadInput(f"{where}: 'draft_args' must be a list of strings")
+        if extra and proposer is None:
+            raise BadInput(f"{where}: 'draft_args' only applies with 'proposer'")
+        items.append(SuiteItem(item_name, repo, rev, gold, draft, proposer, tuple(extra)))
     return Suite(name, path, items, similarity, float(threshold))
 
 
@@ -157,11 +164,12 @@ def _resolve(base: Path, p: str) -> Path:
     return q if q.is_absolute() else (base / q)
 
 
-def draft_now(repo: Path, rev: str, proposer: str, out: Path) -> None:
+def draft_now(repo: Path, rev: str, proposer: str, out: Path, extra: tuple[str, ...] = ()) -> None:
     """Run ``drafter draft`` in a child process; raise BadInput with its last error line."""
     args = [sys.executable, "-c", "from drafter.cli import run; run()", "draft", str(repo)]
     args += ["--rev", rev, "--out", str(out)]
     args += ["--offline"] if proposer == "offline" else ["--model", proposer]
+    args += list(extra)
     proc = subprocess.run(args, capture_output=True, text=True, timeout=DRAFT_TIMEOUT_S)
     if proc.returncode != 0 or not out.is_file():
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
@@ -185,7 +193,7 @@ def run_item(suite: Suite, item: SuiteItem, workdir: Path) -> ItemResult:
         with Snapshot(repo, rev) as snap:
             if item.proposer is not None:
                 draft_path = workdir / f"{item.name}.draft.json"
-                draft_now(repo, snap.sha, item.proposer, draft_path)
+                draft_now(repo, snap.sha, item.proposer, draft_path, item.draft_args)
             else:
                 draft_path = _resolve(base, item.draft or "")
             card = evaluate(

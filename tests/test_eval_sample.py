@@ -1,0 +1,83 @@
+"""The sample gold set, and the offline draft of the shipped sample scored against it.
+
+The offline draft is made the way a suite makes it ("draft now with proposer
+offline"): ``drafter draft --offline`` in a child process.  Its scores are printed and
+held to a floor, so a change to the survey or the offline proposer that loses records
+or quotes the gold cites fails here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from drafter.cli import main
+from drafter.sample import SAMPLE_SHA, materialize
+from drafter.snapshot import Snapshot
+from evals.evaluate import evaluate
+from evals.gold import sample_gold, sample_gold_path
+
+#: Floors for the offline draft of the sample against the sample gold (overall).
+#: Measured when written (embed similarity, threshold 0.35): P 0.50, R 0.60, F1 0.55,
+#: gold-witness file recall 0.97, line recall 0.47, draft line precision 0.77,
+#: validity 1.00.  Floors sit a little below; validity must stay perfect.
+OFFLINE_FLOOR = {
+    "f1": 0.50,
+    "recall": 0.55,
+    "file_recall": 0.90,
+    "line_recall": 0.40,
+    "line_precision": 0.70,
+    "validity": 1.0,
+}
+
+
+def test_sample_gold_set_scores_itself_perfectly(tmp_path: Path) -> None:
+    gold = sample_gold()
+    assert len(gold.records) >= 12
+    repo = materialize(tmp_path / "sample")
+    with Snapshot(repo.path, SAMPLE_SHA) as snap:
+        card = evaluate(gold, gold, snap)
+    o = card.overall
+    assert o.matched == o.gold_records == len(gold.records)
+    assert o.f1 == 1.0 and o.gold_absent == 0
+    assert o.line_recall == o.line_precision == o.validity == 1.0
+
+
+def test_offline_draft_of_sample_meets_floor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'name = "sample-offline"\n\n[[items]]\nname = "sample"\nrepo = "sample"\n'
+        'gold = "sample"\nproposer = "offline"\ndraft_args = ["--no-index"]\n'
+    )
+    code = main(["eval", "--suite", str(suite), "--results", str(tmp_path / "runs"), "--json"])
+    out = capsys.readouterr().out
+    run = json.loads(out)
+    (item,) = run["items"]
+    assert code == 0, item["error"]
+    o = item["overall"]
+    with capsys.disabled():
+        print(
+            "\noffline draft of the sample vs the sample gold "
+            f"({sample_gold_path().name}): "
+            + ", ".join(
+                f"{k} {o[k]:.2f}"
+                for k in (
+                    "precision",
+                    "recall",
+                    "f1",
+                    "file_recall",
+                    "line_recall",
+                    "line_precision",
+                    "validity",
+                    "status_agreement",
+                    "route_field_presence",
+                )
+                if o[k] is not None
+            )
+        )
+    for key, floor in OFFLINE_FLOOR.items():
+        assert o[key] >= floor, f"{key} {o[key]:.3f} fell below {floor}"
