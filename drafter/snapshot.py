@@ -279,36 +279,51 @@ class Snapshot:
             return []
         payload = "".join(o + "\n" for o in oids).encode()
         with self._lock:
-            proc = self._batch()
-            assert proc.stdin is not None
-            stdin = proc.stdin
-            failed: list[BaseException] = []
-
-            def write() -> None:
+            for attempt in (1, 2):
+                fresh = self._proc is None
                 try:
-                    stdin.write(payload)
-                    stdin.flush()
-                except OSError as exc:  # git died; the reader sees it too
-                    failed.append(exc)
+                    return self._exchange(oids, payload)
+                except (OSError, ValueError) as exc:
+                    self._reset()
+                    # a process that died while idle is restarted once, transparently
+                    if fresh or attempt == 2:
+                        raise RepoError(
+                            f"reading objects from {self.git_dir} failed: {exc}"
+                        ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
-            writer = None
-            if len(payload) < 4096:
-                write()
-            else:
-                writer = threading.Thread(target=write, daemon=True)
-                writer.start()
+    def _exchange(self, oids: list[str], payload: bytes) -> list[bytes | None]:
+        proc = self._batch()
+        assert proc.stdin is not None
+        stdin = proc.stdin
+        failed: list[OSError] = []
+
+        def write() -> None:
             try:
-                out = [self._read_reply(proc, o) for o in oids]
-            except (OSError, ValueError) as exc:
-                self._reset()
-                raise RepoError(f"reading objects from {self.git_dir} failed: {exc}") from None
-            finally:
-                if writer is not None:
-                    writer.join()
+                stdin.write(payload)
+                stdin.flush()
+            except OSError as exc:  # git died; the reader sees it too
+                failed.append(exc)
+
+        writer = None
+        if len(payload) < 4096:
+            write()
+        else:
+            writer = threading.Thread(target=write, daemon=True)
+            writer.start()
+        try:
             if failed:
-                self._reset()
-                raise RepoError(f"reading objects from {self.git_dir} failed: {failed[0]}")
-            return out
+                raise failed[0]
+            out = [self._read_reply(proc, o) for o in oids]
+        except BaseException:
+            self._reset()  # also unblocks a writer stuck on a full pipe
+            raise
+        finally:
+            if writer is not None:
+                writer.join()
+        if failed:
+            raise failed[0]
+        return out
 
     def prefetch(self, paths: list[str]) -> None:
         """Read many regular files into the text cache in one exchange with git.

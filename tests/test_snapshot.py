@@ -179,3 +179,30 @@ def test_identity(repo: tuple[Path, str, str]) -> None:
     assert Snapshot(r).identity == "wt"
     git(r, "remote", "add", "origin", "git@github.com:owner/name.git")
     assert Snapshot(r).identity == "github:owner/name"
+
+
+def test_prefetch_pipelines_large_files(tmp_path: Path) -> None:
+    """Far more bytes than a pipe buffer holds, requested in one go, arrive intact."""
+    r = tmp_path / "big"
+    r.mkdir()
+    git(r, "init", "-q")
+    files = {f"d/f{i}.txt": (f"{i:03d} " * 20 + "\n") * (200 + i * 37) for i in range(40)}
+    commit(r, dict(files))
+    with Snapshot(r) as s:
+        s.prefetch([*files, "missing.txt", "../x"])  # bad paths are skipped, not fatal
+        assert {p: s.read_str(p) for p in files} == files
+        blobs = s.read_blobs([e.oid for e in s.entries()] + ["f" * 40])
+        assert blobs[-1] is None
+        assert [b.decode() for b in blobs[:-1]] == [files[p] for p in sorted(files)]
+        with pytest.raises(RepoError, match="missing"):
+            s.read_blob("e" * 40)
+        assert s.read_str("d/f0.txt") == files["d/f0.txt"]  # still usable afterwards
+
+
+def test_dead_cat_file_process_is_restarted(repo: tuple[Path, str, str]) -> None:
+    with Snapshot(repo[0]) as s:
+        assert s.read_bytes("a.py") == b"print('two')\n"
+        assert s._proc is not None
+        s._proc.kill()
+        s._proc.wait()
+        assert s.read_bytes("pkg/b.md") == b"# B\n\n- item\n"
