@@ -373,3 +373,19 @@ def test_chunker_change_rebuilds_in_place_without_reembedding(
         assert again.already_present == first.chunks and again.embedded == 0
         col = idx.collection(snap)
         assert col is not None and col.metadata["chunker"] == "test-next"
+
+
+@pytest.mark.server
+def test_cli_server_mode_via_env(tmp_path: Path, capsys, monkeypatch, chroma_server_url) -> None:
+    repo = tmp_path / "repo"
+    commit(repo, {"pkg/loader.py": LOADER, "uniq.txt": f"{uuid.uuid4().hex}\n"})
+    monkeypatch.setenv("DRAFTER_CHROMA_URL", chroma_server_url)
+    data = tmp_path / "data"
+    args = ["search", str(repo), "exec_module", "--json", "--data-dir", str(data)]
+    assert drafter_main(args) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (first["path"], first["line"]) == ("pkg/loader.py", 9)
+    assert not (data / "chroma").exists()  # nothing went to the embedded store
+    monkeypatch.setenv("DRAFTER_CHROMA_URL", "http://127.0.0.1:9")  # nothing listens there
+    assert drafter_main(["index", str(repo), "--data-dir", str(data)]) == 2
+    assert "cannot reach the Chroma server" in capsys.readouterr().err
