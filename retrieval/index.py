@@ -265,7 +265,7 @@ class Index:
             if stray:
                 col.delete(ids=stray)
                 stats.removed = len(stray)
-            t_store = bar.add_task("stored", total=len(chunks), completed=stats.already_present)
+            t_store = bar.add_task("chunks", total=len(chunks), completed=stats.already_present)
             t_emb = bar.add_task("embedded", total=len(todo))
             for i in range(0, len(todo), self.batch_size):
                 batch = todo[i : i + self.batch_size]
