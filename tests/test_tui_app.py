@@ -157,8 +157,9 @@ async def test_keys_persist_reopen_and_export(material: Material) -> None:
         assert labels[before].startswith("· ")
         progress = str(app2.screen.query_one("#progress").render())
         assert f"Reviewed 4/{len(ids)}" in progress
-        # the first pending record is reachable with one key
+        # the reopened review resumes at the first record still to decide
         main2 = _main(app2)
+        assert main2.current_id == next(i for i in ids if st[i].mark == Mark.pending)
         await pilot.press("n")
         assert app2.session.state(main2.current_id or "").mark == Mark.pending
 

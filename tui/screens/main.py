@@ -82,8 +82,10 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tree = self.query_one(RecordTree)
-        first = self.session.visible_ids()
-        self.current_id = first[0] if first else None
+        # reopening a review resumes at the first record still to decide
+        ids = self.session.visible_ids()
+        pending = self.session.next_pending(None)
+        self.current_id = pending or (ids[0] if ids else None)
         tree.rebuild(keep=self.current_id)
         tree.focus()
         self.refresh_view()

@@ -47,6 +47,8 @@ class RecordTree(Tree[str]):
                 leaf = node.add_leaf(record_label(self.session, r), data=r.id)
                 if r.id == keep:
                     target_line = leaf
+        if not self.root.children:
+            self.root.add_leaf(Text("No records in this view (f: filter, /: search)", style="dim"))
         if target_line is not None:
             self.call_after_refresh(self._select_node, target_line)
 
