@@ -85,15 +85,21 @@ def _mutations(quote: str, markdown_like: bool) -> Iterator[tuple[str, str]]:
 
 
 def _oracle_present(quote: str, text: str, original: str, markdown_like: bool = True) -> bool:
-    """An independent, looser check: the quote's characters in order with any
-    whitespace and any markup delimiters between them.  If even this fails, the
-    mutation is certainly absent from the file."""
+    """An independent, looser check: the quote's characters in order, where markup
+    delimiters may appear anywhere, a space in the quote stands for at least one
+    whitespace character and no space for none.  If even this fails, the mutation is
+    certainly absent from the file."""
     if " ".join(quote.split()) in " ".join(original.split()):
         return True  # an end trimmed off: what is left is still true text
     skip = _MARKUP if markdown_like else {"`", "•"}
-    chars = [re.escape(c) for c in quote if not c.isspace() and c not in skip]
-    sep = r"[\s`*_\[\]()•\-+]*" if markdown_like else r"[\s`•\-+*]*"
-    return re.search(sep.join(chars), text) is not None
+    mark = r"[`*_\[\]()•\-+]*" if markdown_like else r"[`•\-+*]*"
+    parts = []
+    for piece in re.split(r"(\s+)", quote.strip()):
+        if piece.isspace():
+            parts.append(r"\s+")
+        elif piece:
+            parts.append(mark.join(re.escape(c) for c in piece if c not in skip))
+    return re.search(mark.join(parts), text) is not None
 
 
 @pytest.fixture(scope="module")
