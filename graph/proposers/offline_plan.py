@@ -18,13 +18,28 @@ from retrieval.survey import Finding, Survey
 
 MAX_COMPONENTS = 8
 MAX_ROUTES = 12
-MAX_ARTIFACTS = 10
+MAX_ARTIFACTS = 14
 MAX_PROMPTS = 8
 MAX_CLAIMS = 8
 MAX_BAP_EXEC = 6
-MAX_SCORES = 6
+MAX_SCORES = 10
+_GATE_RANK = {
+    "answer_extraction": 0,
+    "reference_def": 0,
+    "answer_check": 0,
+    "grading_scale": 0,
+    "threshold": 1,
+    "score_aggregate": 2,
+    "score_report": 3,
+    "selection": 4,
+}
 MAX_REGISTRIES = 4
+MAX_LOOP_ROUTES = 6
 
+#: Code that supports the system rather than being it: ranked after the main code.
+_SECONDARY = re.compile(
+    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|tools?/scripts)/"
+)
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?|docs?)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
 )
@@ -75,12 +90,18 @@ class EntryUnit:
     reached: list[Finding] = field(default_factory=list)
 
     @property
-    def score(self) -> tuple[int, int, int, int]:
+    def score(self) -> tuple[int, int, int, int, int]:
+        """Sort key: main code before tests/baselines/analysis, model-reaching first, then
+        by how much the entry reaches, then shallower paths (top-level scripts) first."""
         cats = [f.category for f in self.reached]
+        path = self.primary.path
         return (
-            -cats.count("model_call"),
-            -(cats.count("exec_effect") + cats.count("persistence")),
-            1 if _TESTY.search(self.primary.path) else 0,
+            2 if _TESTY.search(path) else 1 if _SECONDARY.search(path) else 0,
+            0 if "model_call" in cats else 1,
+            -sum(
+                cats.count(c) for c in ("model_call", "exec_effect", "persistence", "tool_dispatch")
+            ),
+            path.count("/"),
             0,
         )
 
@@ -230,7 +251,7 @@ def plan_items(
                 "CMP",
                 ident,
                 label,
-                fs + settings[:3],
+                fs + settings[:5],
                 f"Distinct model endpoint reached through {provider} at {len(fs)} call site(s).",
             )
         )
@@ -246,11 +267,15 @@ def plan_items(
     for f in survey.by_category("persistence"):
         arts.setdefault(artifact_key(f), []).append(f)
 
-    def art_rank(kv: tuple[str, list[Finding]]) -> tuple[int, int, int, str]:
+    def art_rank(kv: tuple[str, list[Finding]]) -> tuple[int, int, int, int, str]:
         fs = kv[1]
         on_route = any(f.node in route_nodes for f in fs)
+        operative = (
+            re.search(r"\.(py|md|txt|json|jsonl|tsv|csv|pkl|pt|db|sqlite)$", kv[0]) is not None
+        )
         return (
             0 if on_route else 1,
+            0 if operative else 1,
             min(_WRITE_RANK.get(f.kind, 3) for f in fs),
             1 if _TESTY.search(fs[0].path) else 0,
             kv[0],
@@ -273,6 +298,9 @@ def plan_items(
         elif f.kind == "instruction_string":
             name = str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
             prompt_groups.setdefault(f"str:{f.path}:{name}", []).append(f)
+    for f in survey.by_category("prompt"):
+        if f.kind == "prompt_rule" and str(f.detail.get("of")) in prompt_groups:
+            prompt_groups[str(f.detail["of"])].append(f)
     for _key, fs in sorted(
         prompt_groups.items(), key=lambda kv: (kv[0].startswith("str:") is False, kv[0])
     )[:MAX_PROMPTS]:
@@ -345,20 +373,16 @@ def plan_items(
     ranked_gates = sorted(
         gates.items(),
         key=lambda kv: (
-            0 if any(f.node in route_nodes for f in kv[1]) else 1,
             1 if _TESTY.search(kv[0]) else 0,
+            # files that judge outputs against references come first: they decide what counts
+            0 if any(_GATE_RANK.get(f.kind, 5) == 0 for f in kv[1]) else 1,
+            0 if any(f.node in route_nodes for f in kv[1]) else 1,
             -len(kv[1]),
             kv[0],
         ),
     )
     for path, gfs in ranked_gates[:MAX_SCORES]:
-        gfs = sorted(
-            gfs,
-            key=lambda f: (
-                {"threshold": 0, "selection": 1, "score_aggregate": 2}.get(f.kind, 3),
-                f.start_line,
-            ),
-        )[:5]
+        gfs = _round_robin(sorted(gfs, key=lambda f: (_GATE_RANK.get(f.kind, 5), f.start_line)))[:6]
         base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         items.append(
             _item(
@@ -381,6 +405,7 @@ def plan_items(
             if x.category
             in ("model_call", "exec_effect", "persistence", "gating", "tool_dispatch", "model_loop")
         ]
+        key = [x for x in key if x.kind != "client"] + [x for x in key if x.kind == "client"]
         key.sort(
             key=lambda x: (
                 [
@@ -390,26 +415,69 @@ def plan_items(
                     "tool_dispatch",
                     "persistence",
                     "gating",
+                    "config_read",
                 ].index(x.category),
                 x.path,
                 x.start_line,
             )
         )
         facts += _spread(key, 14)
+        facts += [x for x in u.reached if x.kind == "model_setting"][:2]
         chain = progression_nodes(u, survey)
         rationale = (
             f"Entry point {name}; progression: {' → '.join(short_symbol(n) for n in chain)}."
         )
         items.append(_item("RTE", ident, f"Run {name}", facts, rationale))
 
+    # model loops and calls that no entry point reaches: a framework or importer drives them
+    covered = {n for u in routed for n in survey.reachable(u.node)}
+    loop_nodes = sorted(
+        {f.node for f in survey.by_category("model_call") if f.kind != "client"} - covered,
+        key=lambda n: (1 if _TESTY.search(n) else 0, n),
+    )
+    for node in loop_nodes[:MAX_LOOP_ROUTES]:
+        local = [f for f in survey.findings_at(node) if f.category not in ("claim", "entry_point")]
+        for callee in survey.call_graph.callees(node):
+            local += [
+                f
+                for f in survey.findings_at(callee)
+                if f.category in ("exec_effect", "persistence", "tool_dispatch", "gating")
+            ]
+        local.sort(key=lambda f: (f.path != node.split("::")[0], f.start_line))
+        looped = any(f.category == "model_loop" for f in local)
+        sym = short_symbol(node)
+        steps = [sym, *_steps(local)]
+        label = f"{'Model loop' if looped else 'Model call'} in {sym}"
+        facts = [f for f in local if f.category != "config_read" or f.kind == "model_setting"]
+        rationale = f"Model use not reached from an entry point; progression: {' → '.join(steps)}."
+        items.append(
+            _item(
+                "RTE",
+                ids.take("RTE", slug("loop" if looped else "call", sym)),
+                label,
+                facts[:16],
+                rationale,
+            )
+        )
+
     claims = [
         f
         for f in survey.by_category("claim")
         if _STRONG_CLAIM.search(str(f.detail.get("sentence", "")))
     ]
-    claims = [f for f in claims if not str(f.detail.get("sentence", "")).rstrip().endswith(":")]
+    claims = [
+        f
+        for f in claims
+        if not str(f.detail.get("sentence", "")).rstrip().endswith(":")
+        and not re.match(r"^\w+(\[[^\]]*\])?\s*:", str(f.detail.get("sentence", "")))
+    ]
+    unique: dict[str, Finding] = {}
+    for f in claims:
+        unique.setdefault(" ".join(str(f.detail.get("sentence", "")).lower().split()), f)
+    claims = list(unique.values())
     claims.sort(
         key=lambda f: (
+            1 if _TESTY.search(f.path) or _SECONDARY.search(f.path) else 0,
             {"doc_sentence": 0, "tool_description": 1, "docstring": 2}.get(f.kind, 3),
             f.path.count("/"),
             f.path,
@@ -475,7 +543,67 @@ def plan_items(
                 "Repository or plugin code gains authority by being imported or executed.",
             )
         )
-    return items[:max_records]
+    return _budget(items, max_records)
+
+
+def _round_robin(fs: list[Finding]) -> list[Finding]:
+    """One finding of each kind in turn, so a few witnesses show every kind of fact."""
+    by: dict[str, list[Finding]] = {}
+    for f in fs:
+        by.setdefault(f.kind, []).append(f)
+    out: list[Finding] = []
+    while any(by.values()):
+        for k in list(by):
+            if by[k]:
+                out.append(by[k].pop(0))
+    return out
+
+
+def _budget(items: list[PlanItem], n: int) -> list[PlanItem]:
+    """At most ``n`` items without starving any kind: components first, then one item of
+    each other kind in turn (each list is already ranked), kept in plan order."""
+    if len(items) <= n:
+        return items
+    queues = {k: [i for i in items if i.kind == k] for k in ("CMP", "RTE", "OBJ", "BAP", "CLM")}
+    # objects interleave their sorts (artifacts, prompts, tool registries, scores)
+    sorts: dict[str, list[PlanItem]] = {}
+    for i in queues["OBJ"]:
+        sorts.setdefault(i.label.split(" ", 1)[0], []).append(i)
+    queues["OBJ"] = []
+    while any(sorts.values()):
+        for q in sorts.values():
+            if q:
+                queues["OBJ"].append(q.pop(0))
+    chosen: set[str] = {i.id for i in queues.pop("CMP")[: max(1, n // 4)]}
+    while len(chosen) < n and any(queues.values()):
+        for q in queues.values():
+            if q and len(chosen) < n:
+                chosen.add(q.pop(0).id)
+    return [i for i in items if i.id in chosen]
+
+
+def _steps(fs: list[Finding], limit: int = 7) -> list[str]:
+    """Short labels for the facts of one function, in source order, for a progression."""
+    out: list[str] = []
+    for f in fs:
+        if f.category == "model_loop":
+            label = f"loop {' '.join(f.snippet.split())[:50].rstrip(':')}"
+        elif f.category == "model_call" and f.kind != "client":
+            label = f"{f.detail.get('call', 'model')} ({f.detail.get('provider', 'model')})"
+        elif f.category == "exec_effect":
+            label = f"{f.detail.get('call', f.kind)} (execution)"
+        elif f.category == "tool_dispatch":
+            label = f"{f.kind.replace('_', ' ')}"
+        elif f.category == "persistence":
+            tgt = str(f.detail.get("target_value") or f.detail.get("target") or "")
+            label = f"{f.kind} {tgt[:40]}".strip()
+        else:
+            continue
+        if label not in out:
+            out.append(label)
+        if len(out) >= limit:
+            break
+    return out
 
 
 def _spread(fs: list[Finding], limit: int) -> list[Finding]:

@@ -107,7 +107,10 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     if tools:
         extra.append(f"Tools are passed as {join_names(tools, 2)}.")
     blocks.append(para(f"Call sites: {sites}. " + " ".join(extra)))
-    blocks += _witness_blocks(calls[:3] + settings[:2], text_of, 5)
+    # settings inside the calling functions first: they say which model a call really uses
+    call_nodes = {c.node for c in calls}
+    settings = sorted(settings, key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
+    blocks += _witness_blocks(calls[:3] + settings[:3], text_of, 6)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -211,7 +214,7 @@ def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf
         ),
         para(consumer),
     ]
-    blocks += _witness_blocks(fs, text_of, 3)
+    blocks += _witness_blocks(fs, text_of, 4)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -245,6 +248,11 @@ def registry_object(
 def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
     path = fs[0].path
     kinds = {
+        "answer_extraction": "answer extraction from model output",
+        "reference_def": "reference-answer keys",
+        "answer_check": "comparisons with reference answers",
+        "grading_scale": "grading scales",
+        "score_report": "reported metrics",
         "threshold": "threshold comparisons",
         "selection": "max/min/sorted choices",
         "score_aggregate": "score aggregations",
@@ -266,7 +274,7 @@ def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf 
             "routes that reach them; their validity as measures is not assessed by the survey."
         ),
     ]
-    blocks += _witness_blocks(fs, text_of, 4)
+    blocks += _witness_blocks(fs, text_of, 6)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -281,7 +289,8 @@ def route(
     progression: list[str] | None = None,
 ) -> Record:
     entry = fs[0]
-    reached = [f for f in fs[1:] if f.category != "entry_point"]
+    loop = entry.category != "entry_point"  # a model loop driven from outside the repository
+    reached = [f for f in (fs if loop else fs[1:]) if f.category != "entry_point"]
     by = {
         c: [f for f in reached if f.category == c]
         for c in (
@@ -291,8 +300,10 @@ def route(
             "persistence",
             "gating",
             "tool_dispatch",
+            "prompt",
         )
     }
+    by["model_setting"] = [f for f in reached if f.kind == "model_setting"]
     tail_nodes: set[str] = set()
     if progression is None:
         m = re.search(r"progression: (.*)\.$", item.rationale)
@@ -305,6 +316,8 @@ def route(
         "shell": "shell caller",
         "dockerfile": "container start",
     }.get(entry.kind, "caller")
+    if loop:
+        caller, tail_nodes = "external caller (framework or importer)", {"<none>"}
     chain = [caller, *progression]
     at_end = [f for f in reached if f.node in tail_nodes]
     tail = (
@@ -321,7 +334,13 @@ def route(
         chain.append(f"{t.detail.get('call') or t.kind} ({t.category.replace('_', ' ')})")
     argparse = [f for f in fs if f.kind == "argparse"]
     lead = f"Endpoints/progression: {' → '.join(chain)}."
-    intro = f" The route starts at {where(entry)}"
+    intro = (
+        f" The route starts at {where(entry)}"
+        if not loop
+        else f" No entry point of the repository reaches {short_symbol(entry.node)} through the "
+        "call graph; it is invoked from outside (a benchmark framework, a plugin host or an "
+        "importer), which the survey cannot see"
+    )
     if argparse and argparse[0].detail.get("description"):
         intro += f' (argparse: "{argparse[0].detail["description"]}")'
     intro += "."
@@ -376,7 +395,7 @@ def route(
             f"process exit of {entry.path}; printed output and return values are not "
             "traced by the survey"
             if entry.kind in ("main_guard", "argparse", "shell", "dockerfile", "console_script")
-            else f"return value of {entry.symbol}() (not traced by the survey)",
+            else f"return value of {entry.symbol}() to its caller (not traced by the survey)",
         ),
         bullet(
             "Later read-back",
@@ -398,6 +417,24 @@ def route(
                 "; commands go to "
                 + join_names([str(f.detail.get("call", f.kind)) for f in by["exec_effect"]], 3)
                 if by["exec_effect"]
+                else ""
+            )
+            + (
+                "; system text "
+                + join_names(
+                    [
+                        str(p.detail.get("content") or p.detail.get("name") or p.kind)
+                        for p in by["prompt"]
+                    ],
+                    2,
+                )
+                if by["prompt"]
+                else ""
+            )
+            + (
+                "; model named by "
+                + join_names([str(s.detail.get("value")) for s in by["model_setting"]], 2)
+                if by["model_setting"]
                 else ""
             )
             + "; exact context contents are unknown",
@@ -429,14 +466,15 @@ def route(
         bullet("Evidence limits", EVIDENCE_LIMITS),
     ]
     blocks: list[Block] = [para(lead + intro), *([para(" ".join(para2))] if para2 else []), *fields]
-    wit_src = [entry, *[f for f in fs[1:] if f.category == "entry_point"][:3]]
+    wit_src = [] if loop else [entry, *[f for f in fs[1:] if f.category == "entry_point"][:3]]
     caps = {
-        "model_call": 3,
         "model_loop": 1,
+        "model_call": 3,
         "exec_effect": 4,
         "persistence": 3,
         "gating": 1,
         "tool_dispatch": 1,
+        "model_setting": 2,
     }
     for cat, cap in caps.items():
         wit_src += [f for f in by[cat] if f.kind != "client"][:cap]

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from drafter.model import Bullet, LineRange, Paragraph, Witness, WitnessBlock
 from retrieval.survey import Finding
 
-MAX_QUOTE_CHARS = 220
-MAX_QUOTE_LINES = 3
+MAX_QUOTE_CHARS = 240
+MAX_QUOTE_LINES = 6
 
 _WS = re.compile(r"\s+")
 

@@ -17,6 +17,8 @@ _SCORE_WORD = re.compile(
     r"(score|reward|threshold|accuracy|acc\b|pass(?:_rate|ed)?|best|fitness|metric|val_|margin|confidence|grade|rating|points|success)",
     re.I,
 )
+#: ``>= 0.5``-style comparisons against a fraction: pass/fail cut-offs even without a score name.
+_UNIT_THRESHOLD = re.compile(r"(?:>=|<=|>|<)\s*(?:0?\.\d+|1\.0)\b")
 _SELECT = {
     "max",
     "min",
@@ -37,6 +39,38 @@ _SELECT = {
 _RETRY_DECORATOR = re.compile(
     r"^(?:backoff\.on_exception|backoff\.on_predicate|(?:tenacity\.)?retry)\b"
 )
+_AGG_WORDS = (
+    "score",
+    "accura",
+    "reward",
+    "fitness",
+    "progress",
+    "points",
+    "match",
+    "pass_rate",
+    "percentage",
+    "error",
+    "precision",
+    "recall",
+    "f1",
+    "truth",
+    "gold",
+    "label",
+    "expected",
+)
+#: A reported metric: a dict key naming a score, e.g. ``"overall_accuracy": float(acc)``.
+_METRIC_KEY = re.compile(
+    r"""^\s*['"](\w*(?:score|accuracy|progress|fitness|reward|error|precision|recall|f1)\w*)['"]\s*:\s*\S""",
+    re.I,
+)
+#: Comparing an output with a reference answer: ``df[gt_key] == df["prediction"]``.
+_ANSWER_CHECK = re.compile(
+    r"""\S*(?:ground_truth|truth|gold|label|expected|answer|reference|target)\S*\s*(?:==|!=)\s*"""
+    r"""\S*(?:pred|prediction|response|output|answer|result)\S*|"""
+    r"""\S*(?:pred|prediction|response|output)\S*\s*(?:==|!=)\s*\S*(?:ground_truth|truth|gold|label|expected|reference)\S*""",
+    re.I,
+)
+_AGG_OPS = ("mean(", "sum(", "std(", "average(", " / ", "len(")
 _AGGREGATE = re.compile(
     r"""(?P<name>[\w"'\[\]]*?(?:score|accuracy|reward|fitness|progress|points|match|pass_rate|percentage|error)\w*["']?\]?)\s*(?::|=(?!=))\s*(?P<rhs>.*(?:mean\(|sum\(|std\(|average\(|\s/\s|len\().*)""",
     re.I,
@@ -49,7 +83,7 @@ def gating_findings(pf: PyFile) -> list[Hit]:
     for cmp in pf.compares:
         if not re.search(r"(<=|>=|<|>)", cmp.text) or "__name__" in cmp.text:
             continue
-        if not _SCORE_WORD.search(cmp.text):
+        if not _SCORE_WORD.search(cmp.text) and not _UNIT_THRESHOLD.search(cmp.text):
             continue
         s, e = int(cmp.extra["stmt_start"]), int(cmp.extra["stmt_end"])
         if s in seen:
@@ -121,6 +155,48 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         s = line.strip()
         if not s or s.startswith("#") or i in seen or len(s) > 200:
             continue
+        low = s.lower()
+        if s.startswith(("def ", "print(", "logger", "log(", "logging", "assert ")):
+            continue
+        extra = _evaluation_line(s, low)
+        if extra is not None:
+            seen.add(i)
+            hits.append(Hit("gating", extra[0], pf.path, i, i, _symbol_at(pf, i), extra[1]))
+            continue
+        if not any(k in low for k in _AGG_WORDS):
+            continue
+        check = _ANSWER_CHECK.search(s)
+        if check:
+            seen.add(i)
+            hits.append(
+                Hit(
+                    "gating",
+                    "answer_check",
+                    pf.path,
+                    i,
+                    i,
+                    _symbol_at(pf, i),
+                    {"comparison": clip(check.group(0), 100)},
+                )
+            )
+            continue
+        key = _METRIC_KEY.search(s)
+        if key:
+            seen.add(i)
+            hits.append(
+                Hit(
+                    "gating",
+                    "score_report",
+                    pf.path,
+                    i,
+                    i,
+                    _symbol_at(pf, i),
+                    {"name": key.group(1)},
+                )
+            )
+            continue
+        if not any(k in low for k in _AGG_OPS):
+            continue
         m = _AGGREGATE.search(s)
         if m and not s.startswith(("def ", "print(", "logger", "log(", "logging")):
             seen.add(i)
@@ -137,6 +213,42 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                 )
             )
     return hits
+
+
+_EXTRACT = re.compile(
+    r"^(?P<name>[\w.\[\]'\"]*(?:prediction|pred|answer|final_answer|verdict|grade|label))\s*=\s*"
+    r"(?P<rhs>.*(?:\[-1\]|extract|json\.loads|re\.search|re\.findall|\.group\().*)$",
+    re.I,
+)
+_REFERENCE = re.compile(
+    r"^(?P<name>[\w.]*(?:GROUND_TRUTH|GOLD|REFERENCE|EXPECTED_(?:ANSWER|OUTPUT|RESULT|LABEL))\w*)"
+    r"\s*(?::[^=]+)?=\s*\S",
+    re.I,
+)
+_METRIC_RETURN = re.compile(
+    r"""\breturn\s+['"](\w*(?:score|accuracy|progress|fitness|reward|precision|recall|f1)\w*)['"]""",
+    re.I,
+)
+_SCALE = re.compile(r"""['"](?:correct|incorrect|partial|pass|fail|almost)['"]\s*:\s*-?\d""", re.I)
+
+
+def _evaluation_line(s: str, low: str) -> tuple[str, dict[str, str]] | None:
+    """How outputs become scores: answer extraction, reference keys, metrics, grading scales."""
+    if any(k in low for k in ("pred", "answer", "verdict", "grade", "label")):
+        m = _EXTRACT.search(s)
+        if m:
+            return "answer_extraction", {"name": clip(m.group("name"), 60)}
+    if any(k in low for k in ("ground_truth", "gold", "reference", "expected")):
+        m = _REFERENCE.search(s)
+        if m:
+            return "reference_def", {"name": m.group("name")}
+    if "return" in low:
+        m = _METRIC_RETURN.search(s)
+        if m:
+            return "score_report", {"name": m.group(1)}
+    if _SCALE.search(s):
+        return "grading_scale", {"scale": clip(s, 100)}
+    return None
 
 
 def _symbol_at(pf: PyFile, line: int) -> str:

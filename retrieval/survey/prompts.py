@@ -37,6 +37,28 @@ def _best_line(lines: list[str], start: int, end: int) -> int:
     return first or start
 
 
+_RULE = re.compile(
+    r"\b(never|always|must|only|do not|don't|stop|revert|commit|at most|no more than|forbidden|"
+    r"not allowed|required|when you are done|one [\w ]{0,20} per)\b",
+    re.I,
+)
+MAX_RULES = 3
+
+
+def rule_lines(lines: list[str], start: int, end: int, skip: int) -> list[int]:
+    """Lines in ``start..end`` that state a rule (never/always/must/only/stop...), for witnesses."""
+    out: list[int] = []
+    for ln in range(start, min(end, len(lines)) + 1):
+        s = lines[ln - 1].strip()
+        if ln == skip or len(s) < 25 or s.startswith(("#", "```", "|")):
+            continue
+        if _RULE.search(s):
+            out.append(ln)
+            if len(out) >= MAX_RULES:
+                break
+    return out
+
+
 def prompt_file(path: str, text: str) -> list[Hit]:
     name = path.rsplit("/", 1)[-1]
     if not name.lower().endswith(_PROMPT_EXT) or name.lower().startswith(
@@ -58,7 +80,7 @@ def prompt_file(path: str, text: str) -> list[Hit]:
     if not text.strip():
         return []
     ln = _best_line(lines, 1, min(len(lines), 80))
-    return [
+    hits = [
         Hit(
             "prompt",
             "prompt_file",
@@ -69,6 +91,9 @@ def prompt_file(path: str, text: str) -> list[Hit]:
             {"file": path, "lines": len(lines), "first_instruction": clip(lines[ln - 1], 160)},
         )
     ]
+    for r in rule_lines(lines, 1, len(lines), ln):
+        hits.append(Hit("prompt", "prompt_rule", path, r, r, "<file>", {"of": f"file:{path}"}))
+    return hits
 
 
 def prompt_strings(pf: PyFile) -> list[Hit]:
@@ -100,6 +125,9 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
                 },
             )
         )
+        group = f"str:{pf.path}:{s.assigned_to or f'{s.symbol}:{ln}'}"
+        for r in rule_lines(pf.lines, s.start_line, s.end_line, ln):
+            hits.append(Hit("prompt", "prompt_rule", pf.path, r, r, s.symbol, {"of": group}))
     for d in pf.dicts:
         if _SYSTEM_MSG.search(d.text):
             m = re.search(r"""['"]content['"]\s*:\s*([^,}\n]+)""", d.text)

@@ -122,13 +122,21 @@ class PyFile:
     dicts: list[Span] = field(default_factory=list)
     assigns: list[Span] = field(default_factory=list)
     main_guard: tuple[int, int] | None = None
+    _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def snippet(self, start: int, end: int) -> str:
         return "\n".join(self.lines[start - 1 : end])
 
     def uses(self, *prefixes: str) -> bool:
         """Does the file import any module starting with one of ``prefixes``?"""
-        return any(m == p or m.startswith(p + ".") for m in self.imported_modules for p in prefixes)
+        key = prefixes
+        got = self._uses_cache.get(key)
+        if got is None:
+            got = any(
+                m == p or m.startswith(p + ".") for m in self.imported_modules for p in prefixes
+            )
+            self._uses_cache[key] = got
+        return got
 
 
 def module_name(path: str) -> str:
