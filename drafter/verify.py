@@ -6,6 +6,17 @@ substring of the file under the report format's normalisations (drafter.normaliz
 tried least first; the kind of the first that matches is reported.  Misses get the
 nearest real passages of the file — offered to a drafter for repair, never accepted.
 
+Decisions worth knowing:
+
+* Levels are tried in order exact → whitespace → markup.  A ``•`` in a quote stands
+  for a source list marker (``-``, ``*``, ``+`` opening a line); that is layout, like
+  line breaks, so it belongs to the whitespace level.  Inline Markdown (emphasis,
+  strong, links) is dropped only in Markdown-like files; code-span backticks in all.
+* Occurrences are counted at the first level that finds the quote.  Several of them
+  and no line range → ``ambiguous``; a range picks the occurrences whose span
+  overlaps it; a range that picks none → ``not_found``, naming where the quote is.
+* A path that is absolute or contains ``..`` is ``path_missing`` before any lookup.
+
 Files are read once through the snapshot (under a lock, so a LangGraph fan-out can
 share one verifier) and their normal forms are built lazily and cached per path.
 """
@@ -406,7 +417,7 @@ class VerifySummary:
 
     @property
     def ok(self) -> bool:
-        """True when every witness verified (and there was at least none to fail)."""
+        """True when every witness verified (vacuously true for a report without any)."""
         return self.verified == self.total
 
     def to_dict(self) -> dict[str, object]:
