@@ -27,6 +27,23 @@ def verifier_locate(snapshot: Snapshot) -> Locate:
     return Verifier(snapshot).verify
 
 
+def reading_notes(gold: Report, draft: Report, sha: str) -> list[str]:
+    """Warnings that change how the scores read; never silently "fixed"."""
+    notes: list[str] = []
+    if gold.type != draft.type:
+        notes.append(
+            f"gold is a {gold.type} report and the draft a {draft.type} one: their record "
+            "kinds never align, only witness scores are comparable"
+        )
+    for name, rep in (("gold", gold), ("draft", draft)):
+        rev = rep.source.revision if rep.source else None
+        if rev and rev != sha:
+            notes.append(
+                f"the {name} names revision {rev[:12]}; its witnesses were located at {sha[:12]}"
+            )
+    return notes
+
+
 def evaluate(
     gold: Report,
     draft: Report,
@@ -77,6 +94,7 @@ def evaluate(
         overall=overall,
         drafter_version=__version__,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
+        notes=reading_notes(gold, draft, snapshot.sha),
         timings={
             "locate_s": located - started,
             "align_s": aligned - located,

@@ -44,6 +44,8 @@ class Scorecard:
     drafter_version: str
     created: str
     timings: dict[str, float] = field(default_factory=dict)
+    #: Things that change how the numbers read (mismatched types or revisions).
+    notes: list[str] = field(default_factory=list)
 
     # -- derived views -------------------------------------------------------------
 
@@ -124,6 +126,7 @@ class Scorecard:
                 {"owner": w.owner, "anchor": w.anchor, "status": str(w.status), "hit": level}
                 for w, level in self.hits.draft
             ],
+            "notes": list(self.notes),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
 
@@ -205,6 +208,8 @@ class Scorecard:
             for w in absent:
                 lines.append(f"  {w.owner}  {w.anchor}  [{w.status}]\n")
             parts.append(lines)
+        for note in self.notes:
+            parts.append(Text(f"note: {note}", style="yellow"))
         console.print(Group(*parts))
 
 

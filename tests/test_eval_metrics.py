@@ -22,6 +22,7 @@ from drafter.model import (
     RecordSection,
     Report,
     ReportType,
+    Source,
     Witness,
     WitnessBlock,
 )
@@ -385,3 +386,28 @@ def test_threshold_leaves_weak_pairs_unmatched(tiny_repo) -> None:
     loose = run_eval(tiny_repo, report(g), draft, similarity="lexical", threshold=0.3)
     # witness overlap alone is 1.0 -> score >= 0.5
     assert loose.kinds["RT-CMP"].matched == 1
+
+
+def test_notes_for_mismatched_type_and_revision(tiny_repo) -> None:
+    repo, rev1, rev2 = tiny_repo
+    gold = report(gold_records())
+    draft = report(gold_records()).model_copy(
+        update={"type": ReportType.epistemic, "source": Source(repository="x", revision=rev2)}
+    )
+    card = run_eval(tiny_repo, gold, draft)
+    assert any("never align" in n for n in card.notes)
+    assert any(f"draft names revision {rev2[:12]}" in n for n in card.notes)
+    assert run_eval(tiny_repo, gold, report(gold_records())).notes == []
+
+
+def test_html_shows_unmatched_records_of_each_side(tiny_repo) -> None:
+    from evals.html import render_html
+
+    g = gold_records()
+    extra = rec("RT-CLM-extra", "Extra <claim>", "Claimed operation: none.", [W_README])
+    card = run_eval(tiny_repo, report(g), report([g[0], g[1], extra]))
+    page = render_html(card)
+    assert "Unmatched gold records" in page and "Unmatched draft records" in page
+    assert "RT-RTE-shell" in page and "RT-CLM-extra" in page and "Extra &lt;claim&gt;" in page
+    # a gold witness the draft covers is marked as a line hit, one it misses as a miss
+    assert 'class="w line"' in page and 'class="w miss"' in page
