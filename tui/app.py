@@ -12,10 +12,12 @@ import os
 import time
 from collections.abc import Callable
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
 from drafter.errors import BadInput
+from drafter.review_store import IDLE_CAP
 from tui.screens.help import HelpScreen
 from tui.screens.main import MainScreen
 from tui.screens.source import SourceScreen
@@ -40,6 +42,7 @@ class ReviewApp(App[None]):
         self.session = session
         self.live_clock = live_clock
         self.main: MainScreen | None = None
+        self._last_input = session.store.clock()
 
     def on_mount(self) -> None:
         self.session.store.start_session()
@@ -53,10 +56,17 @@ class ReviewApp(App[None]):
         if self.live_clock:
             self.set_interval(TICK_SECONDS, self._tick)
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown):
+            self._last_input = self.session.store.clock()
+        await super().on_event(event)
+
     def _tick(self) -> None:
-        self.session.store.touch()
+        # time spent counts while the analyst is at the keys, not while the app idles
+        if self.session.store.clock() - self._last_input < IDLE_CAP:
+            self.session.store.touch()
         if self.main is not None and self.screen is self.main:
-            self.main.refresh_view()
+            self.main.refresh_progress()
 
     def on_unmount(self) -> None:
         self.session.close()

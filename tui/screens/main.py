@@ -112,8 +112,12 @@ class MainScreen(Screen[None]):
             tree.rebuild(keep=self.current_id)
         else:
             tree.refresh_labels()
-        self.query_one(ProgressLine).show(s.store.progress(s.report.records), self.view_label())
+        self.refresh_progress()
         self.show_record()
+
+    def refresh_progress(self) -> None:
+        s = self.session
+        self.query_one(ProgressLine).show(s.store.progress(s.report.records), self.view_label())
 
     def show_record(self) -> None:
         rid = self.current_id
