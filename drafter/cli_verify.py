@@ -18,7 +18,7 @@ from rich.text import Text
 
 from drafter.errors import BadInput
 from drafter.model import Report, VerifyStatus, Witness
-from drafter.reportio import atomic_write_text, load_report
+from drafter.reportio import atomic_write_text, load_report_with_warnings
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier, VerifySummary, summarize
 
@@ -156,7 +156,10 @@ def _summary_table(s: VerifySummary) -> Table:
 )
 def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
     """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
-    rep = load_report(report)
+    loaded = load_report_with_warnings(report)
+    for warning in loaded.warnings:
+        click.echo(f"drafter: warning: {warning}", err=True)
+    rep = loaded.report
     named = rep.source.revision if rep.source else None
     if rev is None:
         if not named:

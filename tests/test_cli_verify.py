@@ -171,3 +171,24 @@ def test_bad_input_exits_2(repo: tuple[Path, str], tmp_path: Path,
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_parser_warnings_go_to_stderr(repo: tuple[Path, str], tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    r, _ = repo
+    report = _write(tmp_path, "\n  • operation conclusion status: maybe\n")
+    code = main(["verify", str(report), "--repo", str(r), "--rev", "HEAD", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "warning" in captured.err and "maybe" in captured.err
+    assert json.loads(captured.out)["summary"]["ok"] is True
+
+
+def test_ambiguous_witness_fails_the_check(repo: tuple[Path, str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    r, _ = repo
+    report = _write(tmp_path, "\nhistory --- src/app.py\n\nhistory --- src/app.py:6-6\n")
+    assert main(["verify", str(report), "--repo", str(r), "--rev", "HEAD"]) == 1
+    out = capsys.readouterr().out
+    assert "ambiguous" in out and "src/app.py:6-6" in out
+    assert "give a line range that picks one" in out
