@@ -136,6 +136,10 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
         text_out.parent.mkdir(parents=True, exist_ok=True)
         save_report(report, text_out, "text")
     console.print(draft_table(report))
+    if result.replayed:
+        console.print(
+            f"{result.replayed} model call(s) answered from the run's journal, not paid again"
+        )
     usage = summarize(result.usage)
     if usage:
         console.print(usage_table(usage))

@@ -60,6 +60,7 @@ class RecordContext(BaseModel):
     findings: list[Any] = Field(default_factory=list)
     chunks: list[Any] = Field(default_factory=list)
     file_texts: dict[str, str] = Field(default_factory=dict)
+    repair_round: int = Field(default=0, description="1-based repair round when repairing, else 0.")
 
 
 class AccountContext(BaseModel):

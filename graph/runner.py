@@ -5,7 +5,9 @@ independent and lets ``--resume THREAD`` find its run from the thread ID alone. 
 run's settings live in the checkpointed state, so a resumed run uses the same model,
 limits and proposer kind; the budget is re-seeded with the cost already recorded.
 LangGraph stores the writes of every task that finished, so on resume completed
-record nodes — and the model calls they made — are not run again.
+record nodes are normally not run again; the call journal beside the checkpoint
+(``<thread id>.calls.sqlite``, :mod:`graph.journal`) guarantees that even a task whose
+writes were lost to a ``kill -9`` is re-run without paying for its model calls again.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from drafter.model import Report
 from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost
+from graph.journal import CallJournal
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
 
@@ -40,6 +43,8 @@ class RunResult:
     report: Report | None = None
     resumed: bool = False
     usage: list[dict[str, Any]] = field(default_factory=list)
+    #: Model calls answered from the journal in this process (paid for by an earlier one).
+    replayed: int = 0
 
 
 def new_thread_id(rev: str = "") -> str:
@@ -115,22 +120,34 @@ def run_draft(
         resources = Resources(
             repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
         )
+        proposer = proposer_factory(config, resources)
+        journal = CallJournal(path.with_suffix(".calls.sqlite"))
+        attach = getattr(proposer, "attach_journal", None)
+        if attach is not None:
+            attach(journal)
         ctx = RunContext(
-            proposer=proposer_factory(config, resources),
+            proposer=proposer,
             config=config,
             resources=resources,
             budget=Budget(config.max_cost, spent),
         )
         try:
-            for chunk in app.stream(inputs, gconf, context=ctx, stream_mode="updates"):
+            # "sync": each step's checkpoint is on disk before the next step starts
+            stream = app.stream(
+                inputs, gconf, context=ctx, stream_mode="updates", durability="sync"
+            )
+            for chunk in stream:
                 if on_update is not None:
                     for node, update in chunk.items():
                         on_update(node, update if isinstance(update, dict) else {})
         finally:
             resources.close()
+            journal.close()
         final = dict(app.get_state(gconf).values or {})
     report = Report.model_validate(final["report"]) if final.get("report") else None
-    return RunResult(tid, path, final, report, resume, list(final.get("usage") or []))
+    return RunResult(
+        tid, path, final, report, resume, list(final.get("usage") or []), journal.replayed
+    )
 
 
 def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:

@@ -92,3 +92,73 @@ def test_resuming_a_finished_run_asks_nothing(sample, data) -> None:
     again = _run(sample, data, fake, "done", resume=True)
     assert len(fake.log) == n
     assert _comparable(again.report) == _comparable(first.report)
+
+
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, {tests!r})
+from test_claude_fake import FakeAPI
+from test_claude_scenario import script_sample
+from graph.configuration import Configuration
+from graph.runner import run_draft
+
+log = open({log!r}, "a")
+fake = FakeAPI()
+script_sample(fake)
+inner = fake.handler
+
+def handler(request):
+    key = FakeAPI.key_of(json.loads(request.content))
+    if len(fake.log) + 1 >= 7:  # the 7th request hangs until the parent kills us
+        log.write("HANG " + key + "\n"); log.flush()
+        time.sleep(600)
+    log.write(key + "\n"); log.flush()
+    return inner(request)
+
+fake.handler = handler
+prop = fake.proposer("claude-sonnet-5-5")
+cfg = Configuration(model="claude-sonnet-5-5", generator="claude", concurrency=1)
+run_draft({repo!r}, {sha!r}, cfg, lambda c, r: prop, thread_id="sigkill", system="tinkerbot")
+"""
+
+
+def test_sigkill_mid_run_then_resume(sample, data, tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    log = tmp_path / "child.log"
+    code = CHILD.format(
+        tests=str(Path(__file__).parent), log=str(log), repo=str(sample.path), sha=sample.sha
+    )
+    env = {**os.environ, "DRAFTER_DATA_DIR": str(data)}
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and "HANG" not in (log.read_text() if log.exists() else ""):
+        assert child.poll() is None, child.stderr.read().decode()[-2000:]
+        time.sleep(0.1)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    done_in_child = [k for k in log.read_text().splitlines() if not k.startswith("HANG")]
+    assert done_in_child[0] == "plan" and len(done_in_child) == 6
+
+    fake = FakeAPI()
+    script_sample(fake)
+    resumed = _run(sample, data, fake, "sigkill", resume=True)
+    finished = {"plan", "record:RT-CMP-claude", "record:RT-OBJ-run-log", "record:RT-RTE-run-task"}
+    assert finished <= set(done_in_child)
+    assert not finished & set(fake.keys), f"repeated after SIGKILL: {finished & set(fake.keys)}"
+    assert resumed.report is not None
+    # with one worker, LangGraph's queued task writes died with the process: the three
+    # finished record tasks re-ran and their answers came from the call journal instead
+    # of being paid again (the plan's step checkpoint had been saved)
+    assert resumed.replayed == 3, resumed.replayed
+    assert [r.id for r in resumed.report.records][:3] == [
+        "RT-CMP-claude",
+        "RT-OBJ-run-log",
+        "RT-RTE-run-task",
+    ]
+    assert all(w.verified for w in resumed.report.witnesses)

@@ -24,7 +24,9 @@ def repair(task: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     plan = Plan.model_validate(task["plan"])
     record = record_from_state(task["record"] or {})
     misses = [Miss.model_validate(m) for m in task.get("misses", [])]
-    rctx = build_record_context(ctx, plan, item)
+    rctx = build_record_context(ctx, plan, item).model_copy(
+        update={"repair_round": int(task.get("round") or 1)}
+    )
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "repair", lambda: ctx.proposer.repair_record(rctx, record, misses))
     update: dict[str, Any] = {"usage": result.usage}

@@ -19,10 +19,12 @@ from typing import Any
 
 import anthropic
 import httpx2
+from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
 
 from drafter.model import AccountSection, Record
 from graph import costs
+from graph.journal import CallJournal
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, ProposalRejected, RecordContext
 from graph.proposers.claude_client import RetryPolicy, call_with_retries, make_client
 from graph.proposers.claude_prompts import (
@@ -69,6 +71,11 @@ class ClaudeProposer:
         self.max_tokens = max_tokens
         self._shared: str | None = None
         self._lock = threading.Lock()
+        self.journal: CallJournal | None = None
+
+    def attach_journal(self, journal: CallJournal) -> None:
+        """Answer repeated requests from the run's journal (see graph.journal)."""
+        self.journal = journal
 
     # -- payloads -----------------------------------------------------------------
 
@@ -115,6 +122,7 @@ class ClaudeProposer:
         task = render(
             "repair",
             record_id=record.id,
+            round=ctx.repair_round or 1,
             # the draft quotes repository text, so it is framed as data too
             record_json=data_block(
                 "drafted_record",
@@ -164,8 +172,18 @@ class ClaudeProposer:
     # -- calling ------------------------------------------------------------------
 
     def _send(self, request: dict[str, Any]) -> Any:
-        costs.check_budget()
-        msg = call_with_retries(lambda: self.client.messages.create(**request), self.retry)
+        """One paid call: replayed from the journal when this exact request was answered
+        before (a resumed run), else sent with retries and journaled before use.  Either
+        way it is charged once to the current node, so the draft's usage counts every
+        call exactly once even when a lost task is re-executed."""
+        stored = self.journal.get(request) if self.journal is not None else None
+        if stored is not None:
+            msg = Message.model_validate(stored)
+        else:
+            costs.check_budget()
+            msg = call_with_retries(lambda: self.client.messages.create(**request), self.retry)
+            if self.journal is not None:
+                self.journal.put(request, msg.model_dump(mode="json"))
         costs.charge(self.model, msg.usage)
         return msg
 
