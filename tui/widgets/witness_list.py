@@ -18,7 +18,7 @@ from tui.widgets.marks import badge
 QUOTE_CHARS = 46
 
 
-def witness_line(w: Witness, decided: bool | None) -> Text:
+def witness_line(w: Witness, decided: bool | None, width: int = QUOTE_CHARS) -> Text:
     sym, style = badge(w)
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(sym, style=style)
@@ -30,8 +30,8 @@ def witness_line(w: Witness, decided: bool | None) -> Text:
     anchor = f"{w.path}:{lines}" if lines else w.path
     t.append(f" {anchor}", style="bold")
     quote = " ".join(w.quote.split())
-    if len(quote) > QUOTE_CHARS:
-        quote = quote[: QUOTE_CHARS - 1] + "…"
+    if len(quote) > width:
+        quote = quote[: width - 1] + "…"
     t.append("\n   " + quote, style="dim")
     return t
 
@@ -45,8 +45,10 @@ class WitnessList(OptionList):
         if r is None or st is None:
             return
         ws = r.witnesses
+        width = max(20, self.size.width - 6) if self.size.width else QUOTE_CHARS
         self.add_options(
-            Option(witness_line(w, st.witness_decision(w)), id=f"w{i}") for i, w in enumerate(ws)
+            Option(witness_line(w, st.witness_decision(w), width), id=f"w{i}")
+            for i, w in enumerate(ws)
         )
         if ws:
             self.highlighted = min(keep, len(ws) - 1) if keep is not None else 0
