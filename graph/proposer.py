@@ -22,9 +22,13 @@ class PlanItem(BaseModel):
     id: str = Field(description="Record ID, e.g. RT-RTE-gate-admission (PREFIX-KIND-slug).")
     kind: str = Field(description="One of CMP, OBJ, RTE, CLM, BAP.")
     label: str = Field(description="Short title.")
-    files: list[str] = Field(default_factory=list, description="Repository paths the record must read.")
+    files: list[str] = Field(
+        default_factory=list, description="Repository paths the record must read."
+    )
     rationale: str = Field(default="", description="Why this record matters, one sentence.")
-    facts: list[str] = Field(default_factory=list, description="IDs of survey findings it builds on.")
+    facts: list[str] = Field(
+        default_factory=list, description="IDs of survey findings it builds on."
+    )
 
 
 class Plan(BaseModel):
@@ -78,7 +82,9 @@ class Proposer(Protocol):
 
     def draft_record(self, ctx: RecordContext) -> Record | None: ...
 
-    def repair_record(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> Record | None: ...
+    def repair_record(
+        self, ctx: RecordContext, record: Record, misses: list[Miss]
+    ) -> Record | None: ...
 
     def account(self, ctx: AccountContext) -> list[AccountSection]: ...
 
