@@ -117,7 +117,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="report the best of N runs")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    console = Console()
+    console = Console() if Console().is_terminal else Console(width=110)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"

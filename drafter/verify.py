@@ -123,10 +123,7 @@ class FileText:
 
     def lines(self, start: int, end: int) -> LineRange:
         """1-based line span of the original ``[start, end)``."""
-        # built without validation: the span is ordered and 1-based by construction
-        return LineRange.model_construct(
-            start=self.line_of(start), end=self.line_of(max(start, end - 1))
-        )
+        return LineRange(start=self.line_of(start), end=self.line_of(max(start, end - 1)))
 
     def passage_text(self, lines: LineRange) -> str:
         ls = self.line_starts
