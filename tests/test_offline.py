@@ -192,3 +192,36 @@ def test_duplicate_lines_get_line_ranges_that_verify(tmp_path: Path) -> None:
     runs = [w for w in draft.witnesses if "subprocess.run" in w.quote]
     assert len({_lines(w).start for w in runs}) == 2
     assert all(w.lines is not None and w.verified for w in runs)
+
+
+LOOP_REPO = {
+    "bot/harness.py": (
+        "import litellm\n"
+        "import subprocess\n\n\n"
+        "class Bot:\n"
+        "    def solve(self, task):\n"
+        '        messages = [{"role": "user", "content": task}]\n'
+        "        for step in range(20):\n"
+        '            reply = litellm.completion(model="gpt-4o", messages=messages)\n'
+        "            cmd = reply.choices[0].message.content\n"
+        "            out = subprocess.run(cmd, shell=True, capture_output=True, text=True)\n"
+        '            messages.append({"role": "user", "content": out.stdout})\n'
+        "        return messages\n"
+    ),
+}
+
+
+def test_model_loop_driven_from_outside_gets_its_own_route(tmp_path: Path) -> None:
+    """A harness class a framework imports has no entry point; its loop is still a route."""
+    repo = make_repo(tmp_path / "r", LOOP_REPO)
+    with Snapshot(repo, "HEAD") as snap:
+        draft = verify_report(draft_offline(snap, run_survey(snap), "bot"), snap)
+    route = draft.record("RT-RTE-loop-bot-solve")
+    assert route is not None, [r.id for r in draft.records]
+    prog = route.lead["Endpoints/progression"]
+    assert prog.startswith("external caller (framework or importer) → Bot.solve()")
+    assert "litellm.completion (litellm)" in prog and "subprocess.run (execution)" in prog
+    assert prog.index("loop for step in range(20)") < prog.index("litellm.completion")
+    assert all(w.verified for w in draft.witnesses)
+    quotes = " ".join(w.quote for w in route.witnesses)
+    assert "for step in range(20):" in quotes and "subprocess.run(cmd, shell=True" in quotes

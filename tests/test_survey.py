@@ -183,6 +183,25 @@ if __name__ == "__main__":
     main()
 """
 
+EVALUATE = """\
+import json
+
+GROUND_TRUTH_KEY = "label"
+SCALE = {"incorrect": 0, "partial": 1, "correct": 7}
+
+
+def judge(reply, row):
+    prediction = json.loads(reply)["answers"][-1]
+    match = row[GROUND_TRUTH_KEY] == prediction
+    return {
+        "overall_accuracy": float(match),
+    }
+
+
+def metric_name(domain):
+    return "overall_accuracy"
+"""
+
 CLICK = '''\
 import click
 
@@ -201,6 +220,7 @@ FILES = {
     "pkg/store.py": STORE,
     "pkg/cli.py": CLI,
     "pkg/click_cmd.py": CLICK,
+    "pkg/evaluate.py": EVALUATE,
     "pyproject.toml": '[project]\nname = "pkg"\n\n[project.scripts]\npkg-run = "pkg.cli:main"\n',
     "scripts/run.sh": "#!/bin/sh\nset -e\npython -m pkg.cli --model x\n",
     "prompts/system.md": "# System\n\nYou are a careful agent working in a scratch workspace.\n",
@@ -269,6 +289,14 @@ def _has(survey: Survey, category: str, kind: str, path: str, needle: str) -> No
         ("model_loop", "for", "pkg/agent.py", "for turn in range(10):"),
         ("gating", "threshold", "pkg/store.py", "if score >= threshold:"),
         ("gating", "selection", "pkg/store.py", "return max(best, score)"),
+        ("gating", "answer_extraction", "pkg/evaluate.py", "prediction = json.loads(reply)"),
+        ("gating", "reference_def", "pkg/evaluate.py", 'GROUND_TRUTH_KEY = "label"'),
+        ("gating", "answer_check", "pkg/evaluate.py", "row[GROUND_TRUTH_KEY] == prediction"),
+        ("gating", "grading_scale", "pkg/evaluate.py", '"incorrect": 0'),
+        ("gating", "score_report", "pkg/evaluate.py", '"overall_accuracy": float(match)'),
+        ("gating", "score_report", "pkg/evaluate.py", 'return "overall_accuracy"'),
+        ("prompt", "prompt_rule", "pkg/agent.py", "Do not call tools that are not listed"),
+        ("config_read", "model_setting", "pkg/agent.py", "self.model = model"),
         ("config_read", "env", "pkg/cli.py", 'os.environ.get("AGENT_MODEL"'),
         ("config_read", "cli_option", "pkg/cli.py", 'parser.add_argument("--model"'),
         ("claim", "doc_sentence", "README.md", "never reaches the internet"),

@@ -17,7 +17,7 @@ from graph.proposers.offline_text import join_names, short_symbol, slug
 from retrieval.survey import Finding, Survey
 
 MAX_COMPONENTS = 8
-MAX_ROUTES = 12
+MAX_ROUTES = 10
 MAX_ARTIFACTS = 14
 MAX_PROMPTS = 8
 MAX_CLAIMS = 8
@@ -34,7 +34,7 @@ _GATE_RANK = {
     "selection": 4,
 }
 MAX_REGISTRIES = 4
-MAX_LOOP_ROUTES = 6
+MAX_LOOP_ROUTES = 5
 
 #: Code that supports the system rather than being it: ranked after the main code.
 _SECONDARY = re.compile(
@@ -159,8 +159,13 @@ def entry_units(survey: Survey) -> list[EntryUnit]:
     return out
 
 
-def endpoint_key(f: Finding) -> tuple[str, str]:
-    """(provider, model) naming one distinct model endpoint."""
+def endpoint_key(f: Finding, survey: Survey | None = None) -> tuple[str, str]:
+    """(provider, model) naming one distinct model endpoint; a call through a repository
+    wrapper belongs to the endpoint of the direct model call it reaches."""
+    if f.kind == "via_wrapper" and survey is not None:
+        target = survey.finding(str(f.detail.get("reaches", "")))
+        if target is not None and target.kind != "via_wrapper":
+            return endpoint_key(target)
     provider = str(f.detail.get("provider", "model"))
     model = str(f.detail.get("model_value") or f.detail.get("model") or "")
     if not model:
@@ -216,10 +221,30 @@ def plan_items(
 
     # components: one per distinct model endpoint
     groups: dict[tuple[str, str], list[Finding]] = {}
+    clients = []
     for f in survey.by_category("model_call"):
-        groups.setdefault(endpoint_key(f), []).append(f)
+        if f.kind == "client":
+            clients.append(f)  # a client constructor is evidence for an endpoint, not one
+        else:
+            groups.setdefault(endpoint_key(f, survey), []).append(f)
+    for c in clients:
+        for key, fs in sorted(groups.items()):
+            if key[0] == c.detail.get("provider") and any(f.path == c.path for f in fs):
+                fs.append(c)
+                break
     ranked = sorted(groups.items(), key=lambda kv: (-sum(f.kind != "client" for f in kv[1]), kv[0]))
     for (provider, model), fs in ranked[:MAX_COMPONENTS]:
+        direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
+        via = sorted(
+            (f for f in fs if f.kind == "via_wrapper"),
+            key=lambda f: (
+                2 if _TESTY.search(f.path) else 1 if _SECONDARY.search(f.path) else 0,
+                f.path,
+                f.start_line,
+            ),
+        )
+        direct += [f for f in fs if f.kind == "client"][:1]
+        fs = direct[:8] + via[:6]
         # settings in the calling files, and the constant the model argument names
         # (``model=config.MODEL`` → ``MODEL = ...`` in a config module)
         named = {
@@ -382,7 +407,17 @@ def plan_items(
         ),
     )
     for path, gfs in ranked_gates[:MAX_SCORES]:
-        gfs = _round_robin(sorted(gfs, key=lambda f: (_GATE_RANK.get(f.kind, 5), f.start_line)))[:6]
+        gfs = _round_robin(
+            sorted(
+                gfs,
+                key=lambda f: (
+                    _GATE_RANK.get(f.kind, 5),
+                    # headline numbers first: overall/average/final rather than per-class
+                    0 if re.search(r"overall|average|mean|total|final", f.snippet, re.I) else 1,
+                    f.start_line,
+                ),
+            )
+        )[:6]
         base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         items.append(
             _item(
@@ -433,7 +468,7 @@ def plan_items(
     covered = {n for u in routed for n in survey.reachable(u.node)}
     loop_nodes = sorted(
         {f.node for f in survey.by_category("model_call") if f.kind != "client"} - covered,
-        key=lambda n: (1 if _TESTY.search(n) else 0, n),
+        key=lambda n: (2 if _TESTY.search(n) else 1 if _SECONDARY.search(n) else 0, n),
     )
     for node in loop_nodes[:MAX_LOOP_ROUTES]:
         local = [f for f in survey.findings_at(node) if f.category not in ("claim", "entry_point")]
@@ -448,6 +483,8 @@ def plan_items(
         sym = short_symbol(node)
         steps = [sym, *_steps(local)]
         label = f"{'Model loop' if looped else 'Model call'} in {sym}"
+        if not sym.startswith(node.split("::")[0]):
+            label += f" ({node.split('::')[0]})"
         facts = [f for f in local if f.category != "config_read" or f.kind == "model_setting"]
         rationale = f"Model use not reached from an entry point; progression: {' → '.join(steps)}."
         items.append(

@@ -65,9 +65,10 @@ def _object_of(plan: Plan, f: Finding) -> str | None:
 
 
 def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
-    calls = [f for f in fs if f.category == "model_call"]
+    calls = [f for f in fs if f.category == "model_call" and f.kind != "via_wrapper"]
+    via = [f for f in fs if f.kind == "via_wrapper"]
     settings = [f for f in fs if f.category == "config_read"]
-    first = calls[0] if calls else fs[0]
+    first = calls[0] if calls else (via[0] if via else fs[0])
     provider = first.detail.get("provider", "model")
     model = first.detail.get("model")
     value = first.detail.get("model_value")
@@ -106,11 +107,17 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     tools = [str(c.detail["tools"]) for c in calls if c.detail.get("tools")]
     if tools:
         extra.append(f"Tools are passed as {join_names(tools, 2)}.")
+    if via:
+        wrappers = join_names(sorted({short_symbol(str(v.detail.get("via", ""))) for v in via}), 3)
+        extra.append(
+            f"Reached through the repository's wrappers ({wrappers}) from "
+            f"{join_names([where(v) for v in via], 5)}."
+        )
     blocks.append(para(f"Call sites: {sites}. " + " ".join(extra)))
     # settings inside the calling functions first: they say which model a call really uses
     call_nodes = {c.node for c in calls}
     settings = sorted(settings, key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
-    blocks += _witness_blocks(calls[:3] + settings[:3], text_of, 6)
+    blocks += _witness_blocks(calls[:3] + settings[:3] + via[:3], text_of, 9)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 

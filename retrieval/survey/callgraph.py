@@ -150,8 +150,17 @@ def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
 
     # local variables bound to repository classes: ``runner = TauRunner(...)``
     var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
+    aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
     for pf in files:
         for a in pf.assigns:
+            if a.extra.get("rhs_type") == "identifier":
+                # ``fn = get_response`` then ``fn(...)``: an alias of a repository function
+                rhs = a.text.split("=", 1)[1].strip() if "=" in a.text else ""
+                hit = resolve_name(pf, rhs)
+                lhs = a.extra.get("lhs", "")
+                if hit and "::<module>" not in hit and re.fullmatch(r"[A-Za-z_]\w*", lhs):
+                    aliases[(pf.path, a.symbol)][lhs] = hit
+                continue
             if a.extra.get("rhs_type") not in ("call", "conditional_expression"):
                 continue
             lhs = a.extra.get("lhs", "")
@@ -180,7 +189,7 @@ def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
         parts = c.callee.split(".")
         out: list[str] = []
         if len(parts) == 1:
-            hit = resolve_name(pf, parts[0])
+            hit = aliases.get((pf.path, c.symbol), {}).get(parts[0]) or resolve_name(pf, parts[0])
             if hit:
                 init = (
                     class_method(hit, "__init__")

@@ -204,12 +204,83 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
 
     for pf in py_files:
         hits += control.loop_findings(pf, calls_model)
+    hits += _wrapper_calls(py_files, hits, resolve, graph)
 
     _resolve_entry_targets(hits, py_files, graph)
     lines_of = {pf.path: pf.lines for pf in py_files}
     lines_of.update({p: t.split("\n") for p, t in text_files})
     survey.findings = _to_findings(hits, lines_of)
     return survey
+
+
+#: How many repository calls a wrapper may stand between a call site and the model call.
+WRAPPER_DEPTH = 2
+
+
+def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list[Hit]:  # noqa: ANN001
+    """Call sites that reach a model call through repository wrappers (``chat(...)`` →
+    ``get_response`` → ``litellm.completion``): where the system really talks to a model.
+    Each names the direct model call it reaches (``reaches``), so proposers can group it
+    with that endpoint."""
+    direct: dict[str, Hit] = {}
+    for h in hits:
+        if h.category == "model_call" and h.kind not in ("client", "via_wrapper"):
+            direct.setdefault(f"{h.path}::{h.symbol}", h)
+    direct_lines = {
+        (h.path, ln) for h in direct.values() for ln in range(h.start_line, h.end_line + 1)
+    }
+    memo: dict[str, tuple[Hit, int] | None] = {}
+
+    def first_model(node: str, depth: int) -> tuple[Hit, int] | None:
+        if node in direct:
+            return direct[node], 0
+        if depth == 0:
+            return None
+        key = f"{node}@{depth}"
+        if key not in memo:
+            memo[key] = None
+            best = None
+            for nxt in graph.callees(node):
+                got = first_model(nxt, depth - 1)
+                if got and (best is None or got[1] + 1 < best[1]):
+                    best = (got[0], got[1] + 1)
+            memo[key] = best
+        return memo[key]
+
+    out: list[Hit] = []
+    for pf in files:
+        for c in pf.calls:
+            if (pf.path, c.start_line) in direct_lines or c.callee_type not in (
+                "identifier",
+                "attribute",
+            ):
+                continue
+            for node in resolve(pf, c):
+                got = first_model(node, WRAPPER_DEPTH - 1)
+                if got is None or node == f"{pf.path}::{c.symbol}":
+                    continue
+                target = got[0]
+                detail = {
+                    "provider": target.detail.get("provider", "model"),
+                    "call": c.callee,
+                    "via": node,
+                    "reaches": f"model_call:{target.path}:{target.start_line}",
+                }
+                if "model" in c.kwargs:
+                    detail["model"] = c.kwargs["model"][:80]
+                out.append(
+                    Hit(
+                        "model_call",
+                        "via_wrapper",
+                        pf.path,
+                        c.stmt_start,
+                        c.stmt_end,
+                        c.symbol,
+                        detail,
+                    )
+                )
+                break
+    return out
 
 
 def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> None:  # noqa: ANN001
