@@ -210,8 +210,12 @@ class _Builder:
         self.path = path
         self.lines = lines
         self.out: list[Chunk] = []
+        self._next_row = 0  # chunks are emitted top to bottom; never overlap the last one
 
     def emit(self, first: int, last: int, symbol: str, kind: str) -> None:
+        first = max(first, self._next_row)
+        if first > last:
+            return
         # trim blank edge rows: they cost nothing and only blur the line range
         while first < last and self.lines.blank(first):
             first += 1
@@ -220,6 +224,7 @@ class _Builder:
         if self.lines.blank(first) and first == last:
             return
         text = self.lines.text(first, last)
+        self._next_row = last + 1
         self.out.append(
             Chunk(self.path, first + 1, last + 1, symbol, kind, text, content_hash(text),
                   self.lines.cost(first, last))

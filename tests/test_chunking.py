@@ -59,7 +59,10 @@ def _spans(path: str, text: str) -> list[tuple[int, int, str, str]]:
 
 def _assert_exact(path: str, text: str) -> None:
     lines = split_lines(text)
-    for c in chunk_file(path, text).chunks:
+    chunks = chunk_file(path, text).chunks
+    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+        assert prev.end_line < nxt.start_line  # no overlap, so ids are unique
+    for c in chunks:
         assert c.text == "".join(lines[c.start_line - 1 : c.end_line]), c
         assert c.tokens == count_tokens([c.text])[0]
 
