@@ -480,6 +480,9 @@ def _fold(r: Record, rows: list[DecisionRow]) -> RecordState:
         if row.record_hash != h:
             if row.action in RECORD_ACTIONS:
                 old_mark = Mark.accepted if row.action == Action.accept else Mark.rejected
+            elif row.action == Action.annotate and row.text:
+                # notes stay visible, marked as written about an earlier version
+                st.notes.append(f"(earlier version) {row.text}")
             continue
         if row.action == Action.accept:
             st.mark, st.reason = Mark.accepted, row.text

@@ -130,6 +130,8 @@ def test_regenerated_draft_carries_over_and_marks_changed(tmp_path: Path) -> Non
     with ReviewStore(tmp_path / "s.sqlite") as s:
         for r in old.records:
             s.accept(r)
+        s.annotate(old.record("RT-RTE-loop"), "check the retry path")  # type: ignore[arg-type]
+        s.edit(old.record("RT-RTE-loop"), "Label", "Old label edit")  # type: ignore[arg-type]
         s.decide_witness(old.record("RT-RTE-loop"), 0, True)  # type: ignore[arg-type]
     new = _report(route_text="Endpoints/progression: a → b → c.")
     # a verifier pass adds verdicts: not a content change
@@ -143,6 +145,9 @@ def test_regenerated_draft_carries_over_and_marks_changed(tmp_path: Path) -> Non
         assert st["RT-CLM-safe"].mark == Mark.accepted
         assert st["RT-RTE-loop"].mark == Mark.changed
         assert st["RT-RTE-loop"].previous == Mark.accepted
+        # notes on the old content stay visible, edits of the old content are not applied
+        assert st["RT-RTE-loop"].notes == ["(earlier version) check the retry path"]
+        assert st["RT-RTE-loop"].edits == {}
         # the unchanged witness keeps its decision
         loop = new.record("RT-RTE-loop")
         assert loop is not None

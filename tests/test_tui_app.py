@@ -334,3 +334,63 @@ def test_bad_draft_is_bad_input(tmp_path: Path) -> None:
         make_app(draft, repo)
     with pytest.raises(BadInput, match="does not exist"):
         make_app(tmp_path / "missing.json", repo)
+
+
+async def test_source_view_of_a_missed_quote_marks_the_nearest_passage(
+    material: Material,
+) -> None:
+    app = _app(material)
+    broken = material[3]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        _main(app).go_to(broken)
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SourceScreen)
+        w = app.session.record(broken).witnesses[0]
+        v = w.verification
+        assert v is not None and v.status == VerifyStatus.not_found and v.nearest
+        near = v.nearest[0]
+        title = str(screen.query_one("#source-title").render())
+        assert title.startswith("✗ ")
+        assert "not_found; marked: nearest real passage" in title
+        syntax = screen.query_one("#source-code", Static).content
+        assert set(syntax.highlight_lines) == set(  # type: ignore[union-attr]
+            range(near.lines.start, near.lines.end + 1)
+        )
+
+
+async def test_regenerated_draft_shows_changed_since_review(material: Material) -> None:
+    draft, _, store, _ = material
+    app = _app(material)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first, second = app.session.visible_ids()[:2]
+        await pilot.press("a", "a")
+    # the drafter runs again: the first record's text changes, the second does not
+    data = json.loads(draft.read_text())
+    rec = data["sections"][0]["records"][0]
+    assert rec["id"] == first
+    para = next(b for b in rec["blocks"] if b["type"] == "paragraph")
+    para["text"] += " Regenerated."
+    draft.write_text(json.dumps(data))
+    app2 = _app(material)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        s = app2.session
+        assert s.state(first).mark == Mark.changed
+        assert s.state(second).mark == Mark.accepted
+        tree = app2.screen.query_one(RecordTree)
+        labels = {leaf.data: str(leaf.label) for sec in tree.root.children for leaf in sec.children}
+        assert labels[first].startswith("Δ ")
+        # a changed record counts as pending: the review resumes on it
+        assert _main(app2).current_id == first
+        header = str(app2.screen.query_one("#detail-header").render())
+        assert "changed since review (was accepted)" in header
+        assert "Δ 1" in str(app2.screen.query_one("#progress").render())
+        await pilot.press("a")
+        assert s.state(first).mark == Mark.accepted

@@ -28,19 +28,19 @@ from tui.widgets.witness_list import witness_line
 CONTEXT_ABOVE = 3
 
 
-def marked_span(w: Witness) -> tuple[LineRange | None, str]:
-    """The lines to mark and what they are."""
+def marked_span(w: Witness) -> tuple[str, LineRange | None, str]:
+    """The file to show, the lines to mark in it, and what those lines are."""
     v = w.verification
     if v is not None and v.lines is not None:
-        return v.lines, f"{v.status.value}" + (
-            f", {v.match_kind.value} match" if v.match_kind else ""
-        )
+        kind = f", {v.match_kind.value} match" if v.match_kind else ""
+        return w.path, v.lines, f"{v.status.value}{kind}"
     if w.lines is not None:
-        return w.lines, f"{status_of(w).value}; lines as cited"
+        return w.path, w.lines, f"{status_of(w).value}; lines as cited"
     if v is not None and v.nearest:
         p = v.nearest[0]
-        return p.lines, f"{v.status.value}; marked: nearest real passage"
-    return None, status_of(w).value
+        where = "nearest real passage" if p.path == w.path else f"quote cited from {w.path}"
+        return p.path, p.lines, f"{v.status.value}; marked: {where}"
+    return w.path, None, status_of(w).value
 
 
 class SourceScreen(Screen[None]):
@@ -76,12 +76,12 @@ class SourceScreen(Screen[None]):
 
     def show_witness(self) -> None:
         w = self.witness
-        span, what = marked_span(w)
+        path, span, what = marked_span(w)
         sym, style = badge(w)
         n = len(self.session.record(self.record_id).witnesses)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"{sym} ", style=style)
-        title.append(f"{w.path}", style="bold")
+        title.append(path, style="bold")
         title.append(f" @ {self.session.snapshot.sha[:12]}")
         if span:
             title.append(f"  lines {span}")
@@ -89,7 +89,7 @@ class SourceScreen(Screen[None]):
         self.query_one("#source-title", Static).update(title)
         decided = self.session.state(self.record_id).witness_decision(w)
         self.query_one("#source-witness", Static).update(witness_line(w, decided))
-        self.load_file(w.path, span)
+        self.load_file(path, span)
 
     @work(thread=True, exclusive=True, group="source")
     def load_file(self, path: str, span: LineRange | None) -> None:
