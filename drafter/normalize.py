@@ -33,6 +33,7 @@ _LIST_MARKER = re.compile(r"(?m)^[ \t]*([-*+])(?=[ \t])")
 # Code spans: a backtick run, content without a blank line, the same run again.
 _CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^`\n]|`(?!\1)|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 _LINK = re.compile(r"!?\[((?:[^\[\]\n])+)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"\n]*\")?\)")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _AUTOLINK = re.compile(r"<((?:https?|mailto):[^<>\s]+)>")
 _SPAN = r"((?:[^\n]|\n(?![ \t]*\n))+?)"
 _STRONG = re.compile(r"(?<![\w*])\*\*(?=[^\s*])" + _SPAN + r"(?<=[^\s*])\*\*(?![\w*])"
@@ -200,6 +201,7 @@ def _keep_groups(pattern: re.Pattern[str]) -> Callable[[Mapped], Mapped]:
 strip_code = _keep_groups(_CODE)
 strip_links = _keep_groups(_LINK)
 strip_autolinks = _keep_groups(_AUTOLINK)
+strip_escapes = _keep_groups(_ESCAPE)
 strip_strong = _keep_groups(_STRONG)
 strip_em = _keep_groups(_EM)
 
@@ -212,12 +214,12 @@ def has_markup(text: str, markdown: bool) -> bool:
     """Whether :func:`strip_markup` could change ``text`` at all (a cheap pre-check)."""
     if "`" in text:
         return True
-    return markdown and any(c in text for c in "*_[<")
+    return markdown and any(c in text for c in "*_[<\\")
 
 
 def strip_markup(src: Mapped, markdown: bool) -> Mapped:
-    """Drop inline markup: code spans always; links and emphasis in Markdown files."""
-    out = strip_code(src)
+    """Drop inline markup: code spans always; escapes, links and emphasis in Markdown."""
+    out = strip_code(strip_escapes(src) if markdown else src)
     if markdown:
         out = strip_em(strip_strong(strip_autolinks(strip_links(out))))
     return out

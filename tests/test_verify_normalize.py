@@ -49,6 +49,13 @@ def test_markup_rules() -> None:
     assert "x = a * b * c" in py and "f(*args, **kwargs)" in py  # no emphasis in code
 
 
+def test_markdown_escapes_dropped() -> None:
+    md = file_form("use snake\\_case and c:\\\\dir\n", "markup", bullets=False, markdown=True)
+    assert md.text == "use snake_case and c:\\dir "
+    py = file_form("s = 'a\\_b'\n", "markup", bullets=False, markdown=False)
+    assert py.text == "s = 'a\\_b' "
+
+
 def test_has_markup_precheck() -> None:
     assert not has_markup("x = a * b", markdown=False)
     assert has_markup("use `x`", markdown=False)
