@@ -266,6 +266,7 @@ def _has(survey: Survey, category: str, kind: str, path: str, needle: str) -> No
         ("model_call", "client", "pkg/agent.py", "anthropic.Anthropic()"),
         ("model_call", "chat", "pkg/llm.py", 'completion(model="gpt-4o"'),
         ("model_call", "chat", "pkg/llm.py", "requests.post(ENDPOINT"),
+        ("model_call", "via_wrapper", "pkg/agent.py", "return ask(task)"),
         ("tool_dispatch", "callable_registry", "pkg/tools.py", "REGISTRY = {"),
         ("tool_dispatch", "tool_schema", "pkg/tools.py", "SCHEMA = {"),
         ("tool_dispatch", "subscript_dispatch", "pkg/tools.py", "REGISTRY[name](**args)"),
@@ -327,6 +328,15 @@ def test_model_detail_names_provider_model_and_endpoint(survey: Survey) -> None:
     assert lit.detail["provider"] == "litellm" and lit.detail["model_value"] == "gpt-4o"
     http = calls[("pkg/llm.py", _line(FILES, "pkg/llm.py", "requests.post("))]
     assert http.detail["provider"] == "http"
+
+
+def test_wrapper_call_names_the_model_call_it_reaches(survey: Survey) -> None:
+    via = [f for f in survey.by_category("model_call") if f.kind == "via_wrapper"]
+    ask = next(f for f in via if "ask(task)" in f.snippet)
+    assert ask.detail["via"] == "pkg/llm.py::ask"
+    assert survey.finding(ask.detail["reaches"]).path == "pkg/llm.py"
+    # a script's own main() is a route, never counted as a model wrapper
+    assert not any(f.symbol in ("<main>", "<module>") for f in via)
 
 
 def test_env_reads_keep_names_never_secret_defaults(survey: Survey) -> None:

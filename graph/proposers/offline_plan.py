@@ -714,40 +714,57 @@ def progression_nodes(u: EntryUnit, survey: Survey | None = None) -> list[str]:
     return out
 
 
+_STOP = frozenset(
+    "which there their these those about would should every always never agent only must cannot "
+    "the that with from this when then than into your have been will each what also more most "
+    "some such them they were does done make made used uses using file files code".split()
+)
+#: Claim words that point at a category of code: a sandbox claim is about execution, etc.
+_TOPICS = (
+    (
+        re.compile(r"sandbox|internet|network|isolat|shell|command|docker|container", re.I),
+        "exec_effect",
+    ),
+    (
+        re.compile(r"persist|saved?|stored?|logged|record|history|append|written", re.I),
+        "persistence",
+    ),
+    (re.compile(r"score|threshold|pass|best|gate|reward|accura|must pass|≥|>=", re.I), "gating"),
+    (re.compile(r"tool|plugin|registry|dispatch", re.I), "tool_dispatch"),
+    (re.compile(r"prompt|instruction|model|llm|claude|gpt", re.I), "model_call"),
+)
+
+
+def _stem(word: str) -> str:
+    w = word.lower().strip("./-_`*")
+    for suffix in ("ing", "es", "ed", "s"):
+        if len(w) > 5 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
 def _related(survey: Survey, sentence: str, exclude: Finding, limit: int = 2) -> list[Finding]:
-    """Findings whose snippet shares distinctive words (paths, identifiers) with a claim."""
-    words = {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_./-]{4,}", sentence)}
-    words -= {
-        "which",
-        "there",
-        "their",
-        "these",
-        "those",
-        "about",
-        "would",
-        "should",
-        "every",
-        "always",
-        "never",
-        "agent",
-        "only",
-        "must",
-        "cannot",
-        "the",
-        "that",
-        "with",
-        "from",
-        "this",
-    }
-    if not words:
+    """Code a claim bears on: findings sharing distinctive word stems with the sentence,
+    with a bonus for the category the claim talks about (sandbox → execution effects)."""
+    stems = {_stem(w) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_./-]{3,}", sentence)}
+    stems = {s for s in stems if len(s) >= 4 and s not in _STOP}
+    topics = {cat for rx, cat in _TOPICS if rx.search(sentence)}
+    if not stems:
         return []
     scored = []
     for f in survey.findings:
-        if f is exclude or f.category in ("claim", "config_read") or f.path.endswith(".md"):
+        if (
+            f is exclude
+            or f.category in ("claim", "config_read", "entry_point")
+            or f.path.endswith(".md")
+        ):
             continue
-        text = (f.snippet + " " + " ".join(str(v) for v in f.detail.values())).lower()
-        hit = sum(1 for w in words if w in text)
-        if hit >= 2:
-            scored.append((-hit, f.path, f.start_line, f))
+        text = " ".join([f.snippet, f.symbol, *(str(v) for v in f.detail.values())]).lower()
+        hit = sum(1 for s in stems if s in text)
+        if hit == 0:
+            continue
+        total = hit + (1 if f.category in topics else 0)
+        if total >= 2:
+            scored.append((-total, f.path, f.start_line, f))
     scored.sort(key=lambda t: t[:3])
     return [t[3] for t in scored[:limit]]

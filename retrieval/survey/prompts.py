@@ -101,12 +101,15 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
     for s in pf.strings:
         if s.is_docstring:
             continue
-        named = bool(s.assigned_to and _PROMPT_NAME.search(s.assigned_to))
+        literal_text = re.sub(r"\{[^{}]*\}", "", s.value) if s.is_fstring else s.value
+        named = (
+            bool(s.assigned_to and _PROMPT_NAME.search(s.assigned_to)) and len(literal_text) >= 40
+        )
         long_enough = len(s.value) >= 200 or (
             s.end_line - s.start_line >= 3 and len(s.value) >= 120
         )
         instr = _INSTRUCTION.search(s.value) is not None
-        if not ((long_enough and instr) or (named and len(s.value) >= 40)):
+        if not ((long_enough and instr) or named):
             continue
         ln = _best_line(pf.lines, s.start_line, s.end_line)
         hits.append(

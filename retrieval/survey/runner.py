@@ -255,9 +255,15 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                 "attribute",
             ):
                 continue
+            if c.symbol in ("<main>", "<module>"):
+                continue  # a script calling its own main() is a route, not a model wrapper
             for node in resolve(pf, c):
                 got = first_model(node, WRAPPER_DEPTH - 1)
-                if got is None or node == f"{pf.path}::{c.symbol}":
+                if (
+                    got is None
+                    or node == f"{pf.path}::{c.symbol}"
+                    or node.endswith(("::main", ".main"))
+                ):
                     continue
                 target = got[0]
                 detail = {
