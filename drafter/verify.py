@@ -70,7 +70,6 @@ def _tokens(text: str) -> list[tuple[str, int]]:
     return [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
 
 
-
 @dataclass(slots=True)
 class _Occurrence:
     start: int  # original offsets
@@ -79,7 +78,7 @@ class _Occurrence:
 
 
 class FileText:
-    """One file's text with its line table, normal forms and token index (all lazy)."""
+    """One file's text with its line table and normal forms (built lazily, cached)."""
 
     def __init__(self, path: str, text: str, lossy: bool):
         self.path = path
@@ -130,7 +129,6 @@ class FileText:
         a = ls[lines.start - 1]
         b = ls[lines.end] - 1 if lines.end < len(ls) else len(self.text)
         return self.text[a:b]
-
 
 
 def _find_all(hay: str, needle: str) -> list[int]:
