@@ -329,3 +329,15 @@ def test_threads_agree_with_serial(repo: tuple[Path, str, str]) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         parallel = list(pool.map(lambda qp: shared.check(*qp), quotes))
     assert parallel == serial
+
+
+def test_verify_many_matches_one_by_one(repo: tuple[Path, str, str]) -> None:
+    ws = [Witness(quote=line.strip(), path=p)
+          for p, text in [("src/app.py", APP_PY), ("docs/guide.md", GUIDE_MD),
+                          ("src/dup.py", DUP_PY)]
+          for line in text.splitlines() if line.strip()]
+    ws += [Witness(quote="x", path="nope.py"), Witness(quote="x", path="link.py")]
+    batch = Verifier(Snapshot(repo[0])).verify_many(ws)
+    single = Verifier(Snapshot(repo[0]))
+    assert batch == [single.verify(w) for w in ws]
+    assert sum(v.status == VerifyStatus.verified for v in batch) >= 20
