@@ -268,7 +268,7 @@ def _has(survey: Survey, category: str, kind: str, path: str, needle: str) -> No
         ("model_call", "chat", "pkg/llm.py", "requests.post(ENDPOINT"),
         ("model_call", "via_wrapper", "pkg/agent.py", "return ask(task)"),
         ("tool_dispatch", "callable_registry", "pkg/tools.py", "REGISTRY = {"),
-        ("tool_dispatch", "tool_schema", "pkg/tools.py", "SCHEMA = {"),
+        ("tool_dispatch", "tool_schema", "pkg/tools.py", '"name": "run_shell",'),
         ("tool_dispatch", "subscript_dispatch", "pkg/tools.py", "REGISTRY[name](**args)"),
         ("tool_dispatch", "getattr_dispatch", "pkg/tools.py", "getattr(obj, name)()"),
         ("tool_dispatch", "import_module", "pkg/tools.py", "importlib.import_module(mod)"),

@@ -99,9 +99,15 @@ class OfflineProposer:
         return Plan(system=ctx.system, items=items)
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
+        """The record for one plan item, or None when its findings yield no witness
+        (a record the analyst cannot check against the source is not worth drafting)."""
         fs = self._findings(ctx)
         if not fs:
             return None
+        rec = self._draft(ctx, fs)
+        return rec if rec is not None and rec.witnesses else None
+
+    def _draft(self, ctx: RecordContext, fs: list[Finding]) -> Record | None:
         text_of = self._text_of(ctx.file_texts)
         kind = ctx.item.kind
         if kind == "CMP":

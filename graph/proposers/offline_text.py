@@ -69,8 +69,8 @@ TextOf = Callable[[str], str | None]
 def witness(f: Finding, text_of: TextOf | None = None) -> Witness | None:
     """A witness for ``f``; with a line range when the quote is not unique in its file."""
     quote, a, b = quote_lines(f)
-    if len(quote) < 3:
-        return None
+    if len(quote) < 6:
+        return None  # "{" or ")" proves nothing
     text = text_of(f.path) if text_of else None
     unique = text is not None and collapse(text).count(quote) == 1
     return Witness(quote=quote, path=f.path, lines=None if unique else LineRange(start=a, end=b))

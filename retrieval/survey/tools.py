@@ -160,16 +160,10 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             detail = {"tool": name.group(1) if name else ""}
             if desc:
                 detail["description"] = desc.group(1)
+            # anchor on the tool's name line: "{" alone says nothing and makes no witness
+            line = dct.start_line + (dct.text[: name.start()].count("\n") if name else 0)
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    "tool_schema",
-                    pf.path,
-                    dct.start_line,
-                    dct.start_line,
-                    dct.symbol,
-                    detail,
-                )
+                Hit("tool_dispatch", "tool_schema", pf.path, line, line, dct.symbol, detail)
             )
             schema_spans.append((dct.start_line, dct.end_line))
     return hits
