@@ -114,7 +114,7 @@ def main() -> None:
     ap.add_argument("--witnesses", type=int, default=10_000)
     ap.add_argument("--baseline-sample", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--repeat", type=int, default=3, help="report the best of N runs")
+    ap.add_argument("--repeat", type=int, default=5, help="report the best of N runs")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     console = Console() if Console().is_terminal else Console(width=110)
