@@ -291,6 +291,23 @@ def plan_items(
     arts: dict[str, list[Finding]] = {}
     for f in survey.by_category("persistence"):
         arts.setdefault(artifact_key(f), []).append(f)
+    # SQL statements belong to the database their file connects to
+    for key in [
+        k
+        for k, fs in arts.items()
+        if all(f.kind == "sqlite" and "statement" in f.detail for f in fs)
+    ]:
+        path = arts[key][0].path
+        home = next(
+            (
+                k
+                for k, fs in arts.items()
+                if k != key and any(f.kind == "sqlite" and f.path == path for f in fs)
+            ),
+            None,
+        )
+        if home is not None:
+            arts[home] += arts.pop(key)
 
     def art_rank(kv: tuple[str, list[Finding]]) -> tuple[int, int, int, int, str]:
         fs = kv[1]
@@ -703,14 +720,10 @@ def progression_nodes(u: EntryUnit, survey: Survey | None = None) -> list[str]:
     if not steps:
         return deep
     out = [u.node, *steps]
-    # continue down the deep chain from the step it passes through, if that step is listed
-    for i, n in enumerate(deep[1:], 1):
-        if n in steps:
-            tail = [x for x in deep[i + 1 :] if x not in out][:3]
-            if tail:
-                j = out.index(n)
-                out = out[: j + 1] + tail + [x for x in out[j + 1 :] if x not in tail]
-            break
+    # the entry's steps in call order; the last step is followed down toward the model
+    if steps[-1] in deep:
+        i = deep.index(steps[-1])
+        out += [x for x in deep[i + 1 :] if x not in out][:3]
     return out
 
 

@@ -93,7 +93,7 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
         "are unknown."
     )
     blocks: list[Block] = [para(f"{identity} {form} {storage}")]
-    sites = join_names([where(c) for c in calls], 6)
+    sites = join_names([where(c) for c in calls if c.kind != "client"], 6)
     extra = []
     model_settings = [
         f"{s.detail.get('name')} = {s.detail.get('value')} ({s.path}:{s.start_line})"
@@ -285,6 +285,17 @@ def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf 
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
+def _exit_of(entry: Finding) -> str:
+    if entry.kind == "console_script":
+        return (
+            f"exit status of console script {entry.detail.get('script')} "
+            f"({entry.detail.get('target_module')}:{entry.detail.get('target_function')})"
+        )
+    if entry.kind in ("shell", "dockerfile"):
+        return f"exit status of {entry.path} line {entry.start_line}"
+    return f"process exit of python {entry.path}"
+
+
 # -- routes ---------------------------------------------------------------------------
 
 
@@ -311,6 +322,7 @@ def route(
         )
     }
     by["model_setting"] = [f for f in reached if f.kind == "model_setting"]
+    by["model_call"] = [f for f in by["model_call"] if f.kind != "client"]
     tail_nodes: set[str] = set()
     if progression is None:
         m = re.search(r"progression: (.*)\.$", item.rationale)
@@ -399,8 +411,7 @@ def route(
         bullet("operation conclusion status", "uninspected"),
         bullet(
             "Immediate return",
-            f"process exit of {entry.path}; printed output and return values are not "
-            "traced by the survey"
+            _exit_of(entry) + "; printed output and return values are not traced by the survey"
             if entry.kind in ("main_guard", "argparse", "shell", "dockerfile", "console_script")
             else f"return value of {entry.symbol}() to its caller (not traced by the survey)",
         ),

@@ -134,6 +134,8 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
                 )
             elif kind == "delete" or kind == "sqlite":
                 target = c.positional[0] if c.positional else ""
+            elif last in ("write_text", "write_bytes"):
+                target = c.callee.rsplit(".", 1)[0]  # the Path written, not the content
             else:
                 target = c.positional[0] if c.positional else c.callee.rsplit(".", 1)[0]
             hits.append(
