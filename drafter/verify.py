@@ -62,12 +62,55 @@ SMALL_FILE = 65536
 _WORD = re.compile(r"\w+")
 #: Nearest-passage voting: words this rare in the file vote; commoner ones are skipped.
 RARE = 24
+#: Quotes up to this length are aligned with their nearest passages by character.
+SHORT_QUOTE = 100
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
     """Words and single punctuation marks with their offsets, for passage alignment."""
     return [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
+
+
+def _votes(hay: str, pieces: list[tuple[str, int]]) -> dict[int, float]:
+    """Where the quote would start in ``hay`` if each piece (at its offset in the
+    quote) were in place, weighted so that rare pieces count most.  Pieces seen more
+    than RARE times are left out unless nothing rarer exists (then the three rarest)."""
+    cands = sorted((c, pos, piece) for piece, pos in pieces if (c := hay.count(piece)))
+    used = [x for x in cands if x[0] <= RARE] or cands[:3]
+    votes: dict[int, float] = {}
+    get = votes.get
+    for c, pos, piece in used:
+        weight = 1.0 + 1.0 / c
+        i = hay.find(piece)
+        while i != -1:
+            key = max(0, i - pos)
+            votes[key] = get(key, 0.0) + weight
+            i = hay.find(piece, i + 1)
+    return votes
+
+
+def _align(q: str, window: str) -> tuple[float, int, int] | None:
+    """Similarity of ``q`` to ``window`` and the part of the window that lines up.
+
+    Short quotes are compared character by character (a one-letter slip should score
+    high); long ones token by token, which keeps a miss cheap.  Trimming the window to
+    its aligned part stops a passage spilling into a neighbouring line.
+    """
+    if len(q) <= SHORT_QUOTE:
+        sm = SequenceMatcher(None, q, window, autojunk=False)
+        blocks = [b for b in sm.get_matching_blocks() if b.size]
+        if not blocks:
+            return None
+        return sm.ratio(), blocks[0].b, blocks[-1].b + blocks[-1].size
+    q_tokens, w_tokens = _tokens(q), _tokens(window)
+    sm = SequenceMatcher(None, [t for t, _ in q_tokens], [t for t, _ in w_tokens],
+                         autojunk=False)
+    blocks = [b for b in sm.get_matching_blocks() if b.size]
+    if not blocks:
+        return None
+    first, last = blocks[0].b, blocks[-1].b + blocks[-1].size - 1
+    return sm.ratio(), w_tokens[first][1], w_tokens[last][1] + len(w_tokens[last][0])
 
 
 @dataclass(slots=True)
@@ -318,22 +361,11 @@ class Verifier:
         hay = hay_map.text
         if not q or not hay:
             return []
-        cands = []
-        for m in _WORD.finditer(q):
-            c = hay.count(m.group())
-            if c:
-                cands.append((c, m.start(), m.group()))
-        cands.sort()
-        used = [x for x in cands if x[0] <= RARE] or cands[:3]
-        votes: dict[int, float] = {}
-        get = votes.get
-        for c, pos, word in used:
-            weight = 1.0 + 1.0 / c
-            i = hay.find(word)
-            while i != -1:
-                key = max(0, i - pos)
-                votes[key] = get(key, 0.0) + weight
-                i = hay.find(word, i + 1)
+        votes = _votes(hay, [(m.group(), m.start()) for m in _WORD.finditer(q)])
+        if not votes:
+            # no whole word of the quote is in the file (a one-word quote with a typo,
+            # say): fall back to its character 4-grams
+            votes = _votes(hay, [(q[i : i + 4], i) for i in range(max(1, len(q) - 3))])
         if not votes:
             return []
         n = len(q)
@@ -343,22 +375,12 @@ class Verifier:
                 starts.append(start)
                 if len(starts) >= k:
                     break
-        q_tokens = _tokens(q)
         chosen: list[tuple[float, int, int]] = []
         for start in starts:
-            window = hay[start : start + n]
-            w_tokens = _tokens(window)
-            sm = SequenceMatcher(None, [t for t, _ in q_tokens], [t for t, _ in w_tokens],
-                                 autojunk=False)
-            blocks = [b for b in sm.get_matching_blocks() if b.size]
-            if not blocks:
-                continue
-            # keep only the part of the window that lines up with the quote, so a
-            # passage does not spill into a neighbouring line by a token or two
-            first, last = blocks[0].b, blocks[-1].b + blocks[-1].size - 1
-            lo = start + w_tokens[first][1]
-            hi = start + w_tokens[last][1] + len(w_tokens[last][0])
-            chosen.append((sm.ratio(), lo, hi))
+            aligned = _align(q, hay[start : start + n])
+            if aligned is not None:
+                score, lo, hi = aligned
+                chosen.append((score, start + lo, start + hi))
         chosen.sort(key=lambda t: (-t[0], t[1]))
         out: list[Passage] = []
         seen: list[LineRange] = []
