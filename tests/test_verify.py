@@ -341,3 +341,9 @@ def test_verify_many_matches_one_by_one(repo: tuple[Path, str, str]) -> None:
     single = Verifier(Snapshot(repo[0]))
     assert batch == [single.verify(w) for w in ws]
     assert sum(v.status == VerifyStatus.verified for v in batch) >= 20
+
+
+def test_nearest_for_a_one_word_typo(verifier: Verifier) -> None:
+    r = check(verifier, "MAX_STEBS", "src/app.py")
+    assert r.status == VerifyStatus.not_found
+    assert r.nearest and (r.nearest[0].lines.start, r.nearest[0].lines.end) == (4, 4)
