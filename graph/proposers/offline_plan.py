@@ -45,7 +45,8 @@ _TESTY = re.compile(
 )
 _STRONG_CLAIM = re.compile(
     r"\b(never|always|only|must|cannot|can't|no (?:internet|network|access)|guarantee|ensures?|"
-    r"persist\w*|sandbox\w*|isolat\w*|automatically|read-only|counts? as|immutable|not saved)\b",
+    r"persist\w*|sandbox\w*|isolat\w*|automatically|read-only|counts? as|immutable|not saved|"
+    r"untrusted|by default)\b",
     re.I,
 )
 _DYNAMIC_KINDS = {
@@ -495,7 +496,7 @@ def plan_items(
                 for f in survey.findings_at(callee)
                 if f.category in ("exec_effect", "persistence", "tool_dispatch", "gating")
             ]
-        local.sort(key=lambda f: (f.path != node.split("::")[0], f.start_line))
+        local.sort(key=lambda f: (f.node != node, f.start_line))  # the function's own facts first
         looped = any(f.category == "model_loop" for f in local)
         sym = short_symbol(node)
         steps = [sym, *_steps(local)]

@@ -308,6 +308,8 @@ def route(
 ) -> Record:
     entry = fs[0]
     loop = entry.category != "entry_point"  # a model loop driven from outside the repository
+    if loop:
+        entry = next((f for f in fs if f.category in ("model_loop", "model_call")), entry)
     reached = [f for f in (fs if loop else fs[1:]) if f.category != "entry_point"]
     by = {
         c: [f for f in reached if f.category == c]

@@ -17,7 +17,8 @@ _PROMISE = re.compile(
     r"\b(never|always|ensures?|guarantee[sd]?|only|must|cannot|can't|will not|won't|"
     r"no (?:internet|network|access)|persist(?:s|ent|ed)?|sandbox(?:ed)?|isolated?|"
     r"automatically|prevents?|safe(?:ly)?|restrict(?:s|ed)?|read-only|immutable|"
-    r"deterministic|reproducib\w+|counts? as|scores?|rollback|revert(?:s|ed)?)\b",
+    r"deterministic|reproducib\w+|counts? as|scores?|rollback|revert(?:s|ed)?|"
+    r"untrusted|saved|by default|unlikely|risks?)\b",
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
@@ -81,9 +82,26 @@ def _sentences(lines: list[str], start: int, end: int) -> list[tuple[str, int, i
     return out
 
 
+def _quoted_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """Blockquote lines (``> text``, GitHub alerts skipped) with their text after the marker."""
+    out = []
+    for i, raw in enumerate(lines, 1):
+        m = re.match(r"^\s*>\s?(.*)$", raw)
+        if m and m.group(1).strip() and not m.group(1).strip().startswith("[!"):
+            out.append((i, m.group(1).strip()))
+    return out
+
+
 def doc_claims(path: str, text: str) -> list[Hit]:
     lines = text.split("\n")
     hits: list[Hit] = []
+    # blockquotes (warnings, notes): sentences within one line only, since a sentence
+    # running across lines would include the "> " markers of the source
+    for ln, body in _quoted_lines(lines):
+        for part in _SENTENCE_END.split(body):
+            sent = part.strip()
+            if 30 <= len(sent) <= 300 and _PROMISE.search(sent):
+                hits.append(Hit("claim", "doc_sentence", path, ln, ln, "<doc>", {"sentence": sent}))
     for a, b in _paragraphs(lines):
         for sent, first, last in _sentences(lines, a, b):
             if not (30 <= len(sent) <= 300) or not _PROMISE.search(sent):
