@@ -225,3 +225,19 @@ def test_model_loop_driven_from_outside_gets_its_own_route(tmp_path: Path) -> No
     assert all(w.verified for w in draft.witnesses)
     quotes = " ".join(w.quote for w in route.witnesses)
     assert "for step in range(20):" in quotes and "subprocess.run(cmd, shell=True" in quotes
+
+
+def test_blockquote_warning_becomes_a_verified_claim(tmp_path: Path) -> None:
+    files = {
+        "README.md": "# x\n\n> [!WARNING]\n"
+        "> This repository runs untrusted, model-generated code. Beware.\n",
+        "run.py": 'import os\n\nif __name__ == "__main__":\n    os.system("echo hi")\n',
+    }
+    repo = make_repo(tmp_path / "r", files)
+    with Snapshot(repo, "HEAD") as snap:
+        draft = verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+    claims = draft.records_of_kind("CLM")
+    assert [c.lead["Claimed operation"][:44] for c in claims] == [
+        "This repository runs untrusted, model-generated code."[:44]
+    ]
+    assert all(w.verified for w in draft.witnesses)
