@@ -221,7 +221,8 @@ _EXTRACT = re.compile(
     re.I,
 )
 _REFERENCE = re.compile(
-    r"^(?P<name>[\w.]*(?:GROUND_TRUTH|GOLD|REFERENCE|EXPECTED_(?:ANSWER|OUTPUT|RESULT|LABEL))\w*)"
+    r"^(?P<name>[\w.]*(?:GROUND_TRUTH|(?:GOLD|REFERENCE|EXPECTED)_(?:ANSWERS?|KEY|LABELS?|OUTPUTS?|"
+    r"RESULTS?|SOLUTIONS?|SQL|COL|COLUMN))\w*)"
     r"\s*(?::[^=]+)?=\s*\S",
     re.I,
 )
