@@ -413,10 +413,26 @@ def plan_items(
     for f in survey.by_category("gating"):
         if f.kind != "retry":
             gates.setdefault(f.path, []).append(f)
+    # files that only name their reference-answer key share one record
+    refs = sorted(
+        (p for p, fs in gates.items() if all(f.kind == "reference_def" for f in fs)),
+        key=lambda p: (2 if _TESTY.search(p) else 1 if _SECONDARY.search(p) else 0, p),
+    )
+    if len(refs) > 1:
+        ref_fs = [gates.pop(p)[0] for p in refs]
+        items.append(
+            _item(
+                "OBJ",
+                ids.take("OBJ", "scores-reference-keys"),
+                f"Scores and selection: reference-answer keys in {len(ref_fs)} files",
+                ref_fs[:8],
+                "Which field counts as the right answer, per domain.",
+            )
+        )
     ranked_gates = sorted(
         gates.items(),
         key=lambda kv: (
-            1 if _TESTY.search(kv[0]) else 0,
+            2 if _TESTY.search(kv[0]) else 1 if _SECONDARY.search(kv[0]) else 0,
             # files that judge outputs against references come first: they decide what counts
             0 if any(_GATE_RANK.get(f.kind, 5) == 0 for f in kv[1]) else 1,
             0 if any(f.node in route_nodes for f in kv[1]) else 1,

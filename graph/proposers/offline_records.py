@@ -253,7 +253,8 @@ def registry_object(
 
 
 def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
-    path = fs[0].path
+    paths = sorted({f.path for f in fs})
+    path = paths[0] if len(paths) == 1 else f"{len(paths)} files ({join_names(paths, 3)})"
     kinds = {
         "answer_extraction": "answer extraction from model output",
         "reference_def": "reference-answer keys",
