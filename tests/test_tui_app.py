@@ -282,9 +282,11 @@ async def test_source_view_marks_and_scrolls_to_the_quote(
         assert isinstance(screen, SourceScreen)
         assert screen.index == idx
         await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.pause()
         scroll = screen.query_one("#source-scroll")
+        for _ in range(100):  # the view scrolls once the file is laid out
+            await pilot.pause(0.02)
+            if scroll.scroll_y:
+                break
         # scrolled so the quote is in view, three lines of context above when possible
         assert scroll.scroll_y == min(start - 1 - 3, scroll.max_scroll_y)
         assert scroll.scroll_y <= start - 1 and end <= scroll.scroll_y + scroll.size.height

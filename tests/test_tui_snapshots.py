@@ -48,7 +48,7 @@ def test_source_view(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-u
         await pilot.press("tab", "down", "enter")  # second witness of the route
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause(0.3)  # the view scrolls to the quote once the file is laid out
 
     assert snap_compare(app, terminal_size=SIZE, run_before=open_source)
 

@@ -123,7 +123,18 @@ class SourceScreen(Screen[None]):
         self.query_one("#source-code", Static).update(syntax)
         scroll = self.query_one("#source-scroll", VerticalScroll)
         target = max(0, span.start - 1 - CONTEXT_ABOVE) if span else 0
-        self.call_after_refresh(scroll.scroll_to, y=target, animate=False)
+        lines = len(syntax.code.splitlines()) or 1
+        self._scroll_when_laid_out(scroll, target, lines, tries=50)
+
+    def _scroll_when_laid_out(
+        self, scroll: VerticalScroll, target: int, lines: int, tries: int
+    ) -> None:
+        """Scroll once the new file is laid out; before that, Textual clamps the offset to 0."""
+        code = self.query_one("#source-code", Static)
+        if code.size.height >= lines or tries <= 0:
+            scroll.scroll_to(y=target, animate=False)
+            return
+        self.set_timer(0.02, lambda: self._scroll_when_laid_out(scroll, target, lines, tries - 1))
 
     # -- actions ----------------------------------------------------------------------
 
