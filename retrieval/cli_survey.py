@@ -32,7 +32,7 @@ def _one_line(snippet: str, limit: int = 100) -> str:
     "--category",
     "categories",
     multiple=True,
-    type=click.Choice([*CATEGORIES, "claim"]),
+    type=click.Choice(list(CATEGORIES)),
     help="Show only these categories (repeatable).",
 )
 def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
@@ -58,10 +58,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     counts: dict[str, int] = {}
     for f in survey.findings:
         counts[f.category] = counts.get(f.category, 0) + 1
-    summary = (
-        ", ".join(f"{c} {counts[c]}" for c in (*CATEGORIES, "claim") if c in counts)
-        or "no findings"
-    )
+    summary = ", ".join(f"{c} {counts[c]}" for c in CATEGORIES if c in counts) or "no findings"
     console.print(
         f"{survey.python_files} Python files of {survey.files_total}; "
         f"{len(survey.findings)} findings ({summary}); "

@@ -25,6 +25,7 @@ CATEGORIES = (
     "model_loop",
     "gating",
     "config_read",
+    "claim",
 )
 
 #: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
@@ -101,9 +102,6 @@ class Survey(BaseModel):
     call_graph: CallGraph = Field(default_factory=CallGraph)
     skipped: list[SkippedFile] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
-    readme_claims: list[Finding] = Field(
-        default_factory=list, description="README/docs sentences that promise behaviour."
-    )
 
     # -- access -------------------------------------------------------------------
 

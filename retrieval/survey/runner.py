@@ -46,7 +46,7 @@ _DOC_CLAIM_FILE = re.compile(
     r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I
 )
 _CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
-_CATEGORY_ORDER = {c: i for i, c in enumerate((*CATEGORIES, "claim"))}
+_CATEGORY_ORDER = {c: i for i, c in enumerate(CATEGORIES)}
 
 
 def _skip_reason(path: str, size: int, kind: str) -> str | None:
