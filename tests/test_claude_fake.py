@@ -225,3 +225,24 @@ def test_non_retryable_error_is_not_retried() -> None:
     with pytest.raises(ModelUnavailable, match="HTTP 400"):
         prop.plan(_plan_ctx())
     assert len(fake.log) == 1
+
+
+def test_journal_answers_a_repeated_request_without_a_call(tmp_path) -> None:
+    from graph.journal import CallJournal
+
+    fake = FakeAPI()
+    fake.script("plan", tool(PLAN))
+    journal = CallJournal(tmp_path / "calls.sqlite")
+    first = fake.proposer()
+    first.attach_journal(journal)
+    with metered("plan", Budget()) as m1:
+        p1 = first.plan(_plan_ctx())
+    journal.close()
+    # a new process: new proposer, same journal file, nothing scripted any more
+    again = fake.proposer()
+    journal2 = CallJournal(tmp_path / "calls.sqlite")
+    again.attach_journal(journal2)
+    with metered("plan", Budget()) as m2:
+        p2 = again.plan(_plan_ctx())
+    assert p2 == p1 and len(fake.log) == 1 and journal2.replayed == 1
+    assert [c.input_tokens for c in m2.calls] == [c.input_tokens for c in m1.calls]

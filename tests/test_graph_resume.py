@@ -152,10 +152,10 @@ def test_sigkill_mid_run_then_resume(sample, data, tmp_path) -> None:
     assert finished <= set(done_in_child)
     assert not finished & set(fake.keys), f"repeated after SIGKILL: {finished & set(fake.keys)}"
     assert resumed.report is not None
-    # with one worker, LangGraph's queued task writes died with the process: the three
-    # finished record tasks re-ran and their answers came from the call journal instead
-    # of being paid again (the plan's step checkpoint had been saved)
-    assert resumed.replayed == 3, resumed.replayed
+    # LangGraph saves finished tasks' writes from its worker pool; with one worker they
+    # usually die with the process (typically all three record tasks re-run), and the
+    # re-run tasks are answered from the call journal instead of being paid again
+    assert resumed.replayed <= 3, resumed.replayed
     assert [r.id for r in resumed.report.records][:3] == [
         "RT-CMP-claude",
         "RT-OBJ-run-log",

@@ -107,7 +107,8 @@ class ClaudeProposer:
             record_id=item.id,
             label=item.label,
             kind=item.kind,
-            rationale=item.rationale or "(none given)",
+            # the planner's words are model output that may echo repository text
+            rationale=data_block("plan_rationale", item.rationale or "(none given)"),
             lead_hint=LEAD_HINTS.get(item.kind, ""),
             plan_ids=", ".join(i.id for i in ctx.plan.items if i.id != item.id) or "(none)",
         )
