@@ -288,6 +288,7 @@ def _has(survey: Survey, category: str, kind: str, path: str, needle: str) -> No
         ),
         ("prompt", "prompt_file", "prompts/system.md", "You are a careful agent working"),
         ("model_loop", "for", "pkg/agent.py", "for turn in range(10):"),
+        ("model_loop", "loop_step", "pkg/agent.py", "out = tools.dispatch(reply.name"),
         ("gating", "threshold", "pkg/store.py", "if score >= threshold:"),
         ("gating", "selection", "pkg/store.py", "return max(best, score)"),
         ("gating", "answer_extraction", "pkg/evaluate.py", "prediction = json.loads(reply)"),

@@ -657,7 +657,9 @@ def _steps(fs: list[Finding], limit: int = 7) -> list[str]:
     """Short labels for the facts of one function, in source order, for a progression."""
     out: list[str] = []
     for f in fs:
-        if f.category == "model_loop":
+        if f.category == "model_loop" and f.kind == "loop_step":
+            label = f"{f.detail.get('call', 'step')}()"
+        elif f.category == "model_loop":
             label = f"loop {' '.join(f.snippet.split())[:50].rstrip(':')}"
         elif f.category == "model_call" and f.kind != "client":
             label = f"{f.detail.get('call', 'model')} ({f.detail.get('provider', 'model')})"

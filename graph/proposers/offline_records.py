@@ -374,9 +374,15 @@ def route(
             + (f" ({', '.join(comps)})" if comps else "")
             + "."
         )
-    if by["model_loop"]:
+    loops = [f for f in by["model_loop"] if f.kind != "loop_step"]
+    steps = [f for f in by["model_loop"] if f.kind == "loop_step"]
+    if loops:
+        para2.append(f"A loop repeats model calls at {join_names([where(f) for f in loops], 3)}.")
+    if steps:
         para2.append(
-            f"A loop repeats model calls at {join_names([where(f) for f in by['model_loop']], 3)}."
+            "Inside the loop the repository's own code runs "
+            f"{join_names([str(f.detail.get('call')) + '()' for f in steps], 4)} "
+            "between model calls; what these do to the next model input is not traced."
         )
     if by["exec_effect"]:
         para2.append(
@@ -489,7 +495,7 @@ def route(
     blocks: list[Block] = [para(lead + intro), *([para(" ".join(para2))] if para2 else []), *fields]
     wit_src = [] if loop else [entry, *[f for f in fs[1:] if f.category == "entry_point"][:3]]
     caps = {
-        "model_loop": 1,
+        "model_loop": 3,
         "model_call": 3,
         "exec_effect": 4,
         "persistence": 3,

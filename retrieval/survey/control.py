@@ -265,8 +265,17 @@ def _symbol_at(pf: PyFile, line: int) -> str:
     return "<module>"
 
 
-def loop_findings(pf: PyFile, calls_model: Callable[[PyFile, Call], str | None]) -> list[Hit]:
-    """Loops whose body holds a call that reaches a model (``calls_model`` names the callee)."""
+MAX_LOOP_STEPS = 6
+
+
+def loop_findings(
+    pf: PyFile,
+    calls_model: Callable[[PyFile, Call], str | None],
+    resolve: Callable[[PyFile, Call], list[str]] | None = None,
+) -> list[Hit]:
+    """Loops whose body holds a call that reaches a model (``calls_model`` names the callee),
+    plus the loop's own steps: calls of repository functions in its body (``loop_step``),
+    which is where code shapes what the model sees next (truncation, parsing, dispatch)."""
     hits: list[Hit] = []
     taken: list[tuple[int, int]] = []
     for lp in sorted(pf.loops, key=lambda x: (x.start_line, -x.end_line)):
@@ -302,4 +311,25 @@ def loop_findings(pf: PyFile, calls_model: Callable[[PyFile, Call], str | None])
                 },
             )
         )
+        if resolve is None:
+            continue
+        steps = 0
+        for c in inside:
+            if steps >= MAX_LOOP_STEPS or calls_model(pf, c):
+                continue
+            nodes = resolve(pf, c)
+            if not nodes or any(n.endswith("::<module>") for n in nodes):
+                continue
+            steps += 1
+            hits.append(
+                Hit(
+                    "model_loop",
+                    "loop_step",
+                    pf.path,
+                    c.stmt_start,
+                    c.stmt_end,
+                    lp.symbol,
+                    {"call": c.callee, "step": nodes[0], "loop_line": lp.start_line},
+                )
+            )
     return hits

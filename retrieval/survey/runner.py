@@ -203,7 +203,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
         return None
 
     for pf in py_files:
-        hits += control.loop_findings(pf, calls_model)
+        hits += control.loop_findings(pf, calls_model, resolve)
     hits += _wrapper_calls(py_files, hits, resolve, graph)
 
     _resolve_entry_targets(hits, py_files, graph)
