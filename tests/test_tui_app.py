@@ -23,6 +23,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.main import MainScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.source import SourceScreen
+from tui.widgets.code_view import CodeView
 from tui.widgets.record_tree import RecordTree
 
 pytestmark = pytest.mark.anyio
@@ -282,19 +283,16 @@ async def test_source_view_marks_and_scrolls_to_the_quote(
         assert isinstance(screen, SourceScreen)
         assert screen.index == idx
         await app.workers.wait_for_complete()
-        scroll = screen.query_one("#source-scroll")
-        for _ in range(100):  # the view scrolls once the file is laid out
-            await pilot.pause(0.02)
-            if scroll.scroll_y:
-                break
+        await pilot.pause()
+        scroll = screen.query_one(CodeView)
         # scrolled so the quote is in view, three lines of context above when possible
         assert scroll.scroll_y == min(start - 1 - 3, scroll.max_scroll_y)
         assert scroll.scroll_y <= start - 1 and end <= scroll.scroll_y + scroll.size.height
         title = str(screen.query_one("#source-title").render())
         assert f"{w.path} @ {s.snapshot.sha[:12]}" in title
         assert f"lines {start}-{end}" in title
-        syntax = screen.query_one("#source-code", Static).content
-        assert set(syntax.highlight_lines) == set(range(start, end + 1))  # type: ignore[union-attr]
+        assert scroll.marked == set(range(start, end + 1))
+        assert len(scroll.lines) == len(s.snapshot.read_text(w.path).text.splitlines())
         await pilot.press("w")  # accept the witness from the source view
         assert s.state(rid).witness_decision(w) is True
         await pilot.press("escape")
@@ -360,8 +358,7 @@ async def test_source_view_of_a_missed_quote_marks_the_nearest_passage(
         title = str(screen.query_one("#source-title").render())
         assert title.startswith("✗ ")
         assert "not_found; marked: nearest real passage" in title
-        syntax = screen.query_one("#source-code", Static).content
-        assert set(syntax.highlight_lines) == set(  # type: ignore[union-attr]
+        assert screen.query_one(CodeView).marked == set(
             range(near.lines.start, near.lines.end + 1)
         )
 

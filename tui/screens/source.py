@@ -8,18 +8,17 @@ and the header says so: the reviewer must never mistake a near miss for the quot
 
 from __future__ import annotations
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
 from drafter.errors import DrafterError
 from drafter.model import LineRange, Witness
 from tui.session import ReviewSession
+from tui.widgets.code_view import CodeView, highlight_lines
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.marks import badge, status_of
 from tui.widgets.witness_list import witness_line
@@ -63,11 +62,11 @@ class SourceScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="source-title")
         yield Static(id="source-witness")
-        with VerticalScroll(id="source-scroll"):
-            yield Static("Loading…", id="source-code")
+        yield CodeView(id="source-code")
         yield KeyBar([*self.BINDINGS, *type(self.app).BINDINGS], id="keys")
 
     def on_mount(self) -> None:
+        self.query_one(CodeView).focus()
         self.show_witness()
 
     @property
@@ -101,40 +100,19 @@ class SourceScreen(Screen[None]):
         if tf.binary:
             self.app.call_from_thread(self._failed, f"{path} is a binary file")
             return
-        code = tf.text
-        lexer = Syntax.guess_lexer(path, code)
+        lines = highlight_lines(path, tf.text)
         marked = set(range(span.start, span.end + 1)) if span else set()
-        syntax = Syntax(
-            code,
-            lexer,
-            theme="monokai",
-            line_numbers=True,
-            highlight_lines=marked,
-            word_wrap=False,
-            indent_guides=False,
-        )
-        self.app.call_from_thread(self._loaded, syntax, span)
+        self.app.call_from_thread(self._loaded, lines, marked, span)
 
     def _failed(self, message: str) -> None:
-        self.query_one("#source-code", Static).update(Text(message, style="red"))
+        self.query_one(CodeView).show_message(Text(message, style="red"))
         self.notify(message, severity="error")
 
-    def _loaded(self, syntax: Syntax, span: LineRange | None) -> None:
-        self.query_one("#source-code", Static).update(syntax)
-        scroll = self.query_one("#source-scroll", VerticalScroll)
-        target = max(0, span.start - 1 - CONTEXT_ABOVE) if span else 0
-        lines = len(syntax.code.splitlines()) or 1
-        self._scroll_when_laid_out(scroll, target, lines, tries=50)
-
-    def _scroll_when_laid_out(
-        self, scroll: VerticalScroll, target: int, lines: int, tries: int
-    ) -> None:
-        """Scroll once the new file is laid out; before that, Textual clamps the offset to 0."""
-        code = self.query_one("#source-code", Static)
-        if code.size.height >= lines or tries <= 0:
-            scroll.scroll_to(y=target, animate=False)
-            return
-        self.set_timer(0.02, lambda: self._scroll_when_laid_out(scroll, target, lines, tries - 1))
+    def _loaded(self, lines: list[Text], marked: set[int], span: LineRange | None) -> None:
+        view = self.query_one(CodeView)
+        view.show_code(lines, marked)
+        if span:
+            view.scroll_to(y=max(0, span.start - 1 - CONTEXT_ABOVE), animate=False, force=True)
 
     # -- actions ----------------------------------------------------------------------
 
