@@ -97,6 +97,25 @@ def test_routes_carry_nine_fields_progression_and_honest_statuses(sample) -> Non
     assert len(NINE_ROUTE_FIELDS) == 9
 
 
+def test_prompt_file_path_shows_the_self_rewriting_prompt(sample) -> None:
+    """prompts/system.md is read into the model's system prompt and rewritten by improve()."""
+    _, survey, draft, _ = sample
+    kinds = {(f.kind, f.path, f.start_line) for f in survey.by_category("prompt")}
+    assert ("prompt_load", "tinkerbot/config.py", 11) in kinds
+    assert ("prompt_read", "tinkerbot/agent.py", 13) in kinds
+    bap = draft.record("RT-BAP-prompt-file-system")
+    assert bap is not None
+    lead = bap.lead
+    assert "run_task() in tinkerbot/agent.py:23" in lead["Consumer"]
+    assert "load_system_prompt()" in lead["Channel"]
+    assert "rewritten by improve()" in lead["Horizon"]
+    assert {w.path for w in bap.witnesses} >= {
+        "tinkerbot/config.py",
+        "tinkerbot/agent.py",
+        "tinkerbot/improve.py",
+    }
+
+
 def test_prose_names_functions_files_and_values(sample) -> None:
     _, _, draft, _ = sample
     comp = draft.records_of_kind("CMP")[0]

@@ -591,6 +591,45 @@ def plan_items(
                 f"Instructions reach the model of {it.id}.",
             )
         )
+    # shipped prompt files that code reads: file text → model, and who rewrites the file
+    callers: dict[str, set[str]] = {}
+    for src, dsts in survey.call_graph.edges.items():
+        for d in dsts:
+            callers.setdefault(d, set()).add(src)
+    for pfile in [f for f in survey.by_category("prompt") if f.kind == "prompt_file"]:
+        loads = [
+            f
+            for f in survey.by_category("prompt")
+            if f.kind == "prompt_load" and f.detail.get("file") == pfile.path
+        ]
+        reads = [
+            f
+            for f in survey.by_category("prompt")
+            if f.kind == "prompt_read" and f.detail.get("file") == pfile.path
+        ]
+        if not reads:
+            continue
+        near = {r.node for r in reads} | {c for r in reads for c in callers.get(r.node, set())}
+        calls = [
+            f for f in survey.by_category("model_call") if f.node in near and f.kind != "client"
+        ]
+        via = {str(r.detail.get("via")) for r in reads}
+        writers = [
+            f
+            for f in survey.by_category("persistence")
+            if any(v in str(f.detail.get("target", "")) for v in via)
+        ]
+        base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        items.append(
+            _item(
+                "BAP",
+                ids.take("BAP", slug("prompt-file", base)),
+                f"Prompt file {pfile.path} to the model",
+                [pfile, *loads[:1], *reads[:2], *calls[:1], *writers[:2]],
+                "Shipped instruction text read at run time.",
+            )
+        )
+
     dyn: dict[str, list[Finding]] = {}
     for f in survey.findings:
         if (f.category == "tool_dispatch" and f.kind in _DYNAMIC_KINDS) or (

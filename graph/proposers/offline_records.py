@@ -552,7 +552,43 @@ def claim(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None)
 # -- behavioral-authority paths -------------------------------------------------------
 
 
+def _prompt_file_bap(
+    item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None
+) -> Record:
+    pfile = fs[0]
+    loads = [f for f in fs if f.kind == "prompt_load"]
+    reads = [f for f in fs if f.kind == "prompt_read"]
+    calls = [f for f in fs if f.category == "model_call"]
+    writers = [f for f in fs if f.category == "persistence"]
+    comp = _component_of(plan, calls[0]) if calls else None
+    consumer = (
+        f"the model called at {where(calls[0])}" + (f" ({comp})" if comp else "")
+        if calls
+        else "whatever receives the text read at "
+        + join_names([where(r) for r in reads], 2)
+        + " (no model call found next to the read)"
+    )
+    named = f", named at {where(loads[0])}" if loads else ""
+    horizon = (
+        "every read after the file changes; the file is also rewritten by "
+        + join_names([where(w) for w in writers], 2)
+        + ", so the system's own output can change its later instructions"
+        if writers
+        else "every read after the file changes; edits take effect without code changes"
+    )
+    lead = (
+        f"Consumer: {consumer}. Channel: {pfile.path} read at run time by "
+        f"{join_names([where(r) for r in reads], 2)}{named}. Force: natural-language instruction "
+        f"delivered as model input; compliance is not enforced by the code. Horizon: {horizon}."
+    )
+    blocks: list[Block] = [para(lead)]
+    blocks += _witness_blocks([*loads[:1], *reads[:2], *calls[:1], *writers[:2]], text_of, 6)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
 def bap(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
+    if fs and fs[0].kind == "prompt_file":
+        return _prompt_file_bap(item, fs, plan, text_of)
     prompts = [f for f in fs if f.category == "prompt"]
     calls = [f for f in fs if f.category == "model_call"]
     if prompts and calls:

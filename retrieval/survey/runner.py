@@ -206,6 +206,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
         hits += control.loop_findings(pf, calls_model, resolve)
     hits += _wrapper_calls(py_files, hits, resolve, graph)
 
+    hits += _prompt_file_uses(py_files, hits)
     _resolve_entry_targets(hits, py_files, graph)
     lines_of = {pf.path: pf.lines for pf in py_files}
     lines_of.update({p: t.split("\n") for p, t in text_files})
@@ -286,6 +287,60 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                     )
                 )
                 break
+    return out
+
+
+def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
+    """Where code names a shipped prompt file (``prompt_load``) and where it reads it through
+    that name (``prompt_read``): the channel by which file text reaches a model."""
+    out: list[Hit] = []
+    prompt_files = sorted(
+        {h.path for h in hits if h.category == "prompt" and h.kind == "prompt_file"}
+    )
+    for ppath in prompt_files:
+        base = ppath.rsplit("/", 1)[-1]
+        if len(base) < 5:
+            continue
+        names: set[str] = set()
+        for pf in files:
+            for s in pf.strings:
+                if s.is_docstring or base not in s.value or s.end_line - s.start_line > 2:
+                    continue
+                name = s.assigned_to or ""
+                out.append(
+                    Hit(
+                        "prompt",
+                        "prompt_load",
+                        pf.path,
+                        s.start_line,
+                        s.end_line,
+                        s.symbol,
+                        {"file": ppath, "name": name},
+                    )
+                )
+                if re.fullmatch(r"[A-Za-z_][\w.]*", name):
+                    names.add(name.rsplit(".", 1)[-1])
+        if not names:
+            continue
+        for pf in files:
+            for c in pf.calls:
+                last = c.callee.rsplit(".", 1)[-1]
+                if last not in ("read_text", "read_bytes", "open", "read", "load", "safe_load"):
+                    continue
+                used = set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text))
+                hit = sorted(names & used)
+                if hit:
+                    out.append(
+                        Hit(
+                            "prompt",
+                            "prompt_read",
+                            pf.path,
+                            c.stmt_start,
+                            c.stmt_end,
+                            c.symbol,
+                            {"file": ppath, "via": hit[0]},
+                        )
+                    )
     return out
 
 
