@@ -76,10 +76,9 @@ def review_cmd(
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
-        from tui.app import ReviewApp
+        from tui.app import make_app
 
-        session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
-        ReviewApp(session).run()
+        make_app(draft, repo, rev=rev, store=store_path).run()
         return
     session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
     try:
