@@ -619,13 +619,20 @@ def plan_items(
             for f in survey.by_category("persistence")
             if any(v in str(f.detail.get("target", "")) for v in via)
         ]
+        relays = [
+            f
+            for f in survey.by_category("persistence")
+            if f.node in {r.node for r in reads} and f not in writers and f.kind != "delete"
+        ]
         base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         items.append(
             _item(
                 "BAP",
                 ids.take("BAP", slug("prompt-file", base)),
-                f"Prompt file {pfile.path} to the model",
-                [pfile, *loads[:1], *reads[:2], *calls[:1], *writers[:2]],
+                f"Prompt file {pfile.path} to the model"
+                if calls
+                else f"Prompt file {pfile.path} read by code",
+                [pfile, *loads[:1], *reads[:2], *calls[:1], *writers[:2], *relays[:1]],
                 "Shipped instruction text read at run time.",
             )
         )

@@ -559,16 +559,35 @@ def _prompt_file_bap(
     loads = [f for f in fs if f.kind == "prompt_load"]
     reads = [f for f in fs if f.kind == "prompt_read"]
     calls = [f for f in fs if f.category == "model_call"]
-    writers = [f for f in fs if f.category == "persistence"]
+    vias = {str(r.detail.get("via")) for r in reads}
+    writes = [f for f in fs if f.category == "persistence"]
+    # writes naming the prompt file rewrite it; other writes next to a read pass its text on
+    writers = [f for f in writes if any(v in str(f.detail.get("target", "")) for v in vias)]
+    relays = [f for f in writes if f not in writers]
     comp = _component_of(plan, calls[0]) if calls else None
-    consumer = (
-        f"the model called at {where(calls[0])}" + (f" ({comp})" if comp else "")
-        if calls
-        else "whatever receives the text read at "
-        + join_names([where(r) for r in reads], 2)
-        + " (no model call found next to the read)"
+    if calls:
+        consumer = f"the model called at {where(calls[0])}" + (f" ({comp})" if comp else "")
+    else:
+        passed = join_names(
+            [str(r.detail.get("target_value") or r.detail.get("target")) for r in relays], 2
+        )
+        consumer = (
+            "whatever receives the text read at "
+            + join_names([where(r) for r in reads], 2)
+            + " (no model call found next to the read"
+            + (
+                f"; the reading function writes {passed}, so the text may pass on to a file "
+                "another agent reads)"
+                if relays
+                else ")"
+            )
+        )
+    named = (
+        f", named at {where(loads[0])}"
+        if loads
+        and loads[0].start_line not in {r.start_line for r in reads if r.path == loads[0].path}
+        else ""
     )
-    named = f", named at {where(loads[0])}" if loads else ""
     horizon = (
         "every read after the file changes; the file is also rewritten by "
         + join_names([where(w) for w in writers], 2)
@@ -576,13 +595,20 @@ def _prompt_file_bap(
         if writers
         else "every read after the file changes; edits take effect without code changes"
     )
+    force = (
+        "natural-language instruction delivered as model input; compliance is not enforced by "
+        "the code"
+        if calls
+        else "natural-language instruction; whether a model or an external agent follows it is "
+        "not established by the survey"
+    )
     lead = (
         f"Consumer: {consumer}. Channel: {pfile.path} read at run time by "
-        f"{join_names([where(r) for r in reads], 2)}{named}. Force: natural-language instruction "
-        f"delivered as model input; compliance is not enforced by the code. Horizon: {horizon}."
+        f"{join_names([where(r) for r in reads], 2)}{named}. Force: {force}. Horizon: {horizon}."
     )
     blocks: list[Block] = [para(lead)]
-    blocks += _witness_blocks([*loads[:1], *reads[:2], *calls[:1], *writers[:2]], text_of, 6)
+    wit = [*loads[:1], *reads[:2], *calls[:1], *writers[:2], *relays[:1]]
+    blocks += _witness_blocks(wit, text_of, 7)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 

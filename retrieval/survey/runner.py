@@ -320,8 +320,6 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                 )
                 if re.fullmatch(r"[A-Za-z_][\w.]*", name):
                     names.add(name.rsplit(".", 1)[-1])
-        if not names:
-            continue
         for pf in files:
             for c in pf.calls:
                 last = c.callee.rsplit(".", 1)[-1]
@@ -329,6 +327,8 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                     continue
                 used = set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text))
                 hit = sorted(names & used)
+                if not hit and base in c.args_text:
+                    hit = [base]  # open("prompts/base.md") names the file right in the read
                 if hit:
                     out.append(
                         Hit(
