@@ -28,6 +28,8 @@ from graph.proposer import Proposer
 from graph.runner import RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
 
+MODEL_MAX_RECORDS = 40
+OFFLINE_MAX_RECORDS = 150
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
 
@@ -173,7 +175,13 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 @click.option(
     "--max-cost", type=float, default=None, help="Stop with a partial draft after USD spent."
 )
-@click.option("--max-records", type=int, default=40, show_default=True)
+@click.option(
+    "--max-records",
+    type=int,
+    default=None,
+    help=f"Records to plan at most (default {MODEL_MAX_RECORDS} with a model, "
+    f"{OFFLINE_MAX_RECORDS} offline, where records cost nothing).",
+)
 @click.option("--repair-rounds", type=int, default=2, show_default=True)
 @click.option("--concurrency", type=int, default=4, show_default=True)
 @click.option(
@@ -191,7 +199,7 @@ def draft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
-    max_records: int,
+    max_records: int | None,
     repair_rounds: int,
     concurrency: int,
     resume_thread: str | None,
@@ -229,9 +237,18 @@ def draft_cmd(
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None:
         raise BadInput("--out DRAFT.json is required")
+    generator = "claude"
+    if offline:
+        generator = "offline"
+    elif not os.environ.get("ANTHROPIC_API_KEY"):
+        click.echo(OFFLINE_NOTICE, err=True)
+        generator = "offline"
+    if max_records is None:
+        max_records = OFFLINE_MAX_RECORDS if generator == "offline" else MODEL_MAX_RECORDS
     try:
-        base = Configuration(
+        config = Configuration(
             model=resolve_model(model),
+            generator=generator,
             max_records=max_records,
             repair_rounds=repair_rounds,
             max_cost=max_cost,
@@ -239,13 +256,6 @@ def draft_cmd(
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    generator = "claude"
-    if offline:
-        generator = "offline"
-    elif not os.environ.get("ANTHROPIC_API_KEY"):
-        click.echo(OFFLINE_NOTICE, err=True)
-        generator = "offline"
-    config = Configuration.from_dict({**base.to_dict(), "generator": generator})
     result = _execute(
         console,
         repo,
@@ -285,7 +295,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     sample = materialize(out_dir / "sample-repo")
     console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
-    config = Configuration(generator="offline")
+    config = Configuration(generator="offline", max_records=OFFLINE_MAX_RECORDS)
     result = _execute(
         console,
         str(sample.path),
