@@ -71,3 +71,30 @@ def test_cost_of_a_call_follows_the_price_table() -> None:
     call = CallUsage("n", "claude-sonnet-5-5", 1_000_000, 1_000_000, 1_000_000, 1_000_000)
     assert call.cost_usd == p.input + p.output + p.cache_write + p.cache_read
     assert price_for("some-unknown-model").input >= p.input  # unknown models err on the dear side
+
+
+def test_shared_context_is_capped_and_ranked() -> None:
+    from types import SimpleNamespace
+
+    from graph.proposers import claude_prompts as cp
+
+    def finding(cat: str, i: int) -> SimpleNamespace:
+        return SimpleNamespace(
+            id=f"{cat}:f.py:{i}",
+            category=cat,
+            kind="k",
+            path="f.py",
+            start_line=i,
+            end_line=i,
+            symbol="s",
+            snippet=f"line {i}",
+        )
+
+    many = [finding("config_read", i) for i in range(1, 700)] + [finding("entry_point", 5)]
+    text = cp.shared_context(
+        "s", "r", "0" * 40, [f"p{i}.py" for i in range(2000)], SimpleNamespace(findings=many)
+    )
+    assert "... 500 more paths not shown" in text
+    assert "... 100 more findings not shown" in text
+    body = text.split('kind="survey_findings"')[1]
+    assert body.index("entry_point:f.py:5") < body.index("config_read:f.py:1 ")

@@ -63,18 +63,49 @@ def finding_line(f: Any) -> str:
     return f"{f.id} | {f.category}/{f.kind} | {where} | {f.symbol} | {snippet}"
 
 
+#: Caps that keep the shared block within a sane share of the context window on big
+#: repositories; every record still gets the findings of its own files in full.
+MAX_SHARED_PATHS = 1500
+MAX_SHARED_FINDINGS = 600
+_CATEGORY_RANK = {
+    c: i
+    for i, c in enumerate(
+        (
+            "entry_point",
+            "model_call",
+            "tool_dispatch",
+            "exec_effect",
+            "persistence",
+            "prompt",
+            "model_loop",
+            "gating",
+            "config_read",
+        )
+    )
+}
+
+
+def _capped(lines: list[str], cap: int, what: str) -> str:
+    if len(lines) <= cap:
+        return "\n".join(lines)
+    return "\n".join([*lines[:cap], f"... {len(lines) - cap} more {what} not shown"])
+
+
 def shared_context(
     system: str, repository: str, revision: str, paths: list[str], survey: Any
 ) -> str:
     """The block every call of a run shares (and caches): tree and survey."""
-    findings = list(getattr(survey, "findings", []) or [])
+    findings = sorted(
+        getattr(survey, "findings", []) or [],
+        key=lambda f: (_CATEGORY_RANK.get(f.category, 99), f.path, f.start_line),
+    )
     claims = list(getattr(survey, "readme_claims", []) or [])
     parts = [
         f"System: {system}\nRepository: {repository}\nRevision: {revision}\nSource ID: SRC-1",
-        data_block("file_list", "\n".join(paths), count=str(len(paths))),
+        data_block("file_list", _capped(paths, MAX_SHARED_PATHS, "paths"), count=str(len(paths))),
         data_block(
             "survey_findings",
-            "\n".join(finding_line(f) for f in findings),
+            _capped([finding_line(f) for f in findings], MAX_SHARED_FINDINGS, "findings"),
             count=str(len(findings)),
         ),
     ]
