@@ -93,7 +93,8 @@ def main() -> None:
     )
     config = Configuration(generator="claude")
     pctx = plan_context(
-        RunContext(proposer=OfflineProposer(), config=config, resources=res), "system"
+        RunContext(proposer=OfflineProposer(), config=config, resources=res),
+        res.snapshot().identity.rstrip("/").rsplit("/", 1)[-1],
     )
     plan = OfflineProposer(snapshot=res.snapshot()).plan(pctx)
     items = {i.id: i for i in plan.items}
