@@ -23,7 +23,9 @@ SCHEMA_VERSION = 1
 
 # -- vocabulary ---------------------------------------------------------------------
 
-RECORD_ID_RE = re.compile(r"^(?P<prefix>RT|EPI)-(?P<kind>CMP|OBJ|RTE|CLM|BAP)-(?P<slug>[a-z0-9][a-z0-9-]*)$")
+RECORD_ID_RE = re.compile(
+    r"^(?P<prefix>RT|EPI)-(?P<kind>CMP|OBJ|RTE|CLM|BAP)-(?P<slug>[a-z0-9][a-z0-9-]*)$"
+)
 
 #: The five runtime record kinds, in the order their sections appear in a report.
 KIND_ORDER = ("CMP", "OBJ", "RTE", "CLM", "BAP")
@@ -161,9 +163,13 @@ class Witness(_Base):
     decides whether it is really there.
     """
 
-    quote: str = Field(description="Verbatim excerpt of the file, whitespace may be collapsed to single spaces.")
+    quote: str = Field(
+        description="Verbatim excerpt of the file, whitespace may be collapsed to single spaces."
+    )
     path: str = Field(description="Repository-relative path of the file the quote comes from.")
-    lines: LineRange | None = Field(default=None, description="Optional 1-based line span that picks one occurrence.")
+    lines: LineRange | None = Field(
+        default=None, description="Optional 1-based line span that picks one occurrence."
+    )
     verification: Verification | None = None
 
     @field_validator("quote")
@@ -280,11 +286,18 @@ def statuses_in(text: str, inline: bool) -> list[Status]:
 class Record(_Base):
     """One shared record: component, object, route, claim or behavioral-authority path."""
 
-    id: str = Field(description="Record ID of the form PREFIX-KIND-slug, e.g. RT-RTE-gate-admission.")
+    id: str = Field(
+        description="Record ID of the form PREFIX-KIND-slug, e.g. RT-RTE-gate-admission."
+    )
     label: str = Field(description="Short title of the record.")
-    part_of: str | None = Field(default=None, description="ID of the record this one is part of, if any.")
+    part_of: str | None = Field(
+        default=None, description="ID of the record this one is part of, if any."
+    )
     blocks: list[Block] = Field(default_factory=list)
-    flags: list[str] = Field(default_factory=list, description="Machine notes for the reviewer (dropped witnesses, unknown statuses).")
+    flags: list[str] = Field(
+        default_factory=list,
+        description="Machine notes for the reviewer (dropped witnesses, unknown statuses).",
+    )
 
     @field_validator("id")
     @classmethod
@@ -444,8 +457,12 @@ class Source(_Base):
     """SRC-1: the repository at the pinned revision."""
 
     id: str = "SRC-1"
-    repository: str = Field(description="Repository identity, e.g. github:owner/name or a local path.")
-    revision: str | None = Field(default=None, description="Full 40-hex commit SHA the witnesses verify at.")
+    repository: str = Field(
+        description="Repository identity, e.g. github:owner/name or a local path."
+    )
+    revision: str | None = Field(
+        default=None, description="Full 40-hex commit SHA the witnesses verify at."
+    )
 
 
 class Usage(_Base):
@@ -468,7 +485,9 @@ class DraftMeta(_Base):
     created: str | None = None
     drafter_version: str | None = None
     usage: list[Usage] = Field(default_factory=list)
-    missing: list[str] = Field(default_factory=list, description="What a partial draft did not get to.")
+    missing: list[str] = Field(
+        default_factory=list, description="What a partial draft did not get to."
+    )
     notes: list[str] = Field(default_factory=list)
     extra: dict[str, Any] = Field(default_factory=dict)
 
@@ -490,7 +509,9 @@ class Report(_Base):
     @classmethod
     def _known_schema(cls, v: int) -> int:
         if v != SCHEMA_VERSION:
-            raise ValueError(f"schema_version {v} is not supported (this drafter reads {SCHEMA_VERSION})")
+            raise ValueError(
+                f"schema_version {v} is not supported (this drafter reads {SCHEMA_VERSION})"
+            )
         return v
 
     # access ----------------------------------------------------------------------

@@ -13,7 +13,9 @@ GOLD_DIR = SHARED / "gold"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("DRAFTER_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "xdg"))
