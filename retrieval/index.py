@@ -46,7 +46,7 @@ from drafter.snapshot import Snapshot
 from retrieval.chunking import CHUNKER_VERSION, HEADER_RESERVE, Chunk, chunk_file, text_cost
 from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed, model_key
 
-BATCH = 64
+BATCH = 256
 _PAGE = 2000
 
 
@@ -144,6 +144,20 @@ class VectorCache:
                     if vec.shape == (DIM,):
                         out[key] = vec
         return out
+
+    def has(self, keys: list[str]) -> set[str]:
+        """Which of ``keys`` have a vector for this model."""
+        found: set[str] = set()
+        model = model_key()
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                part = keys[i : i + 500]
+                marks = ",".join("?" * len(part))
+                found.update(k for (k,) in self._db.execute(
+                    f"SELECT key FROM vectors WHERE model = ? AND key IN ({marks})",
+                    [model, *part],
+                ))
+        return found
 
     def put(self, items: dict[str, np.ndarray]) -> None:
         model = model_key()
@@ -266,12 +280,10 @@ class Index:
                 col.delete(ids=stray)
                 stats.removed = len(stray)
             t_store = bar.add_task("chunks", total=len(chunks), completed=stats.already_present)
-            t_emb = bar.add_task("embedded", total=len(todo))
+            self._embed_missing(todo, stats, bar)
             for i in range(0, len(todo), self.batch_size):
                 batch = todo[i : i + self.batch_size]
-                vectors = self._vectors(batch, stats)
-                bar.advance(t_emb, len(batch))
-                self._store_batch(col, batch, vectors, stats)
+                self._store_batch(col, batch, self._cached_vectors(batch, stats), stats)
                 bar.advance(t_store, len(batch))
         final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
         col.modify(metadata=final)
@@ -328,25 +340,50 @@ class Index:
                 return out
             offset += _PAGE
 
-    def _vectors(self, batch: list[Chunk], stats: IndexStats) -> np.ndarray:
+    def _embed_missing(self, todo: list[Chunk], stats: IndexStats, bar: Progress) -> None:
+        """Phase 1: compute every vector the cache lacks, shortest inputs first.
+
+        Embedding all of them before storing anything keeps Chroma's own indexing work
+        off the CPU while the model runs, and sorting the whole set by length keeps
+        padding minimal; each batch goes to the cache at once, so a crash loses at
+        most one batch of model work.
+        """
         t = time.perf_counter()
-        inputs = [embed_input(c) for c in batch]
-        keys = [embed_key(s) for s in inputs]
-        cached = self.cache.get(keys)
-        missing = [i for i, k in enumerate(keys) if k not in cached]
-        out = np.zeros((len(batch), DIM), dtype=np.float32)
-        if missing:
-            fresh = embed([inputs[i] for i in missing])
-            self.cache.put({keys[i]: fresh[j] for j, i in enumerate(missing)})
-            for j, i in enumerate(missing):
-                out[i] = fresh[j]
-                stats.embedded_ids.append(batch[i].id)
-        for i, k in enumerate(keys):
-            if k in cached:
-                out[i] = cached[k]
-        stats.embedded += len(missing)
-        stats.reused += len(batch) - len(missing)
+        need: dict[str, tuple[str, str]] = {}  # key -> (input, chunk id)
+        for i in range(0, len(todo), 500):
+            part = todo[i : i + 500]
+            inputs = [embed_input(c) for c in part]
+            keys = [embed_key(s) for s in inputs]
+            have = self.cache.has(keys)
+            for c, s, k in zip(part, inputs, keys, strict=True):
+                if k not in have and k not in need:
+                    need[k] = (s, c.id)
         stats.t_embed += time.perf_counter() - t
+        task = bar.add_task("embedded", total=len(need))
+        order = sorted(need, key=lambda k: len(need[k][0]))
+        for i in range(0, len(order), self.batch_size):
+            t = time.perf_counter()
+            keys = order[i : i + self.batch_size]
+            vecs = embed([need[k][0] for k in keys])
+            self.cache.put(dict(zip(keys, vecs, strict=True)))
+            stats.embedded += len(keys)
+            stats.embedded_ids.extend(need[k][1] for k in keys)
+            stats.t_embed += time.perf_counter() - t
+            bar.advance(task, len(keys))
+        stats.reused = len(todo) - stats.embedded
+
+    def _cached_vectors(self, batch: list[Chunk], stats: IndexStats) -> np.ndarray:
+        """Phase 2 input: the batch's vectors from the cache (embedding any that vanished)."""
+        t = time.perf_counter()
+        keys = [embed_key(embed_input(c)) for c in batch]
+        cached = self.cache.get(keys)
+        lost = [i for i, k in enumerate(keys) if k not in cached]
+        if lost:  # the cache file was removed under us: recompute, do not fail
+            fresh = embed([embed_input(batch[i]) for i in lost])
+            for j, i in enumerate(lost):
+                cached[keys[i]] = fresh[j]
+        out = np.stack([cached[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
+        stats.t_store += time.perf_counter() - t
         return out
 
     def _store_batch(self, col: Collection, batch: list[Chunk], vectors: np.ndarray,

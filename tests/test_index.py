@@ -15,6 +15,7 @@ import pytest
 
 from drafter.cli import main as drafter_main
 from drafter.snapshot import Snapshot
+from retrieval import index as index_module
 from retrieval.chunking import chunk_file
 from retrieval.index import Index, IndexModelMismatch, open_index
 from retrieval.search import search
@@ -199,6 +200,14 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
     idx = make_index(batch_size=2)
     real = Index._store_batch
     calls = {"n": 0}
+    real_embed = index_module.embed
+    embeds = {"n": 0}
+
+    def failing_embed(texts):  # type: ignore[no-untyped-def]
+        if embeds["n"] == 2:
+            raise RuntimeError("injected crash while embedding")
+        embeds["n"] += 1
+        return real_embed(texts)
 
     def failing(self, col, batch, vectors, stats):  # type: ignore[no-untyped-def]
         if calls["n"] == 2:
@@ -206,9 +215,16 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
         calls["n"] += 1
         real(self, col, batch, vectors, stats)
 
+    monkeypatch.setattr(index_module, "embed", failing_embed)
     monkeypatch.setattr(Index, "_store_batch", failing)
     with Snapshot(repo) as snap:
-        with pytest.raises(RuntimeError, match="injected"):
+        # crash 1: while embedding, after two batches of two vectors
+        with pytest.raises(RuntimeError, match="while embedding"):
+            idx.ensure(snap, progress=False)
+        assert idx.collection(snap) is None and stored(idx, snap) == []
+        # crash 2: while storing, after two batches of two chunks
+        monkeypatch.setattr(index_module, "embed", real_embed)
+        with pytest.raises(RuntimeError, match="two stored batches"):
             idx.ensure(snap, progress=False)
         assert idx.collection(snap) is None  # not marked complete
         assert len(stored(idx, snap)) == 4
@@ -216,7 +232,7 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
         rerun = idx.ensure(snap, progress=False)
         rows = stored(idx, snap)
     assert rerun.already_present == 4 and rerun.stored == 6
-    assert rerun.embedded == 4  # the third batch was embedded (and cached) before the crash
+    assert rerun.embedded == 0  # the second attempt embedded the six the first one lacked
     want = expected_chunks(snap)
     assert {r["id"]: r["content_hash"] for r in rows} == want  # no gaps, nothing extra
     keys = [(r["path"], r["start_line"]) for r in rows]
@@ -255,7 +271,7 @@ def test_killed_process_then_rerun_completes(make_index, tmp_path: Path) -> None
         assert idx.collection(snap) is None
         st = idx.ensure(snap, progress=False)
         rows = stored(idx, snap)
-        assert st.already_present == 4 and st.stored == 2 and st.embedded == 2
+        assert st.already_present == 4 and st.stored == 2 and st.embedded == 0
         assert {r["id"]: r["content_hash"] for r in rows} == expected_chunks(snap)
         assert len(rows) == 6
 
