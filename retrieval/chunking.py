@@ -139,6 +139,19 @@ def _word_cost(word: str) -> int:
     return c
 
 
+_line_costs_cache: dict[str, int] = {}
+
+
+def _ascii_line_cost(line: str) -> int:
+    """Cost of one ASCII line; whole lines repeat a lot in code, so they are cached too."""
+    c = _line_costs_cache.get(line)
+    if c is None:
+        if len(_line_costs_cache) > 200_000:
+            _line_costs_cache.clear()
+        c = _line_costs_cache[line] = sum(map(_word_cost, _WORD.findall(line)))
+    return c
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as the rest of drafter counts them: split at "\\n" only, ends kept."""
     parts = text.split("\n")
@@ -158,7 +171,7 @@ def _line_costs(text: str, lines: list[str]) -> list[int]:
     control characters the normaliser would delete) goes through the tokenizer whole.
     """
     if text.isascii() and not _CONTROL.search(text):
-        return [sum(map(_word_cost, _WORD.findall(line))) for line in lines]
+        return [_ascii_line_cost(line) for line in lines]
     starts = [0]
     for ln in lines:
         starts.append(starts[-1] + len(ln))
