@@ -20,15 +20,18 @@ from evals.evaluate import evaluate
 from evals.gold import sample_gold, sample_gold_path
 
 #: Floors for the offline draft of the sample against the sample gold (overall).
-#: Measured when written (embed similarity, threshold 0.35): P 0.50, R 0.60, F1 0.55,
-#: gold-witness file recall 0.97, line recall 0.47, draft line precision 0.77,
-#: validity 1.00.  Floors sit a little below; validity must stay perfect.
+#: First measured (embed similarity, threshold 0.35): P 0.50, R 0.60, F1 0.55, file
+#: recall 0.97, line recall 0.47, draft line precision 0.77, validity 1.00.  Re-measured
+#: after the survey learnt prompt-file reads and model-loop steps: P 0.64, R 0.64,
+#: F1 0.64, file recall 0.98, line recall 0.52, line precision 0.68 (more records quote
+#: more lines the gold does not cite).  Floors sit a little below the latest figures;
+#: validity must stay perfect.
 OFFLINE_FLOOR = {
-    "f1": 0.50,
-    "recall": 0.55,
-    "file_recall": 0.90,
-    "line_recall": 0.40,
-    "line_precision": 0.70,
+    "f1": 0.60,
+    "recall": 0.60,
+    "file_recall": 0.95,
+    "line_recall": 0.48,
+    "line_precision": 0.65,
     "validity": 1.0,
 }
 
