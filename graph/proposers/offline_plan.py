@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from graph.proposer import PlanItem
-from graph.proposers.offline_text import join_names, short_symbol, slug
+from graph.proposers.offline_text import clip, join_names, short_symbol, slug
 from retrieval.survey import Finding, Survey
 
 MAX_COMPONENTS = 8
@@ -563,7 +563,7 @@ def plan_items(
             _item(
                 "CLM",
                 ident,
-                "Claim: " + re.sub(r"[`*]|__", "", str(f.detail.get("sentence", "")))[:80],
+                "Claim: " + clip(re.sub(r"[`*]|__", "", str(f.detail.get("sentence", ""))), 80),
                 [f, *related],
                 f"A sentence in {f.path} that promises behaviour.",
             )

@@ -13,6 +13,7 @@ import re
 from drafter.model import Block, Record
 from graph.proposer import Plan, PlanItem
 from graph.proposers.offline_text import (
+    clip,
     TextOf,
     bullet,
     join_names,
@@ -267,7 +268,7 @@ def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf 
     }
     found = join_names(sorted({kinds.get(f.kind, f.kind) for f in fs}))
     shown = join_names(
-        [f"{' '.join(f.snippet.split())[:60]} (line {f.start_line}, {f.symbol})" for f in fs], 3
+        [f"{clip(f.snippet, 60)} (line {f.start_line}, {f.symbol})" for f in fs], 3
     )
     blocks: list[Block] = [
         para(

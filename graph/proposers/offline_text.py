@@ -32,6 +32,21 @@ def slug(*parts: str, limit: int = 48) -> str:
     return s or "item"
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, with an ellipsis.
+
+    Labels and prose excerpts are read by people; a word cut in half ("must always p")
+    reads like a typo in the source.
+    """
+    text = collapse(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
 def short_symbol(node: str) -> str:
     """``path/to/file.py::Class.method`` → ``Class.method``; module pseudo-nodes keep the file."""
     path, _, sym = node.partition("::")
