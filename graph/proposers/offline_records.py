@@ -13,9 +13,9 @@ import re
 from drafter.model import Block, Record
 from graph.proposer import Plan, PlanItem
 from graph.proposers.offline_text import (
-    clip,
     TextOf,
     bullet,
+    clip,
     join_names,
     para,
     sentence_witness,
