@@ -7,11 +7,10 @@ the real local embeddings aligning records.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from gitrepo import git
 
 from drafter.model import (
     KIND_SECTION,
@@ -93,44 +92,18 @@ ROUTE_BULLETS = [
 ]
 
 
-def _git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_DATE": "2025-01-01T00:00:00+00:00",
-        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00+00:00",
-    }
-    out = subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-            *args,
-        ],
-        cwd=repo,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return out.stdout.strip()
-
-
 def build_tiny_repo(repo: Path) -> tuple[Path, str, str]:
     """A two-commit repository: rev1 is evaluated; rev2 adds a line gold may quote."""
-    _git(repo, "init", "-q")
+    git(repo, "init", "-q")
     (repo / "agent.py").write_text(AGENT)
     (repo / "tools.py").write_text(TOOLS)
     (repo / "README.md").write_text(README)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "one")
-    rev1 = _git(repo, "rev-parse", "HEAD")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "one")
+    rev1 = git(repo, "rev-parse", "HEAD")
     (repo / "agent.py").write_text(AGENT + LATER)
-    _git(repo, "commit", "-q", "-am", "two")
-    rev2 = _git(repo, "rev-parse", "HEAD")
+    git(repo, "commit", "-q", "-am", "two")
+    rev2 = git(repo, "rev-parse", "HEAD")
     return repo, rev1, rev2
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gitrepo import commit, git
 
 from drafter.cli import main as drafter_main
 from drafter.snapshot import Snapshot
@@ -19,12 +19,6 @@ from retrieval import index as index_module
 from retrieval.chunking import chunk_file
 from retrieval.index import Index, IndexModelMismatch, open_index
 from retrieval.search import search
-
-_ENV = {
-    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 LOADER = textwrap.dedent('''\
     """Load plugins."""
@@ -47,35 +41,6 @@ LOADER = textwrap.dedent('''\
         """Gamma docs."""
         return y + 1
     ''')
-
-
-def git(repo: Path, *args: str) -> str:
-    r = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
-         "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
-        capture_output=True, check=True, env={**os.environ, **_ENV},
-    )
-    return r.stdout.decode().strip()
-
-
-def commit(repo: Path, files: dict[str, str | bytes | None], message: str = "c") -> str:
-    """Write (or delete, for None) files and commit them; returns the new sha."""
-    if not (repo / ".git").exists():
-        repo.mkdir(parents=True, exist_ok=True)
-        git(repo, "init", "-q")
-    for rel, content in files.items():
-        p = repo / rel
-        if content is None:
-            p.unlink()
-            continue
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--allow-empty", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
 
 
 def expected_chunks(snap: Snapshot) -> dict[str, str]:

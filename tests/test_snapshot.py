@@ -8,34 +8,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from gitrepo import commit, git
 
 from drafter.errors import NotAFile, PathMissing, RepoError, UnknownRevision
 from drafter.snapshot import BinaryFile, Snapshot, safe_relpath
-
-_DATE = "2024-01-01T00:00:00+0000"
-_ENV = {**os.environ, "GIT_AUTHOR_DATE": _DATE, "GIT_COMMITTER_DATE": _DATE}
-
-
-def git(repo: Path, *args: str) -> str:
-    r = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main",
-         *args],
-        cwd=repo, env=_ENV, capture_output=True, check=True,
-    )
-    return r.stdout.decode().strip()
-
-
-def commit(repo: Path, files: dict[str, str | bytes], msg: str = "c") -> str:
-    for name, content in files.items():
-        p = repo / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content, encoding="utf-8")
-    git(repo, "add", "--", *files)
-    git(repo, "commit", "-q", "-m", msg)
-    return git(repo, "rev-parse", "HEAD")
 
 
 @pytest.fixture

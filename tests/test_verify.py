@@ -4,11 +4,11 @@ normalisations, and says where; misses come back with real passages for repair."
 from __future__ import annotations
 
 import os
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from gitrepo import commit, git
 
 from drafter.model import (
     AccountSection,
@@ -25,9 +25,6 @@ from drafter.model import (
 )
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier, report_summary, verify_report
-
-_DATE = "2024-01-01T00:00:00+0000"
-_ENV = {**os.environ, "GIT_AUTHOR_DATE": _DATE, "GIT_COMMITTER_DATE": _DATE}
 
 APP_PY = '''\
 """Agent loop for the tiny system."""
@@ -88,28 +85,6 @@ def b():
     retries = 3
     return retries * 2
 '''
-
-
-def git(repo: Path, *args: str) -> str:
-    r = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main",
-         *args],
-        cwd=repo, env=_ENV, capture_output=True, check=True,
-    )
-    return r.stdout.decode().strip()
-
-
-def commit(repo: Path, files: dict[str, str | bytes], msg: str = "c") -> str:
-    for name, content in files.items():
-        p = repo / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content, encoding="utf-8")
-    git(repo, "add", "--", *files)
-    git(repo, "commit", "-q", "-m", msg)
-    return git(repo, "rev-parse", "HEAD")
 
 
 @pytest.fixture(scope="module")

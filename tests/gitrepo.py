@@ -1,0 +1,58 @@
+"""Build small git repositories for tests, with fixed identities and dates.
+
+One helper for every test module, so each builds repositories the same way and the
+commit SHAs they produce are reproducible across machines.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+DATE = "2024-01-01T00:00:00+0000"
+_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_DATE": DATE,
+    "GIT_COMMITTER_DATE": DATE,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in ``repo`` with a fixed identity; returns stripped stdout."""
+    r = subprocess.run(
+        [
+            "git",
+            "-c", "user.name=t",
+            "-c", "user.email=t@t",
+            "-c", "init.defaultBranch=main",
+            "-c", "commit.gpgsign=false",
+            *args,
+        ],
+        cwd=repo, env=_ENV, capture_output=True, check=True,
+    )  # fmt: skip
+    return r.stdout.decode().strip()
+
+
+def commit(repo: Path, files: dict[str, str | bytes | None], msg: str = "c") -> str:
+    """Write files (None deletes one), commit them, return the new SHA.
+
+    The repository is initialised on first use.
+    """
+    repo.mkdir(parents=True, exist_ok=True)
+    if not (repo / ".git").exists():
+        git(repo, "init", "-q")
+    for name, content in files.items():
+        p = repo / name
+        if content is None:
+            p.unlink()
+            continue
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content, encoding="utf-8")
+    git(repo, "add", "-A", "--", *files)
+    git(repo, "commit", "-q", "--allow-empty", "-m", msg)
+    return git(repo, "rev-parse", "HEAD")
