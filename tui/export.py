@@ -11,22 +11,11 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import Report
+from drafter.reportio import atomic_write_text, dump_report
 from drafter.review_store import ReviewStore
 
 FORMATS = ("text", "markdown", "json")
 SUFFIX = {"text": ".txt", "markdown": ".md", "json": ".json"}
-
-
-def render(report: Report, fmt: str) -> str:
-    if fmt == "json":
-        return report.to_json()
-    from drafter.textformat import render_markdown, render_text
-
-    if fmt == "text":
-        return render_text(report)
-    if fmt == "markdown":
-        return render_markdown(report)
-    raise BadInput(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
 def default_export_path(draft: Path, fmt: str) -> Path:
@@ -46,12 +35,9 @@ def write_export(accepted: Report, fmt: str, out: Path) -> int:
     """
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
-    text = render(accepted, fmt)
+    text = dump_report(accepted, fmt)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
+        atomic_write_text(out, text)
     except OSError as exc:
         raise BadInput(f"cannot write export: {exc.strerror}", where=str(out)) from None
     return len(accepted.records)
