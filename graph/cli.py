@@ -5,6 +5,10 @@ thread ID is printed first so that a killed run can be continued with
 ``drafter draft --resume THREAD`` without paying again for finished model calls.
 Without ANTHROPIC_API_KEY (or with ``--offline``) the offline proposer drafts from
 the survey alone, which is also what ``drafter demo`` does on the shipped sample.
+
+Environment for the Claude path: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (read
+by the SDK itself: a proxy, or the canned server of the end-to-end tests),
+DRAFTER_MODEL, and DRAFTER_RETRY_BASE_SECONDS (first backoff wait, default 1 s).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
-from graph.configuration import Configuration, resolve_model
+from graph.configuration import Configuration, resolve_model, retry_base_seconds
 from graph.costs import summarize, usage_table
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
@@ -41,11 +45,17 @@ def make_proposer(config: Configuration, resources: Resources) -> Proposer:
         # the offline rules read whole files, not the size-capped texts of a context
         return OfflineProposer(snapshot=resources.snapshot())
     from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.claude_client import RetryPolicy
 
     key = os.environ.get("ANTHROPIC_API_KEY")
     if not key:
         raise BadInput("this run drafts with Claude and needs ANTHROPIC_API_KEY")
-    return ClaudeProposer(config.model, api_key=key)
+    try:
+        retry = RetryPolicy(base_delay=retry_base_seconds())
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, tests)
+    return ClaudeProposer(config.model, api_key=key, retry=retry)
 
 
 class _RunProgress:

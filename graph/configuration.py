@@ -22,10 +22,31 @@ from graph.proposer import Proposer
 #: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
+#: Seconds of the first backoff wait after a 5xx / 529 overloaded answer (doubling,
+#: with jitter, up to the retry policy's cap).  An environment setting rather than a
+#: run setting: it is about this process's patience, not what the run drafts, so it is
+#: not checkpointed.  End-to-end tests set it tiny so retries do not slow them down.
+ENV_RETRY_BASE = "DRAFTER_RETRY_BASE_SECONDS"
+DEFAULT_RETRY_BASE = 1.0
+
 
 def resolve_model(cli_value: str | None = None) -> str:
     """``--model`` beats $DRAFTER_MODEL beats :data:`DEFAULT_MODEL`."""
     return cli_value or os.environ.get(ENV_MODEL) or DEFAULT_MODEL
+
+
+def retry_base_seconds() -> float:
+    """$DRAFTER_RETRY_BASE_SECONDS, else :data:`DEFAULT_RETRY_BASE`; bad values are bad input."""
+    raw = os.environ.get(ENV_RETRY_BASE)
+    if raw is None or not raw.strip():
+        return DEFAULT_RETRY_BASE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{ENV_RETRY_BASE} must be a non-negative number of seconds, not {raw!r}")
+    return value
 
 
 @dataclass(frozen=True)
