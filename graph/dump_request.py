@@ -8,9 +8,11 @@ the file holds the bytes that would go over the wire, minus the API key header. 
 canned answer carries one wrong quote, so the repair request for the same record is
 captured too.  No network, no key.
 
-    .venv/bin/python scripts/dump_request.py [REPO --rev REV] [--record ID] [--out FILE]
+    .venv/bin/python -m graph.dump_request [REPO --rev REV] [--record ID] [--out FILE]
 
-Without REPO the shipped sample is materialised in a temporary folder.
+Without REPO the shipped sample is materialised in a temporary folder.  It lives in
+``graph`` (a module, not a loose script) because it drives the workflow's own context
+builders, so it is installed and tested with them.
 """
 
 from __future__ import annotations
@@ -70,8 +72,10 @@ def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTr
     return httpx2.MockTransport(handler)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(
+        prog="python -m graph.dump_request", description=(__doc__ or "").splitlines()[0]
+    )
     ap.add_argument("repo", nargs="?")
     ap.add_argument("--rev", default="HEAD")
     ap.add_argument(
@@ -79,7 +83,7 @@ def main() -> None:
     )
     ap.add_argument("--out", default="request-dump.json")
     ap.add_argument("--no-index", action="store_true")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
     tmp = None
     if args.repo is None:
@@ -124,7 +128,8 @@ def main() -> None:
     prop.prepare(pctx)
     rctx = build_record_context(ctx, plan, item)
     record = prop.draft_record(rctx)
-    assert record is not None
+    if record is None:
+        raise SystemExit(f"the canned answer for {item.id} was rejected; nothing to repair")
     w = record.witnesses[0]
     v = res.verify(w)
     prop.repair_record(rctx, record, [Miss(witness=w, status=str(v.status), nearest=v.nearest)])

@@ -1,0 +1,86 @@
+"""``python -m graph.dump_request``: the exact requests for one record, written to a file.
+
+Run as a person would, in a child process on the shipped sample, and the file read
+back: it must show what the model is asked (system prompt, cached shared context, the
+forced tool and the record's repository data) and the repair request after a miss.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from drafter.sample import materialize
+from drafter.snapshot import Snapshot
+from graph.proposers.claude_prompts import load_prompt
+
+
+@pytest.fixture(scope="module")
+def dump(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("dump")
+    sample = materialize(tmp / "repo")
+    out = tmp / "requests.json"
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graph.dump_request",
+            str(sample.path),
+            "--rev",
+            sample.sha,
+            "--no-index",
+            "--out",
+            str(out),
+        ],
+        cwd=tmp,  # not the project folder: the module is found as installed
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "DRAFTER_DATA_DIR": str(tmp / "data")},
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    return sample, json.loads(out.read_text()), p.stdout
+
+
+def test_dump_shows_prompt_cache_markers_and_forced_tool(dump) -> None:
+    _, data, stdout = dump
+    requests = data["requests"]
+    assert len(requests) == 2  # the record, then its repair after the canned wrong quote
+    assert f"2 requests for {data['record']} written to" in stdout
+    system = load_prompt("system")
+    for r in requests:
+        assert r["url"].endswith("/v1/messages")
+        assert "x-api-key" not in {k.lower() for k in r["headers"]}
+        body = r["body"]
+        assert body["system"][0]["text"] == system
+        assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+        assert "survey_findings" in body["system"][-1]["text"]
+        tool = body["tools"][0]
+        assert body["tool_choice"] == {"type": "tool", "name": tool["name"]}
+        assert tool["name"] == "submit_record" and tool["input_schema"]["type"] == "object"
+    repair_text = " ".join(c["text"] for c in requests[1]["body"]["messages"][0]["content"])
+    assert "a quote that is not in the file" in repair_text
+    assert "Nearest real passages" in repair_text
+
+
+def test_dump_carries_the_records_repository_data(dump) -> None:
+    sample, data, _ = dump
+    assert data["record"].startswith("RT-RTE-")  # the first planned route by default
+    texts = [c["text"] for c in data["requests"][0]["body"]["messages"][0]["content"]]
+    assert f"record {data['record']}" in texts[0]
+    repo_data = texts[-1]
+    files = [
+        line.split('path="', 1)[1].split('"', 1)[0]
+        for line in repo_data.splitlines()
+        if line.startswith('<repository_data kind="file"')
+    ]
+    assert files, repo_data[:500]
+    with Snapshot(sample.path, sample.sha) as snap:
+        for path in files:
+            first_code_line = next(ln for ln in snap.read_str(path).splitlines() if ln.strip())
+            assert first_code_line in repo_data
