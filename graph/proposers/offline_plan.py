@@ -34,6 +34,7 @@ _GATE_RANK = {
     "selection": 4,
 }
 MAX_REGISTRIES = 4
+_HOUSEKEEPING = {"delete", "move"}
 MAX_LOOP_ROUTES = 5
 
 #: Code that supports the system rather than being it: ranked after the main code.
@@ -324,14 +325,39 @@ def plan_items(
             kv[0],
         )
 
-    for key, fs in sorted(arts.items(), key=art_rank)[:MAX_ARTIFACTS]:
-        fs = sorted(fs, key=lambda f: (f.path, f.start_line))[:6]
-        writers = join_names([short_symbol(f.node) for f in fs], 3)
-        ident = ids.take(
-            "OBJ", slug(key.rsplit("/", 1)[-1] if key != "git repository state" else "git-state")
+    ranked_arts = sorted(arts.items(), key=art_rank)
+    order = {k: i for i, (k, _) in enumerate(ranked_arts)}
+    families: dict[str, list[str]] = {}
+    for key, fs in ranked_arts:
+        families.setdefault(artifact_family(key, fs, arts), []).append(key)
+    # scratch space a module moves or deletes under computed names is housekeeping, not
+    # an object the system keeps; literal paths stay even when only deleted
+    families = {
+        fam: keys
+        for fam, keys in families.items()
+        if not fam.startswith("vars:")
+        or any(f.kind not in _HOUSEKEEPING for k in keys for f in arts[k])
+    }
+    fam_ranked = sorted(families.items(), key=lambda kv: min(order[k] for k in kv[1]))
+    for fam, keys in fam_ranked[:MAX_ARTIFACTS]:
+        per_key = [sorted(arts[k], key=lambda f: (f.path, f.start_line)) for k in keys]
+        # every artifact of the family gets a witness before any gets a second one
+        fs = [f for row in _zip_longest(per_key) for f in row][: 6 if len(keys) == 1 else 8]
+        # where the system reads the artifact again: another module first, one per reader
+        reads = sorted(
+            (r for r in survey.by_category("read_back") if _reads_one_of(r, keys, arts)),
+            key=lambda r: (r.path in {f.path for f in fs}, r.path, r.start_line),
         )
+        fs += list({r.node: r for r in reversed(reads)}.values())[::-1][:4]
+        writers = join_names([short_symbol(f.node) for f in fs], 3)
         items.append(
-            _item("OBJ", ident, f"Persisted artifact: {key}", fs, f"Written by {writers}.")
+            _item(
+                "OBJ",
+                ids.take("OBJ", _family_slug(fam, keys)),
+                _family_label(fam, keys),
+                fs,
+                f"Written by {writers}.",
+            )
         )
 
     prompt_groups: dict[str, list[Finding]] = {}
@@ -344,11 +370,20 @@ def plan_items(
     for f in survey.by_category("prompt"):
         if f.kind == "prompt_rule" and str(f.detail.get("of")) in prompt_groups:
             prompt_groups[str(f.detail["of"])].append(f)
-    for _key, fs in sorted(
-        prompt_groups.items(), key=lambda kv: (kv[0].startswith("str:") is False, kv[0])
-    )[:MAX_PROMPTS]:
+    for _fam, keys in sorted(prompt_families(survey, prompt_groups).items())[:MAX_PROMPTS]:
+        fs = [f for row in _zip_longest([prompt_groups[k] for k in keys]) for f in row]
         f = fs[0]
-        if f.kind == "prompt_file":
+        if len(keys) > 1:
+            names = [_prompt_name(prompt_groups[k][0]) for k in keys]
+            where_ = _common_dir([prompt_groups[k][0].path for k in keys])
+            noun = "prompt files" if f.kind == "prompt_file" else "instructions"
+            label = f"Shipped {noun} in {where_}: {join_names(names, 4)}"
+            if len(set(names)) < len(names):
+                label += (
+                    f" ({len(names)} definitions in {len({k.split(':')[1] for k in keys})} files)"
+                )
+            s = slug("prompts", where_.rstrip("/").rsplit("/", 1)[-1] or "root")
+        elif f.kind == "prompt_file":
             label, s = (
                 f"Shipped prompt file: {f.path}",
                 slug("prompt", f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]),
@@ -361,7 +396,7 @@ def plan_items(
                 "OBJ",
                 ids.take("OBJ", s),
                 label,
-                fs,
+                fs[:8],
                 "Natural-language instruction shipped with the code.",
             )
         )
@@ -661,6 +696,136 @@ def plan_items(
             )
         )
     return _budget(items, max_records)
+
+
+def _zip_longest(rows: list[list[Finding]]) -> list[list[Finding]]:
+    """Rows regrouped column by column: the first of each, then the second of each, ..."""
+    out: list[list[Finding]] = []
+    depth = max((len(r) for r in rows), default=0)
+    for i in range(depth):
+        out.append([r[i] for r in rows if i < len(r)])
+    return out
+
+
+def _reads_one_of(r: Finding, keys: list[str], arts: dict[str, list[Finding]]) -> bool:
+    """Whether read-back ``r`` reads one of the artifacts ``keys`` (by resolved value, or
+    by the very expression a write of that artifact used)."""
+    if r.detail.get("written_value") in keys or r.detail.get("target_value") in keys:
+        return True
+    written = str(r.detail.get("written_as", ""))
+    return any(str(f.detail.get("target", "")) == written for k in keys for f in arts[k])
+
+
+def _is_store(fs: list[Finding]) -> bool:
+    return any(f.kind == "sqlite" for f in fs)
+
+
+def _dir_of(key: str) -> str:
+    return key.rsplit("/", 1)[0] + "/" if "/" in key else ""
+
+
+def artifact_family(key: str, fs: list[Finding], arts: dict[str, list[Finding]]) -> str:
+    """What an analyst would review as one operative object.
+
+    Artifacts a run keeps side by side in one directory (a workspace of state files)
+    are one object; so are files of one name kept in several directories (one split
+    file per benchmark); bare file names written by one module are that module's
+    outputs; a database stays alone; paths only computed at run time (a variable, not
+    a literal) are grouped by the module that writes them, since nothing else names
+    them."""
+    if key == "git repository state":
+        return key
+    if _is_store(fs):
+        return f"key:{key}"  # a database is a store with its own schema, reviewed alone
+    if "/" in key and not key.startswith(("/", ".")):
+        d = _dir_of(key)
+        if any(_dir_of(k) == d and k != key and not _is_store(v) for k, v in arts.items()):
+            return f"dir:{d}"
+        base = key.rsplit("/", 1)[-1]
+        if sum(1 for k in arts if k != key and k.rsplit("/", 1)[-1] == base) >= 1:
+            return f"base:{base}"
+        return f"key:{key}"
+    writer = sorted(f.path for f in fs)[0]
+    if re.search(r"\.[A-Za-z0-9]{1,6}$", key) and re.fullmatch(r"[\w.-]+", key):
+        return f"files:{writer}"
+    if re.fullmatch(r"[A-Za-z_][\w.]*", key):
+        return f"vars:{writer}"
+    return f"key:{key}"
+
+
+def _family_label(fam: str, keys: list[str]) -> str:
+    kind, _, name = fam.partition(":")
+    if len(keys) == 1 and kind != "vars":
+        return f"Persisted artifact: {keys[0]}"
+    if kind == "dir":
+        return f"Persisted artifacts in {name}: " + join_names(
+            [k.rsplit("/", 1)[-1] for k in keys], 5
+        )
+    if kind == "base":
+        return f"Persisted artifacts named {name} in " + join_names([_dir_of(k) for k in keys], 4)
+    if kind == "files":
+        return f"Persisted artifacts written by {name}: {join_names(keys, 5)}"
+    if kind == "vars":
+        return f"Persisted files at run-time paths in {name}: {join_names(keys, 4)}"
+    return f"Persisted artifact: {name}"
+
+
+def _family_slug(fam: str, keys: list[str]) -> str:
+    kind, _, name = fam.partition(":")
+    if len(keys) == 1 and kind != "vars":
+        key = keys[0]
+        return slug(key.rsplit("/", 1)[-1] if key != "git repository state" else "git-state")
+    if kind == "dir":
+        return slug(name.rstrip("/").rsplit("/", 1)[-1])
+    if kind == "base":
+        return slug(name)
+    stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return slug(stem, "outputs" if kind == "files" else "runtime-paths")
+
+
+def _prompt_name(f: Finding) -> str:
+    if f.kind == "prompt_file":
+        return f.path.rsplit("/", 1)[-1]
+    return str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
+
+
+def _common_dir(paths: list[str]) -> str:
+    parts = [p.split("/")[:-1] for p in paths]
+    common: list[str] = []
+    for level in zip(*parts, strict=False):
+        if len(set(level)) != 1:
+            break
+        common.append(level[0])
+    return "/".join(common) + "/" if common else "the repository root"
+
+
+def prompt_families(survey: Survey, groups: dict[str, list[Finding]]) -> dict[str, list[str]]:
+    """Prompt groups an analyst reviews together, keyed by a sortable family name.
+
+    Prompt files one function selects among or composes (a base text plus one
+    supplement per benchmark) are one object: they reach the same consumer by the same
+    channel.  Instruction strings in sibling modules of one directory (one constant per
+    variant of an agent) are one object for the same reason.  Anything else stays alone.
+    """
+    loader: dict[str, str] = {}
+    for f in survey.by_category("prompt"):
+        if f.kind in ("prompt_load", "prompt_read") and f.detail.get("file"):
+            loader.setdefault(f"file:{f.detail['file']}", f.node)
+    by_loader: dict[str, list[str]] = {}
+    for key in groups:
+        if key.startswith("file:") and key in loader:
+            by_loader.setdefault(loader[key], []).append(key)
+    fam: dict[str, list[str]] = {}
+    for key, fs in groups.items():
+        if key.startswith("file:"):
+            node = loader.get(key)
+            if node is not None and len(by_loader[node]) > 1:
+                fam.setdefault(f"1:{node}", []).append(key)
+            else:
+                fam.setdefault(f"1:{key}", []).append(key)
+        else:
+            fam.setdefault(f"0:{_dir_of(fs[0].path)}", []).append(key)
+    return {k: sorted(v) for k, v in fam.items()}
 
 
 def _round_robin(fs: list[Finding]) -> list[Finding]:

@@ -12,6 +12,7 @@ import re
 
 from drafter.model import Block, Record
 from graph.proposer import Plan, PlanItem
+from graph.proposers.offline_plan import artifact_key
 from graph.proposers.offline_text import (
     TextOf,
     bullet,
@@ -161,14 +162,18 @@ def _form_of(key: str, fs: list[Finding]) -> str:
 
 
 def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
-    key = item.label.split(": ", 1)[1] if ": " in item.label else item.label
     writes = [f for f in fs if f.category == "persistence"]
+    reads = [f for f in fs if f.category == "read_back"]
+    keys = list(dict.fromkeys(artifact_key(f) for f in writes))
+    key = keys[0] if len(keys) == 1 else join_names(keys, 5)
     modes = sorted({str(f.detail.get("mode") or f.kind) for f in writes})
     writers = join_names([where(f) for f in writes], 5)
     names = sorted({str(f.detail.get("target")) for f in writes if f.detail.get("target")})
     ident = f"Source-native identity: {key}"
-    if names and names[0] != key:
+    if names and names != keys:
         ident += f" (named in code as {join_names(names, 3)})"
+    if len(keys) > 1:
+        ident += f"; {len(keys)} artifacts reviewed together because they are kept side by side"
     substrate = (
         "the repository's git history"
         if any(f.kind == "git" for f in writes)
@@ -177,19 +182,34 @@ def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | No
             "path is absolute"
         )
     )
+    forms = join_names(
+        list(dict.fromkeys(_form_of(k, [f for f in writes if artifact_key(f) == k]) for k in keys)),
+        4,
+    )
+    if reads:
+        readers = join_names([where(f) for f in reads], 4)
+        later = (
+            f"Later read-back: {readers} open the same path again, so what one run writes "
+            "decides what a later step reads; whether anything checks its provenance is "
+            "not established by the survey."
+        )
+    else:
+        later = (
+            "Later read-back: none found by the survey (it matches reads that name the same "
+            "constant, literal path or file name; reads through other computed paths are not "
+            "followed)."
+        )
     blocks: list[Block] = [
-        para(
-            f"{ident}. Representational form: {_form_of(key, writes)}. Storage substrate: "
-            f"{substrate}."
-        ),
+        para(f"{ident}. Representational form: {forms}. Storage substrate: {substrate}."),
         para(
             f"Written by {writers} ({join_names(modes)}). "
             + ("Appends accumulate across runs. " if "a" in modes or "append" in modes else "")
             + ("Deletions are among the writes. " if "delete" in modes else "")
-            + "Whether and where it is read back later is not established by the survey."
+            + later
         ),
     ]
-    blocks += _witness_blocks(writes, text_of, 4)
+    blocks += _witness_blocks(writes, text_of, 4 if reads else 5)
+    blocks += _witness_blocks(reads, text_of, 2)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
@@ -267,9 +287,7 @@ def score_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf 
         "score_aggregate": "score aggregations",
     }
     found = join_names(sorted({kinds.get(f.kind, f.kind) for f in fs}))
-    shown = join_names(
-        [f"{clip(f.snippet, 60)} (line {f.start_line}, {f.symbol})" for f in fs], 3
-    )
+    shown = join_names([f"{clip(f.snippet, 60)} (line {f.start_line}, {f.symbol})" for f in fs], 3)
     blocks: list[Block] = [
         para(
             f"Source-native identity: numbers computed and compared in {path}: {found}. "
@@ -416,6 +434,16 @@ def route(
         empty="",
     )
     overwrites = [f for f in by["persistence"] if f.kind in ("write", "delete", "move", "git")]
+    # read-backs the plan attached to the objects this route writes (IDs carry path:line)
+    read_sites = list(
+        dict.fromkeys(
+            fid.split(":", 1)[1].split("#", 1)[0]
+            for it in plan.items
+            if it.id in objs
+            for fid in it.facts
+            if fid.startswith("read_back:")
+        )
+    )
     fields = [
         bullet("implementation conclusion status", "wired" if reached else "uninspected"),
         bullet("operation conclusion status", "uninspected"),
@@ -429,7 +457,11 @@ def route(
             "Later read-back",
             f"writes {targets}"
             + (f" ({', '.join(objs)})" if objs else "")
-            + "; whether later runs read them back is unknown"
+            + (
+                f"; read back at {join_names(read_sites, 4)} (survey match by the same name)"
+                if read_sites
+                else "; whether later runs read them back is unknown"
+            )
             if targets
             else "no persisted output found on this route; read-back unknown",
         ),

@@ -21,6 +21,7 @@ CATEGORIES = (
     "tool_dispatch",
     "exec_effect",
     "persistence",
+    "read_back",
     "prompt",
     "model_loop",
     "gating",

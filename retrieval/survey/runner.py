@@ -26,6 +26,7 @@ from retrieval.survey import (
     model_calls,
     persistence,
     prompts,
+    readback,
     tools,
 )
 from retrieval.survey.base import Hit
@@ -170,6 +171,8 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
             hits += prompts.prompt_file(path, text)
         if _DOC_CLAIM_FILE.search(path):
             hits += claims.doc_claims(path, text)
+
+    hits += readback.read_back_findings(py_files, hits)
 
     # loops that call models need the model-call sites and the call graph
     model_nodes = {

@@ -1,0 +1,129 @@
+"""Operative objects as an analyst groups them: artifacts by family, read-backs found,
+prompt files by the function that composes them, instruction constants by directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_survey import make_repo
+
+from drafter.snapshot import Snapshot
+from drafter.verify import verify_report
+from graph.proposers.offline import draft_offline
+from retrieval.survey import run_survey
+
+STATE_REPO = {
+    "prepare.py": (
+        "import json\nimport os\nimport shutil\nimport sqlite3\n\n"
+        'SUITE_FILE = "state/suite.json"\n'
+        'HISTORY_FILE = "state/history.tsv"\n'
+        'DB_FILE = "state/runs.db"\n\n\n'
+        "def prepare(tmp, scratch):\n"
+        '    with open(SUITE_FILE, "w") as f:\n'
+        '        json.dump({"tasks": []}, f)\n'
+        '    with open(HISTORY_FILE, "w") as f:\n'
+        '        f.write("iteration\\tscore\\n")\n'
+        '    with open("a/split.json", "w") as f:\n'
+        "        json.dump([], f)\n"
+        '    with open("b/split.json", "w") as f:\n'
+        "        json.dump([], f)\n"
+        "    shutil.rmtree(tmp)\n"
+        "    os.rename(scratch, tmp)\n"
+        "    db = sqlite3.connect(DB_FILE)\n"
+        "    return db\n\n\n"
+        'if __name__ == "__main__":\n'
+        '    prepare("t", "s")\n'
+    ),
+    "gate.py": (
+        "import json\n"
+        "from prepare import HISTORY_FILE, SUITE_FILE\n\n\n"
+        "def best():\n"
+        "    with open(HISTORY_FILE) as f:\n"
+        "        rows = f.read().splitlines()[1:]\n"
+        "    return max(float(r.split()[1]) for r in rows)\n\n\n"
+        "def suite():\n"
+        "    with open(SUITE_FILE) as f:\n"
+        "        return json.load(f)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    print(best(), suite())\n"
+    ),
+}
+
+
+def _draft(tmp_path: Path, files: dict[str, str]):
+    repo = make_repo(tmp_path / "r", files)
+    with Snapshot(repo, "HEAD") as snap:
+        return verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+
+
+def test_artifacts_group_by_family_and_quote_their_read_backs(tmp_path: Path) -> None:
+    draft = _draft(tmp_path, STATE_REPO)
+    objs = {r.id: r for r in draft.records_of_kind("OBJ")}
+    labels = sorted(r.label for r in objs.values())
+    # files kept side by side in state/ are one object; the database stays alone
+    state = objs["RT-OBJ-state"]
+    assert state.label == "Persisted artifacts in state/: history.tsv and suite.json"
+    assert any(label.startswith("Persisted artifact: state/runs.db") for label in labels)
+    # one file name in two directories is one object
+    assert "Persisted artifacts named split.json in a/ and b/" in labels
+    # scratch space moved and deleted under computed names is housekeeping, not an object
+    assert not any("run-time paths" in label for label in labels), labels
+    # the gate's reads of the state files are found and quoted
+    quotes = [(w.path, w.quote) for w in state.witnesses]
+    assert ("gate.py", "with open(HISTORY_FILE) as f:") in quotes
+    assert ("gate.py", "with open(SUITE_FILE) as f:") in quotes
+    text = " ".join(b.text for b in state.blocks if hasattr(b, "text"))
+    assert "Later read-back: best() in gate.py" in text, text
+    assert all(w.verified for w in draft.witnesses)
+
+
+def test_artifact_without_read_back_says_what_was_searched(tmp_path: Path) -> None:
+    draft = _draft(tmp_path, STATE_REPO)
+    split = next(r for r in draft.records_of_kind("OBJ") if "split.json" in r.label)
+    text = " ".join(b.text for b in split.blocks if hasattr(b, "text"))
+    assert "Later read-back: none found by the survey" in text
+
+
+PROMPT_REPO = {
+    "prompts/base.md": "# Base\n\nYou are a careful agent. You must never edit the tests.\n",
+    "prompts/alpha.md": "# Alpha\n\nYou must only use the alpha tools in this benchmark.\n",
+    "prompts/beta.md": "# Beta\n\nYou must only use the beta tools in this benchmark.\n",
+    "prompts/review.md": "# Review\n\nYou are a strict reviewer. Only approve passing work.\n",
+    "compose.py": (
+        "def compose(bench):\n"
+        "    extra = {\n"
+        '        "alpha": "prompts/alpha.md",\n'
+        '        "beta": "prompts/beta.md",\n'
+        "    }[bench]\n"
+        '    with open("prompts/base.md") as f:\n'
+        "        base = f.read()\n"
+        "    with open(extra) as f:\n"
+        "        return base + f.read()\n\n\n"
+        "def review_prompt():\n"
+        '    with open("prompts/review.md") as f:\n'
+        "        return f.read()\n"
+    ),
+    "agents/one.py": (
+        'AGENT_INSTRUCTION = """You are a helpful agent. Always answer with the final '
+        "result only, and never guess when the tools can tell you. Use the tools given to "
+        'you, read every observation carefully and stop when the task is done."""\n'
+    ),
+    "agents/two.py": (
+        'AGENT_INSTRUCTION = """You are a terminal agent. Always run the tests before '
+        "you finish, and never delete files outside the work directory. Use the tools given "
+        'to you, read every observation carefully and stop when the task is done."""\n'
+    ),
+}
+
+
+def test_prompts_group_by_composing_function_and_instructions_by_directory(
+    tmp_path: Path,
+) -> None:
+    draft = _draft(tmp_path, PROMPT_REPO)
+    labels = sorted(r.label for r in draft.records_of_kind("OBJ") if "Shipped" in r.label)
+    assert labels == [
+        "Shipped instructions in agents/: AGENT_INSTRUCTION (2 definitions in 2 files)",
+        "Shipped prompt file: prompts/review.md",
+        "Shipped prompt files in prompts/: alpha.md, base.md and beta.md",
+    ], labels
+    assert all(w.verified for w in draft.witnesses)
