@@ -127,3 +127,43 @@ def test_prompts_group_by_composing_function_and_instructions_by_directory(
         "Shipped prompt files in prompts/: alpha.md, base.md and beta.md",
     ], labels
     assert all(w.verified for w in draft.witnesses)
+
+
+GATE_REPO = {
+    "gate.py": (
+        "import json\n\n\n"
+        "def run_gate(results, suite, threshold, best):\n"
+        "    passed = sum(1 for r in results.values() if r >= 0.5)\n"
+        "    rate = passed / len(results)\n"
+        "    suite_ok = rate >= threshold\n"
+        "    score_ok = rate >= best\n"
+        "    fixed = sorted(t for t, r in results.items() if r >= 0.5)\n"
+        "    total = 0\n"
+        '    suite["tasks"] = sorted(set(suite["tasks"]) | set(fixed))\n'
+        '    suite["seen"] = total\n'
+        '    with open("suite.json", "w") as f:\n'
+        "        json.dump(suite, f)\n"
+        "    return suite_ok and score_ok\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    run_gate({}, {}, 0.8, 0.0)\n"
+    ),
+}
+
+
+def test_gate_promotion_is_found_and_quoted_first_in_its_route(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", GATE_REPO)
+    with Snapshot(repo, "HEAD") as snap:
+        survey = run_survey(snap)
+        draft = verify_report(draft_offline(snap, survey, "x"), snap)
+    promos = [f for f in survey.by_category("gating") if f.kind == "promotion"]
+    # the store of a selected value is a promotion; storing an unselected one is not
+    assert [(f.start_line, f.detail["selected"]) for f in promos] == [(11, "fixed")]
+    (route,) = draft.records_of_kind("RTE")
+    quotes = [w.quote for w in route.witnesses]
+    assert 'suite["tasks"] = sorted(set(suite["tasks"]) | set(fixed))' in quotes
+    # a comparison between named values outranks one with a literal
+    assert "suite_ok = rate >= threshold" in quotes
+    assert "passed = sum(1 for r in results.values() if r >= 0.5)" not in quotes
+    predicate = route.fields["Selection predicate"]
+    assert predicate.index("suite[") < predicate.index("rate >= threshold")
+    assert all(w.verified for w in draft.witnesses)

@@ -521,6 +521,7 @@ def plan_items(
                     "gating",
                     "config_read",
                 ].index(x.category),
+                decisive_rank(x) if x.category == "gating" else 0,
                 x.path,
                 x.start_line,
             )
@@ -696,6 +697,22 @@ def plan_items(
             )
         )
     return _budget(items, max_records)
+
+
+def decisive_rank(f: Finding) -> int:
+    """How directly a gating finding decides an outcome, lowest first: storing a
+    selection's result (promotion), a comparison between two named values (a score
+    against a threshold or the best so far), a comparison with a literal, a choice by
+    max/min, then the rest (aggregations and reports)."""
+    if f.kind == "promotion":
+        return 0
+    if f.kind == "threshold":
+        cmp = str(f.detail.get("comparison", ""))
+        named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None
+        return 1 if named else 2
+    if f.kind in ("selection", "answer_check"):
+        return 3
+    return 4
 
 
 def _zip_longest(rows: list[list[Finding]]) -> list[list[Finding]]:

@@ -12,7 +12,7 @@ import re
 
 from drafter.model import Block, Record
 from graph.proposer import Plan, PlanItem
-from graph.proposers.offline_plan import artifact_key
+from graph.proposers.offline_plan import artifact_key, decisive_rank
 from graph.proposers.offline_text import (
     TextOf,
     bullet,
@@ -429,7 +429,10 @@ def route(
         empty="",
     )
     gates = join_names(
-        [f"{' '.join(f.snippet.split())[:70]} ({f.path}:{f.start_line})" for f in by["gating"]],
+        [
+            f"{' '.join(f.snippet.split())[:70]} ({f.path}:{f.start_line})"
+            for f in sorted(by["gating"], key=lambda f: (decisive_rank(f), f.path, f.start_line))
+        ],
         3,
         empty="",
     )
@@ -532,12 +535,15 @@ def route(
         "model_call": 3,
         "exec_effect": 4,
         "persistence": 3,
-        "gating": 1,
+        "gating": 2,
         "tool_dispatch": 1,
         "model_setting": 2,
     }
     for cat, cap in caps.items():
-        wit_src += [f for f in by[cat] if f.kind != "client"][:cap]
+        found = [f for f in by[cat] if f.kind != "client"]
+        if cat == "gating":  # the lines that decide come first: promotion, named thresholds
+            found.sort(key=lambda f: (decisive_rank(f), f.path, f.start_line))
+        wit_src += found[:cap]
     blocks += _witness_blocks(wit_src, text_of, 14)
     return Record(id=item.id, label=item.label, blocks=blocks)
 

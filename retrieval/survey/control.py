@@ -212,7 +212,67 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                     {"name": clip(m.group("name"), 60)},
                 )
             )
+    hits += _promotions(pf, hits, seen)
     return hits
+
+
+_ASSIGNED = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
+_STORE = re.compile(
+    r"^\s*(?:(?P<target>[A-Za-z_][\w.]*(?:\[[^\]]+\]|\.\w+))\s*(?:\|=|\+=|=)(?!=)(?P<rhs>.*)"
+    r"|(?P<coll>[A-Za-z_][\w.\[\]'\"]*)\.(?P<op>append|extend|add|update|insert)\((?P<args>.*))$"
+)
+
+
+def _promotions(pf: PyFile, hits: list[Hit], seen: set[int]) -> list[Hit]:
+    """Where a selection's result is stored: the line that acts on a gate's decision.
+
+    A comparison with a threshold decides nothing until its result lands somewhere —
+    task IDs that passed added to a suite, a candidate appended to an archive, a best
+    score kept in a field.  A value assigned on a threshold or selection line, then
+    stored into a subscript or attribute or added to a collection later in the same
+    function, marks that line as a promotion.
+    """
+    chosen: dict[str, dict[str, int]] = {}
+    for h in hits:
+        if h.kind not in ("threshold", "selection"):
+            continue
+        m = _ASSIGNED.match(pf.lines[h.start_line - 1])
+        if m:
+            chosen.setdefault(h.symbol, {})[m.group("name")] = h.start_line
+    out: list[Hit] = []
+    for d in pf.defs:
+        names = chosen.get(d.symbol)
+        if d.kind != "function" or not names:
+            continue
+        for i in range(d.def_line + 1, d.end_line + 1):
+            if i in seen or _symbol_at(pf, i) != d.symbol:
+                continue
+            m = _STORE.match(pf.lines[i - 1])
+            if not m:
+                continue
+            text = m.group("rhs") if m.group("target") else m.group("args")
+            used = [
+                n for n, at in names.items() if at < i and re.search(rf"\b{re.escape(n)}\b", text)
+            ]
+            if not used:
+                continue
+            seen.add(i)
+            out.append(
+                Hit(
+                    "gating",
+                    "promotion",
+                    pf.path,
+                    i,
+                    i,
+                    d.symbol,
+                    {
+                        "stores": clip(m.group("target") or m.group("coll"), 60),
+                        "selected": used[0],
+                        "selected_at": str(names[used[0]]),
+                    },
+                )
+            )
+    return out
 
 
 _EXTRACT = re.compile(
