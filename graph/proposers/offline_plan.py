@@ -582,19 +582,38 @@ def plan_items(
     for f in claims:
         unique.setdefault(" ".join(str(f.detail.get("sentence", "")).lower().split()), f)
     claims = list(unique.values())
+    names = code_names(survey)
     claims.sort(
         key=lambda f: (
             1 if _TESTY.search(f.path) or _SECONDARY.search(f.path) else 0,
-            {"doc_sentence": 0, "tool_description": 1, "docstring": 2}.get(f.kind, 3),
+            # a rule that names something the code defines can be checked against it
+            0 if claim_identifiers(str(f.detail.get("sentence", "")), names) else 1,
+            {"doc_sentence": 0, "instruction_rule": 0, "tool_description": 1, "docstring": 2}.get(
+                f.kind, 3
+            ),
             f.path.count("/"),
             f.path,
             f.start_line,
         )
     )
-    for f in claims[:MAX_CLAIMS]:
+    # no more than half of the claims from instruction files: READMEs promise too
+    chosen_claims: list[Finding] = []
+    n_rules = 0
+    for f in claims:
+        if len(chosen_claims) >= MAX_CLAIMS:
+            break
+        if f.kind == "instruction_rule":
+            if n_rules >= MAX_CLAIMS // 2:
+                continue
+            n_rules += 1
+        chosen_claims.append(f)
+    for f in chosen_claims:
         words = re.findall(r"[A-Za-z]{4,}", str(f.detail.get("sentence", "")))[:5]
         ident = ids.take("CLM", slug(*words[:4]))
-        related = _related(survey, str(f.detail.get("sentence", "")), exclude=f)
+        sentence = str(f.detail.get("sentence", ""))
+        related = _related(
+            survey, sentence, exclude=f, identifiers=claim_identifiers(sentence, names)
+        )
         items.append(
             _item(
                 "CLM",
@@ -1003,9 +1022,53 @@ def _stem(word: str) -> str:
     return w
 
 
-def _related(survey: Survey, sentence: str, exclude: Finding, limit: int = 2) -> list[Finding]:
+_IDENT = re.compile(r"`([^`]+)`|\b([A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*|[\w-]+\.[a-z]{2,5})\b")
+
+
+def code_names(survey: Survey) -> set[str]:
+    """Identifier-like names the repository's code uses: its Python files, function
+    names, and names with an underscore or a file extension in the snippets of its
+    Python findings."""
+    out = {n.symbol.rsplit(".", 1)[-1] for n in survey.call_graph.functions.values()}
+    for node in survey.call_graph.functions:  # the repository's Python files by name
+        path = node.split("::", 1)[0]
+        out.update({path, path.rsplit("/", 1)[-1]})
+    for f in survey.findings:
+        if not f.path.endswith(".py") or f.category == "claim":
+            continue
+        for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[a-z]{2,5}\b)?", f.snippet):
+            w = m.group(0)
+            if "_" in w.strip("_") or "." in w:
+                out.add(w)
+        for v in f.detail.values():
+            if isinstance(v, str) and re.fullmatch(r"[\w./-]+\.[a-z]{2,5}", v):
+                out.add(v.rsplit("/", 1)[-1])
+    return {n for n in out if len(n) >= 4}
+
+
+def claim_identifiers(sentence: str, names: set[str]) -> list[str]:
+    """Names a claim mentions that the code also uses (``val_score``, ``results.tsv``)."""
+    found: list[str] = []
+    for m in _IDENT.finditer(sentence):
+        raw = (m.group(1) or m.group(2) or "").strip()
+        for cand in (raw, raw.rstrip("/").rsplit("/", 1)[-1]):
+            if cand in names and cand not in found:
+                found.append(cand)
+                break
+    return found
+
+
+def _related(
+    survey: Survey,
+    sentence: str,
+    exclude: Finding,
+    limit: int = 2,
+    identifiers: list[str] | None = None,
+) -> list[Finding]:
     """Code a claim bears on: findings sharing distinctive word stems with the sentence,
-    with a bonus for the category the claim talks about (sandbox → execution effects)."""
+    with a bonus for the category the claim talks about (sandbox → execution effects)
+    and a larger one for each identifier the claim names that the finding's line uses
+    (a rule about ``val_score`` is checked where ``val_score`` is compared)."""
     stems = {_stem(w) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_./-]{3,}", sentence)}
     stems = {s for s in stems if len(s) >= 4 and s not in _STOP}
     topics = {cat for rx, cat in _TOPICS if rx.search(sentence)}
@@ -1021,9 +1084,11 @@ def _related(survey: Survey, sentence: str, exclude: Finding, limit: int = 2) ->
             continue
         text = " ".join([f.snippet, f.symbol, *(str(v) for v in f.detail.values())]).lower()
         hit = sum(1 for s in stems if s in text)
-        if hit == 0:
+        own = " ".join([f.snippet, f.symbol, *(str(v) for v in f.detail.values())])
+        exact = sum(1 for n in identifiers or [] if re.search(rf"(?<![\w.]){re.escape(n)}\b", own))
+        if hit == 0 and exact == 0:
             continue
-        total = hit + (1 if f.category in topics else 0)
+        total = hit + 3 * exact + (1 if f.category in topics else 0)
         if total >= 2:
             scored.append((-total, f.path, f.start_line, f))
     scored.sort(key=lambda t: t[:3])

@@ -558,6 +558,7 @@ def claim(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None)
         "doc_sentence": "documentation",
         "docstring": "a docstring",
         "tool_description": "a tool description",
+        "instruction_rule": "a rule in an instruction file",
     }
     blocks: list[Block] = [
         para(
@@ -565,16 +566,36 @@ def claim(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None)
             f"{c.path}:{c.start_line}."
         )
     ]
-    w = sentence_witness(c, sentence, text_of) if c.kind == "doc_sentence" else witness(c, text_of)
+    w = (
+        sentence_witness(c, sentence, text_of)
+        if c.kind in ("doc_sentence", "instruction_rule")
+        else witness(c, text_of)
+    )
     if w is not None:
         blocks.append(wblock(w))
     related = fs[1:]
+    shared = [
+        n
+        for n in re.findall(r"`([^`]+)`", sentence)
+        if n.rstrip("/").rsplit("/", 1)[-1]
+        and any(
+            n.rstrip("/").rsplit("/", 1)[-1]
+            in " ".join([f.snippet, f.symbol, *map(str, f.detail.values())])
+            for f in related
+        )
+    ]
     if related:
         blocks.append(
             para(
-                f"Code the claim bears on: {join_names([where(f) for f in related], 3)}. "
-                "Whether the implementation "
-                "upholds the claim on every path is not established by the offline survey."
+                f"Code the claim bears on: {join_names([where(f) for f in related], 3)}"
+                + (
+                    f", found by the names it shares with the claim ({join_names(shared, 3)})"
+                    if shared
+                    else ""
+                )
+                + ". Whether this code implements the claim, narrows it or contradicts it on "
+                "every path is not established by the offline survey; the quotes below are "
+                "the lines to compare."
             )
         )
         blocks += _witness_blocks(related, text_of, 2)

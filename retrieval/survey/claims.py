@@ -92,7 +92,7 @@ def _quoted_lines(lines: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def doc_claims(path: str, text: str) -> list[Hit]:
+def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[Hit]:
     lines = text.split("\n")
     hits: list[Hit] = []
     # blockquotes (warnings, notes): sentences within one line only, since a sentence
@@ -111,9 +111,34 @@ def doc_claims(path: str, text: str) -> list[Hit]:
             hits.append(
                 Hit("claim", "doc_sentence", path, first, last, "<doc>", {"sentence": sent})
             )
-            if len(hits) >= _MAX_CLAIMS_PER_FILE:
+            if len(hits) >= limit:
                 return hits
     return hits
+
+
+#: Rule sentences in instruction files: what the program tells an agent the system does
+#: or forbids, which the code is then supposed to enforce.
+_RULE = re.compile(
+    r"\b(must|never|always|only|counts? as|do not|don't|is not saved|are not saved|"
+    r"automatically|required?|forbidden|at most|at least|regardless)\b|≥|≤|>=|<=",
+    re.I,
+)
+
+
+def instruction_rules(path: str, text: str) -> list[Hit]:
+    """Rule sentences of an instruction/program file (a prompt file in Markdown or text).
+
+    README sentences describe a system to people; an instruction file states the rules an
+    agent is told the system holds it to ("val_score must be >= the best recorded",
+    "timeouts count as failures").  Those are claims about code too: the gate either
+    enforces them or it does not.
+    """
+    rules = [
+        Hit("claim", "instruction_rule", h.path, h.start_line, h.end_line, h.symbol, h.detail)
+        for h in doc_claims(path, text, limit=40)
+        if _RULE.search(str(h.detail.get("sentence", "")))
+    ]
+    return rules[:24]
 
 
 def docstring_claims(pf: PyFile) -> list[Hit]:

@@ -167,10 +167,14 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
             or text.startswith("#!")
         ):
             hits += entry.shell_entries(path, text)
+        found_prompt = []
         if not path.endswith(".py"):
-            hits += prompts.prompt_file(path, text)
+            found_prompt = prompts.prompt_file(path, text)
+            hits += found_prompt
         if _DOC_CLAIM_FILE.search(path):
             hits += claims.doc_claims(path, text)
+        elif found_prompt and path.lower().endswith((".md", ".txt", ".markdown")):
+            hits += claims.instruction_rules(path, text)
 
     hits += readback.read_back_findings(py_files, hits)
 
