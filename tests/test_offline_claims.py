@@ -62,3 +62,40 @@ def test_instruction_rules_are_claims_related_to_the_code_they_name(tmp_path: Pa
     assert "a rule in an instruction file in program/base.md:5" in text
     assert "found by the names it shares with the claim (val_score)" in text
     assert all(w.verified for w in draft.witnesses)
+
+
+ROLE_REPO = {
+    "agent.py": (
+        "import os\n\nimport litellm\n\n"
+        'AGENT_MODEL = os.environ.get("AGENT_MODEL", "gpt-x")\n\n\n'
+        "def step(messages):\n"
+        "    return litellm.completion(model=AGENT_MODEL, messages=messages)\n"
+    ),
+    "runner.py": (
+        "import os\n\n\n"
+        "class Runner:\n"
+        "    def __init__(self, agent_model=None, user_model=None):\n"
+        '        self.agent_model = agent_model or os.getenv("AGENT_MODEL", "gpt-x")\n'
+        "        self.user_model = user_model or self.agent_model\n\n"
+        "    def argv(self):\n"
+        '        return ["bench", "--agent-llm", self.agent_model, "--user-llm", self.user_model]\n'
+    ),
+}
+
+
+def test_a_user_simulator_model_passed_on_by_name_is_its_own_component(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", ROLE_REPO)
+    with Snapshot(repo, "HEAD") as snap:
+        draft = verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+    comps = {c.id: c for c in draft.records_of_kind("CMP")}
+    assert any(i.startswith("RT-CMP-litellm-") for i in comps), list(comps)
+    user = comps["RT-CMP-user-simulator-model"]
+    assert user.label == "User simulator model: self.user_model"
+    assert [(w.path, w.quote) for w in user.witnesses] == [
+        ("runner.py", "self.user_model = user_model or self.agent_model")
+    ]
+    text = " ".join(b.text for b in user.blocks if hasattr(b, "text"))
+    assert "No model call in the repository uses this setting directly" in text
+    # the agent's own setting is not a second role
+    assert len(comps) == 2
+    assert all(w.verified for w in draft.witnesses)

@@ -18,8 +18,8 @@ from retrieval.survey import Finding, Survey
 
 MAX_COMPONENTS = 8
 MAX_ROUTES = 10
-MAX_ARTIFACTS = 14
-MAX_PROMPTS = 8
+MAX_ARTIFACTS = 10
+MAX_PROMPTS = 6
 MAX_CLAIMS = 8
 MAX_BAP_EXEC = 6
 MAX_SCORES = 10
@@ -33,7 +33,7 @@ _GATE_RANK = {
     "score_report": 3,
     "selection": 4,
 }
-MAX_REGISTRIES = 4
+MAX_REGISTRIES = 3
 _HOUSEKEEPING = {"delete", "move"}
 MAX_LOOP_ROUTES = 5
 
@@ -193,7 +193,7 @@ def _item(kind: str, ident: str, label: str, facts: list[Finding], rationale: st
     return PlanItem(
         id=ident,
         kind=kind,
-        label=label[:120],
+        label=clip(label, 120),
         files=files,
         rationale=rationale,
         facts=[f.id for f in facts],
@@ -235,6 +235,7 @@ def plan_items(
                 fs.append(c)
                 break
     ranked = sorted(groups.items(), key=lambda kv: (-sum(f.kind != "client" for f in kv[1]), kv[0]))
+    called_roles: set[str] = set()
     for (provider, model), fs in ranked[:MAX_COMPONENTS]:
         direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
         via = sorted(
@@ -280,6 +281,35 @@ def plan_items(
                 label,
                 fs + settings[:5],
                 f"Distinct model endpoint reached through {provider} at {len(fs)} call site(s).",
+            )
+        )
+        called_roles.add(
+            model_role(" ".join(str(f.detail.get("model", "")) for f in fs))
+            or model_role(" ".join(str(c.detail.get("name", "")) for c in settings))
+            or "agent"
+        )
+
+    # model roles the code configures but calls only through code outside the repository
+    # (a user simulator or a grader model handed to a benchmark framework by name)
+    by_role: dict[str, list[Finding]] = {}
+    for c in survey.by_category("config_read"):
+        if c.kind == "model_setting":
+            role = model_role(str(c.detail.get("name", "")))
+            if role is not None and role not in called_roles:
+                by_role.setdefault(role, []).append(c)
+    for role, cs in sorted(by_role.items()):
+        if len([i for i in items if i.kind == "CMP"]) >= MAX_COMPONENTS:
+            break
+        cs = sorted(cs, key=lambda c: (_TESTY.search(c.path) is not None, c.path, c.start_line))
+        names = join_names([str(c.detail.get("name", "")) for c in cs], 3)
+        items.append(
+            _item(
+                "CMP",
+                ids.take("CMP", slug(role, "model")),
+                f"{role.capitalize()} model: {names}",
+                cs[:4],
+                f"A {role} model the code names in configuration but calls through code "
+                "outside the repository.",
             )
         )
 
@@ -534,6 +564,19 @@ def plan_items(
         )
         items.append(_item("RTE", ident, f"Run {name}", facts, rationale))
 
+    # a file's scores that the routes above already carry in full need no object of their
+    # own: the route quotes its deciding lines where the analyst reads the decision
+    on_routes = {fid for i in items if i.kind == "RTE" for fid in i.facts}
+    items = [
+        i
+        for i in items
+        if not (
+            i.kind == "OBJ"
+            and i.label.startswith("Scores and selection in ")
+            and set(i.facts) <= on_routes
+        )
+    ]
+
     # model loops and calls that no entry point reaches: a framework or importer drives them
     covered = {n for u in routed for n in survey.reachable(u.node)}
     loop_nodes = sorted(
@@ -716,6 +759,24 @@ def plan_items(
             )
         )
     return _budget(items, max_records)
+
+
+#: Model roles told apart by the names code gives a model setting or argument.  Checked
+#: in order: a "user_model" is a user simulator even though it says "model".
+_ROLES = (
+    ("user simulator", re.compile(r"user|simulat|(^|_)sim(_|$)", re.I)),
+    ("grader", re.compile(r"judge|grader|grading|critic|reward_model|evaluator|verifier", re.I)),
+    ("agent", re.compile(r"agent|policy|actor|assistant|llm|model", re.I)),
+)
+
+
+def model_role(name: str) -> str | None:
+    """The role a model plays, read from the name of its setting or argument
+    (``user_model`` → user simulator, ``JUDGE_MODEL`` → grader, ``AGENT_MODEL`` → agent)."""
+    for role, rx in _ROLES:
+        if rx.search(name):
+            return role
+    return None
 
 
 def decisive_rank(f: Finding) -> int:

@@ -70,6 +70,8 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     calls = [f for f in fs if f.category == "model_call" and f.kind != "via_wrapper"]
     via = [f for f in fs if f.kind == "via_wrapper"]
     settings = [f for f in fs if f.category == "config_read"]
+    if not calls and not via:
+        return _role_component(item, settings, text_of)
     first = calls[0] if calls else (via[0] if via else fs[0])
     provider = first.detail.get("provider", "model")
     model = first.detail.get("model")
@@ -120,6 +122,35 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     call_nodes = {c.node for c in calls}
     settings = sorted(settings, key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
     blocks += _witness_blocks(calls[:3] + settings[:3] + via[:3], text_of, 9)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+def _role_component(item: PlanItem, settings: list[Finding], text_of: TextOf | None) -> Record:
+    """A model role the repository configures but never calls itself: the setting is
+    handed to a framework that makes the calls, so only the naming is evidence."""
+    role = item.label.split(" model", 1)[0].lower()
+    named = join_names(
+        [
+            f"{s.detail.get('name')} = {s.detail.get('value')} ({s.path}:{s.start_line})"
+            for s in settings
+        ],
+        4,
+    )
+    blocks: list[Block] = [
+        para(
+            f"Source-native identity: the {role} model, named in the code's settings as "
+            f"{named}. Representational form: distributed-parametric (an external model). "
+            "Storage substrate: external provider or model deployment, not repository files."
+        ),
+        para(
+            "No model call in the repository uses this setting directly: it is passed on to "
+            "code outside the repository (a benchmark or agent framework), which makes the "
+            "calls. Its default, whether it can equal the agent's model, and whether the "
+            "endpoint can change between runs are read from the settings quoted below; "
+            "the calls themselves are uninspected."
+        ),
+    ]
+    blocks += _witness_blocks(settings, text_of, 4)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
