@@ -1,5 +1,7 @@
-"""Claims from instruction files: rule sentences that name code identifiers are mined,
-ranked first, and related to the code that uses those identifiers (both quoted)."""
+"""Claims from instruction files (rule sentences naming code identifiers, ranked first and
+related to the code that uses those names, both quoted), and components by model role
+(a user-simulator model named only in settings, agent variants in sibling modules, an
+external agent addressed by a program file)."""
 
 from __future__ import annotations
 
@@ -98,4 +100,58 @@ def test_a_user_simulator_model_passed_on_by_name_is_its_own_component(tmp_path:
     assert "No model call in the repository uses this setting directly" in text
     # the agent's own setting is not a second role
     assert len(comps) == 2
+    assert all(w.verified for w in draft.witnesses)
+
+
+VARIANT_REPO = {
+    "templates/alpha.py": (
+        "import litellm\n\n\n"
+        "def run(messages):\n"
+        '    return litellm.completion(model="gpt-x", messages=messages)\n'
+    ),
+    "templates/beta.py": (
+        "import anthropic\n\n\n"
+        "def run(messages):\n"
+        "    client = anthropic.Anthropic()\n"
+        '    return client.messages.create(model="claude-x", max_tokens=10, messages=messages)\n'
+    ),
+    "tools/judge.py": (
+        "import litellm\n\n\n"
+        "def grade(answer):\n"
+        '    return litellm.completion(model="judge-x", messages=[answer])\n'
+    ),
+    "program/base.md": (
+        "# Program\n\nYou are an autonomous coding agent improving templates/alpha.py.\n"
+    ),
+    "prepare.py": (
+        "def compose():\n"
+        '    with open("program/base.md") as f:\n'
+        "        text = f.read()\n"
+        '    with open("PROGRAM.md", "w") as f:\n'
+        "        f.write(text)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    compose()\n"
+    ),
+}
+
+
+def test_agent_variants_merge_and_an_addressed_external_agent_is_a_component(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "r", VARIANT_REPO)
+    with Snapshot(repo, "HEAD") as snap:
+        draft = verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+    labels = sorted(c.label for c in draft.records_of_kind("CMP"))
+    assert labels == [
+        "Agent model (anthropic, litellm) in templates/",
+        "External agent model addressed by program/base.md",
+        "litellm model endpoint: judge-x",
+    ], labels
+    ext = draft.record("RT-CMP-external-agent-base")
+    assert ext is not None
+    assert [(w.path, w.quote) for w in ext.witnesses] == [
+        ("program/base.md", "You are an autonomous coding agent improving templates/alpha.py."),
+        ("prepare.py", 'with open("program/base.md") as f:'),
+        ("prepare.py", 'with open("PROGRAM.md", "w") as f: f.write(text)'),
+    ]
     assert all(w.verified for w in draft.witnesses)

@@ -234,6 +234,7 @@ def plan_items(
             if key[0] == c.detail.get("provider") and any(f.path == c.path for f in fs):
                 fs.append(c)
                 break
+    _merge_agent_variants(groups)
     ranked = sorted(groups.items(), key=lambda kv: (-sum(f.kind != "client" for f in kv[1]), kv[0]))
     called_roles: set[str] = set()
     for (provider, model), fs in ranked[:MAX_COMPONENTS]:
@@ -272,8 +273,13 @@ def plan_items(
             )
         ]
 
-        label = f"{provider} model endpoint: {model}"
-        ident = ids.take("CMP", slug(provider, model.split(" in ")[0]))
+        if model.startswith(_VARIANTS):
+            where_ = model[len(_VARIANTS) :]
+            label = f"Agent model ({provider.replace('/', ', ')}) in {where_}"
+            ident = ids.take("CMP", slug("agent-model", where_.rstrip("/").rsplit("/", 1)[-1]))
+        else:
+            label = f"{provider} model endpoint: {model}"
+            ident = ids.take("CMP", slug(provider, model.split(" in ")[0]))
         items.append(
             _item(
                 "CMP",
@@ -312,6 +318,21 @@ def plan_items(
                 "outside the repository.",
             )
         )
+
+    # an agent outside the repository, addressed by a program file the code composes
+    # and writes out instead of sending to a model of its own
+    for it in external_agents(survey)[:1]:
+        if len([i for i in items if i.kind == "CMP"]) < MAX_COMPONENTS:
+            path = it[0].path
+            items.append(
+                _item(
+                    "CMP",
+                    ids.take("CMP", slug("external-agent", path.rsplit("/", 1)[-1].split(".")[0])),
+                    f"External agent model addressed by {path}",
+                    it,
+                    "An agent the repository instructs but does not call.",
+                )
+            )
 
     units = [u for u in entry_units(survey)]
     routed = units[:MAX_ROUTES]
@@ -768,6 +789,65 @@ _ROLES = (
     ("grader", re.compile(r"judge|grader|grading|critic|reward_model|evaluator|verifier", re.I)),
     ("agent", re.compile(r"agent|policy|actor|assistant|llm|model", re.I)),
 )
+
+
+_VARIANTS = "agent variants in "
+
+
+def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
+    """Agent-role endpoints called from sibling modules of one directory are variants of
+    one agent (one template per benchmark), so they become one component, whatever SDK
+    each variant uses.  Other roles and endpoints in unrelated places stay apart."""
+    by_dir: dict[str, list[tuple[str, str]]] = {}
+    for key, fs in groups.items():
+        direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
+        if not direct:
+            continue
+        dirs = {_dir_of(f.path) for f in direct}
+        role = model_role(" ".join(str(f.detail.get("model", "")) for f in direct)) or "agent"
+        if role == "agent" and len(dirs) == 1 and "" not in dirs:
+            by_dir.setdefault(dirs.pop(), []).append(key)
+    for d, keys in by_dir.items():
+        paths = {f.path for k in keys for f in groups[k] if f.kind not in ("via_wrapper", "client")}
+        if len(keys) < 2 or len(paths) < 2:
+            continue
+        combined = [f for k in sorted(keys) for f in groups.pop(k)]
+        groups[("/".join(sorted({k[0] for k in keys})), _VARIANTS + d)] = combined
+
+
+_ADDRESSES_AGENT = re.compile(r"\byou are\b[^.]{0,80}\bagent\b", re.I)
+
+
+def external_agents(survey: Survey) -> list[list[Finding]]:
+    """Prompt files that address an agent ("You are an autonomous coding agent") and
+    that the code reads only to write them out again, with no model call reachable from
+    the reading function: the model that follows them runs outside the repository.
+    Each entry is [prompt file, read site, write site]."""
+    out: list[list[Finding]] = []
+    seen: set[str] = set()
+    prompts = survey.by_category("prompt")
+    for pf in prompts:
+        if pf.kind != "prompt_file":
+            continue
+        if not _ADDRESSES_AGENT.search(str(pf.detail.get("first_instruction", ""))):
+            continue
+        reads = [r for r in prompts if r.kind == "prompt_read" and r.detail.get("file") == pf.path]
+        for r in reads:
+            if r.node in seen:
+                continue
+            reached = survey.reachable(r.node)
+            if any(f.category == "model_call" for n in reached for f in survey.findings_at(n)):
+                continue
+            writes = [
+                w
+                for w in survey.findings_at(r.node)
+                if w.category == "persistence" and w.kind in ("write", "append", "copy")
+            ]
+            if writes:
+                seen.add(r.node)
+                out.append([pf, r, writes[0]])
+                break
+    return out
 
 
 def model_role(name: str) -> str | None:

@@ -71,6 +71,8 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     via = [f for f in fs if f.kind == "via_wrapper"]
     settings = [f for f in fs if f.category == "config_read"]
     if not calls and not via:
+        if any(f.kind == "prompt_file" for f in fs):
+            return _external_agent_component(item, fs, text_of)
         return _role_component(item, settings, text_of)
     first = calls[0] if calls else (via[0] if via else fs[0])
     provider = first.detail.get("provider", "model")
@@ -96,6 +98,22 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
         "the survey found no weight update on this path, and provider-side model changes "
         "are unknown."
     )
+    variants = sorted({c.path for c in calls if c.kind != "client"})
+    if len(variants) > 1:
+        identity = (
+            f"Source-native identity: one agent model reached from {len(variants)} variants "
+            f"of the agent ({join_names(variants, 4)}): "
+            + join_names(
+                [
+                    f"{c.detail.get('provider', 'model')} {c.detail.get('call', '')} in "
+                    f"{where(c)} ({_model_named(c)})"
+                    for c in calls
+                    if c.kind != "client"
+                ],
+                4,
+            )
+            + "."
+        )
     blocks: list[Block] = [para(f"{identity} {form} {storage}")]
     sites = join_names([where(c) for c in calls if c.kind != "client"], 6)
     extra = []
@@ -122,6 +140,36 @@ def component(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | N
     call_nodes = {c.node for c in calls}
     settings = sorted(settings, key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
     blocks += _witness_blocks(calls[:3] + settings[:3] + via[:3], text_of, 9)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
+def _model_named(c: Finding) -> str:
+    m = c.detail.get("model")
+    return f"model argument {m}" if m else "model not named at the call"
+
+
+def _external_agent_component(item: PlanItem, fs: list[Finding], text_of: TextOf | None) -> Record:
+    """The model behind an agent the repository addresses in a program file but never
+    calls: everything about it except the instructions it is given is outside the
+    repository."""
+    pfile, read, write = fs[0], fs[1], fs[2]
+    target = write.detail.get("target_value") or write.detail.get("target") or "a file"
+    blocks: list[Block] = [
+        para(
+            f"Source-native identity: the agent addressed by {pfile.path}, which "
+            f"{where(read)} reads and writes out to {target} ({where(write)}); no model call "
+            "is reachable from that function, so the model that follows the text runs outside "
+            "the repository. Representational form: distributed-parametric for its model, "
+            "inside an agent runtime the repository does not contain. Storage substrate, "
+            "model and version: uninspected — the repository neither selects nor pins them."
+        ),
+        para(
+            "What the repository supplies is instruction: procedure, edit scope and stopping "
+            "rules the agent is asked to follow. Whether it reads them, and how faithfully it "
+            "complies, depends on that external runtime and is not enforced by this code."
+        ),
+    ]
+    blocks += _witness_blocks([pfile, read, write], text_of, 3)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
