@@ -159,6 +159,11 @@ def test_gate_promotion_is_found_and_quoted_first_in_its_route(tmp_path: Path) -
     # the store of a selected value is a promotion; storing an unselected one is not
     assert [(f.start_line, f.detail["selected"]) for f in promos] == [(11, "fixed")]
     (route,) = draft.records_of_kind("RTE")
+    # the label says what the route decides and produces
+    assert (
+        route.label
+        == 'Run python gate.py: score gate and promotion into suite["tasks"]; writes suite.json'
+    )
     quotes = [w.quote for w in route.witnesses]
     assert 'suite["tasks"] = sorted(set(suite["tasks"]) | set(fixed))' in quotes
     # a comparison between named values outranks one with a literal

@@ -583,7 +583,10 @@ def plan_items(
         rationale = (
             f"Entry point {name}; progression: {' → '.join(short_symbol(n) for n in chain)}."
         )
-        items.append(_item("RTE", ident, f"Run {name}", facts, rationale))
+        does = route_summary(u.reached)
+        items.append(
+            _item("RTE", ident, f"Run {name}" + (f": {does}" if does else ""), facts, rationale)
+        )
 
     # a file's scores that the routes above already carry in full need no object of their
     # own: the route quotes its deciding lines where the analyst reads the decision
@@ -857,6 +860,29 @@ def model_role(name: str) -> str | None:
         if rx.search(name):
             return role
     return None
+
+
+def route_summary(reached: list[Finding]) -> str:
+    """What a route decides or produces, in a few words for its label: a gate that
+    promotes, a score gate, model calls, the artifacts it writes (at most two parts)."""
+    parts: list[str] = []
+    promos = [f for f in reached if f.kind == "promotion"]
+    gates = [f for f in reached if f.kind == "threshold" and decisive_rank(f) == 1]
+    if promos:
+        parts.append(f"score gate and promotion into {promos[0].detail.get('stores')}")
+    elif gates:
+        parts.append("score gate")
+    if any(f.category == "model_call" and f.kind != "client" for f in reached):
+        parts.append("model calls")
+    writes = [
+        artifact_key(f).rsplit("/", 1)[-1]
+        for f in reached
+        if f.category == "persistence" and f.kind in ("write", "append", "json", "copy")
+    ]
+    writes = [w for w in dict.fromkeys(writes) if re.search(r"\.\w{1,6}$", w)]
+    if writes and len(parts) < 2:
+        parts.append("writes " + join_names(writes, 2))
+    return "; ".join(parts[:2])
 
 
 def decisive_rank(f: Finding) -> int:
