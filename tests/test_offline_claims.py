@@ -155,3 +155,11 @@ def test_agent_variants_merge_and_an_addressed_external_agent_is_a_component(
         ("prepare.py", 'with open("PROGRAM.md", "w") as f: f.write(text)'),
     ]
     assert all(w.verified for w in draft.witnesses)
+    # the program file is the source of PROGRAM.md, reviewed as one object with it
+    objs = {o.label: o for o in draft.records_of_kind("OBJ")}
+    assert "Shipped prompt file: program/base.md" not in objs, list(objs)
+    program = objs["Persisted artifact: PROGRAM.md, composed from prompt files in program/"]
+    assert (
+        "program/base.md",
+        "You are an autonomous coding agent improving templates/alpha.py.",
+    ) in [(w.path, w.quote) for w in program.witnesses]

@@ -452,6 +452,25 @@ def plan_items(
             )
         )
 
+    # prompt files the code only composes into a file for an outside agent are the
+    # sources of that file: one object (the generated program), not two
+    for pfile, _read, write in external_agents(survey):
+        src = next((i for i in items if i.kind == "OBJ" and pfile.id in i.facts), None)
+        dst = next((i for i in items if i.kind == "OBJ" and write.id in i.facts), None)
+        if src is None or dst is None or src is dst:
+            continue
+        files = [
+            fid
+            for fid in src.facts
+            if (f := survey.finding(fid)) is not None and f.kind == "prompt_file"
+        ]
+        dst.facts = dst.facts + [fid for fid in src.facts if fid not in dst.facts]
+        dst.files = list(dict.fromkeys([*dst.files, *src.files]))
+        dst.rationale += f" Composed from {len(files)} shipped prompt file(s)."
+        where_ = _common_dir([fid.split(":", 2)[1] for fid in files])
+        dst.label = clip(f"{dst.label}, composed from prompt files in {where_}", 120)
+        items.remove(src)
+
     # tool registries: what a model's tool choice can reach
     regs: dict[str, list[Finding]] = {}
     for f in survey.by_category("tool_dispatch"):

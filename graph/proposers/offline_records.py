@@ -287,8 +287,26 @@ def artifact(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | No
             + later
         ),
     ]
+    sources = [f for f in fs if f.category == "prompt" and f.kind == "prompt_file"]
+    if sources:
+        blocks.append(
+            para(
+                "Composed from the shipped prompt files "
+                f"{join_names([f.path for f in sources], 4)}: the code reads them and writes the "
+                "result out without sending it to a model of its own, so the text is "
+                "instruction for an agent outside the repository. Representational form of "
+                "the content: natural language, including commands that agent is asked to run."
+            )
+        )
     blocks += _witness_blocks(writes, text_of, 4 if reads else 5)
     blocks += _witness_blocks(reads, text_of, 2)
+    # the program's own rules, round-robin over its source files
+    rules = [f for f in fs if f.category == "prompt" and f.kind == "prompt_rule"]
+    by_file: dict[str, list[Finding]] = {}
+    for r in rules:
+        by_file.setdefault(r.path, []).append(r)
+    spread = [r for i in range(3) for rs in by_file.values() if i < len(rs) for r in [rs[i]]]
+    blocks += _witness_blocks(sources[:4] + spread, text_of, 6)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
