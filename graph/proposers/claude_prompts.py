@@ -16,6 +16,7 @@ from importlib.resources import files
 from typing import Any
 
 from drafter.model import LEAD_LABELS
+from retrieval.survey.model import CATEGORIES
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
 _CLOSE = "</repository_data"
@@ -67,22 +68,8 @@ def finding_line(f: Any) -> str:
 #: repositories; every record still gets the findings of its own files in full.
 MAX_SHARED_PATHS = 1500
 MAX_SHARED_FINDINGS = 600
-_CATEGORY_RANK = {
-    c: i
-    for i, c in enumerate(
-        (
-            "entry_point",
-            "model_call",
-            "tool_dispatch",
-            "exec_effect",
-            "persistence",
-            "prompt",
-            "model_loop",
-            "gating",
-            "config_read",
-        )
-    )
-}
+#: Findings are shown in the survey's own category order.
+_CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
 
 
 def _capped(lines: list[str], cap: int, what: str) -> str:
