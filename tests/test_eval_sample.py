@@ -26,13 +26,13 @@ from evals.gold import sample_gold, sample_gold_path
 #: F1 0.64, file recall 0.98, line recall 0.52, line precision 0.68 (more records quote
 #: more lines the gold does not cite).  Re-measured after artifacts were grouped by
 #: family with their read-backs, gates quoted by their deciding lines, instruction-file
-#: rules mined as claims and components split by model role: P 0.64, R 0.64, F1 0.64,
-#: file recall 0.98, line recall 0.52, line precision 0.67 (read-back and gate quotes
-#: the gold does not cite) — the sample's records did not change in kind, so the floors
-#: stay.  Floors sit a little below the latest figures; validity must stay perfect.
+#: rules mined as claims, components split by model role and a retained-state → gate
+#: path added: P 0.65, R 0.68, F1 0.67, file recall 0.98, line recall 0.52, line
+#: precision 0.66 (read-back and gate quotes the gold does not cite).  Floors sit a
+#: little below the latest figures; validity must stay perfect.
 OFFLINE_FLOOR = {
-    "f1": 0.60,
-    "recall": 0.60,
+    "f1": 0.64,
+    "recall": 0.64,
     "file_recall": 0.95,
     "line_recall": 0.48,
     "line_precision": 0.65,

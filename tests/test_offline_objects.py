@@ -172,3 +172,42 @@ def test_gate_promotion_is_found_and_quoted_first_in_its_route(tmp_path: Path) -
     predicate = route.fields["Selection predicate"]
     assert predicate.index("suite[") < predicate.index("rate >= threshold")
     assert all(w.verified for w in draft.witnesses)
+
+
+HISTORY_REPO = {
+    "record.py": (
+        'HISTORY = "state/history.tsv"\n\n\n'
+        "def record(score):\n"
+        '    with open(HISTORY, "a") as f:\n'
+        '        f.write(f"{score}\\n")\n\n\n'
+        'if __name__ == "__main__":\n'
+        "    record(0.5)\n"
+    ),
+    "gate.py": (
+        "from record import HISTORY\n\n\n"
+        "def load_best():\n"
+        "    with open(HISTORY) as f:\n"
+        "        return [float(x) for x in f]\n\n\n"
+        "def gate(score):\n"
+        "    best = max(load_best())\n"
+        "    passed = score >= best\n"
+        "    return passed\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    gate(0.7)\n"
+    ),
+}
+
+
+def test_state_read_back_into_a_gate_is_a_behavioral_authority_path(tmp_path: Path) -> None:
+    draft = _draft(tmp_path, HISTORY_REPO)
+    bap = draft.record("RT-BAP-state-to-gate")
+    assert bap is not None, [r.id for r in draft.records_of_kind("BAP")]
+    assert bap.label == "Retained state to the gate in gate()"
+    assert [(w.path, w.quote) for w in bap.witnesses] == [
+        ("gate.py", "with open(HISTORY) as f:"),
+        ("gate.py", "passed = score >= best"),
+        ("gate.py", "best = max(load_best())"),
+    ]
+    text = " ".join(b.text for b in bap.blocks if hasattr(b, "text"))
+    assert "Consumer: gate() in gate.py" in text and "state/history.tsv" in text
+    assert all(w.verified for w in draft.witnesses)

@@ -778,6 +778,34 @@ def plan_items(
             )
         )
 
+    # retained state read back where the code decides: persisted artifact → gate
+    gate_nodes = {f.node for f in survey.by_category("gating") if decisive_rank(f) <= 1}
+    state_gates: dict[str, list[Finding]] = {}
+    for it in [i for i in items if i.kind == "OBJ"]:
+        for fid in it.facts:
+            r = survey.finding(fid)
+            if r is None or r.category != "read_back":
+                continue
+            # the reading function itself gates, or hands the value to a caller that does
+            deciders = [r.node] if r.node in gate_nodes else []
+            deciders += sorted(c for c in callers.get(r.node, set()) if c in gate_nodes)
+            for d in deciders[:1]:
+                state_gates.setdefault(d, []).append(r)
+    for node, reads_ in sorted(state_gates.items())[:2]:
+        decisive = sorted(
+            (f for f in survey.findings_at(node) if f.category == "gating"),
+            key=lambda f: (decisive_rank(f), f.start_line),
+        )
+        items.append(
+            _item(
+                "BAP",
+                ids.take("BAP", slug("state-to", short_symbol(node).rstrip("()"))),
+                f"Retained state to the gate in {short_symbol(node)}",
+                [*reads_[:3], *decisive[:2]],
+                "Persisted results read back where the code decides.",
+            )
+        )
+
     dyn: dict[str, list[Finding]] = {}
     for f in survey.findings:
         if (f.category == "tool_dispatch" and f.kind in _DYNAMIC_KINDS) or (

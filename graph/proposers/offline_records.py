@@ -769,9 +769,45 @@ def _prompt_file_bap(
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
+def _state_gate_bap(
+    item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None
+) -> Record:
+    """Persisted results read back into a decision: the state a gate trusts."""
+    reads = [f for f in fs if f.category == "read_back"]
+    gates = [f for f in fs if f.category == "gating"]
+    node = gates[0].node if gates else reads[0].node
+    objs = sorted({o for o in (_object_of(plan, r) for r in reads) if o})
+    files = join_names(
+        [
+            str(
+                r.detail.get("target_value")
+                or r.detail.get("written_value")
+                or r.detail.get("target")
+            )
+            for r in reads
+        ],
+        3,
+    )
+    lead = (
+        f"Consumer: {short_symbol(node)} in {node.split('::')[0]}. "
+        f"Channel: symbolic files read back ({files}) at "
+        f"{join_names([where(r) for r in reads], 3)}"
+        + (f" ({', '.join(objs)})" if objs else "")
+        + ". Force: fixed predicates in code decide from what was read "
+        + (f"({join_names([clip(g.snippet, 60) for g in gates], 2)}); " if gates else "; ")
+        + "the files are trusted as written, and the survey found no check of their "
+        "provenance. Horizon: every later run while the files persist."
+    )
+    blocks: list[Block] = [para(lead)]
+    blocks += _witness_blocks(reads[:2] + gates[:2], text_of, 4)
+    return Record(id=item.id, label=item.label, blocks=blocks)
+
+
 def bap(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf | None) -> Record:
     if fs and fs[0].kind == "prompt_file":
         return _prompt_file_bap(item, fs, plan, text_of)
+    if fs and fs[0].category == "read_back":
+        return _state_gate_bap(item, fs, plan, text_of)
     prompts = [f for f in fs if f.category == "prompt"]
     calls = [f for f in fs if f.category == "model_call"]
     if prompts and calls:
