@@ -211,3 +211,19 @@ def test_state_read_back_into_a_gate_is_a_behavioral_authority_path(tmp_path: Pa
     text = " ".join(b.text for b in bap.blocks if hasattr(b, "text"))
     assert "Consumer: gate() in gate.py" in text and "state/history.tsv" in text
     assert all(w.verified for w in draft.witnesses)
+
+
+def test_files_named_only_by_variables_yield_at_most_one_object(tmp_path: Path) -> None:
+    files = {
+        f"mod{i}.py": (
+            f"def save{i}(path_{i}, text):\n"
+            f'    with open(path_{i}, "w") as f:\n'
+            "        f.write(text)\n"
+        )
+        for i in range(3)
+    }
+    draft = _draft(tmp_path, files)
+    labels = [r.label for r in draft.records_of_kind("OBJ")]
+    assert [label for label in labels if "run-time paths" in label] == [
+        "Persisted files at run-time paths in mod0.py: path_0"
+    ], labels

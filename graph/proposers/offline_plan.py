@@ -19,6 +19,7 @@ from retrieval.survey import Finding, Survey
 MAX_COMPONENTS = 8
 MAX_ROUTES = 10
 MAX_ARTIFACTS = 10
+MAX_VAR_FAMILIES = 1
 MAX_PROMPTS = 6
 MAX_CLAIMS = 8
 MAX_BAP_EXEC = 6
@@ -390,6 +391,9 @@ def plan_items(
         or any(f.kind not in _HOUSEKEEPING for k in keys for f in arts[k])
     }
     fam_ranked = sorted(families.items(), key=lambda kv: min(order[k] for k in kv[1]))
+    # files named only by a variable say least about what the system keeps: a few at most
+    var_fams = [fam for fam, _ in fam_ranked if fam.startswith("vars:")]
+    fam_ranked = [(f, k) for f, k in fam_ranked if f not in var_fams[MAX_VAR_FAMILIES:]]
     for fam, keys in fam_ranked[:MAX_ARTIFACTS]:
         per_key = [sorted(arts[k], key=lambda f: (f.path, f.start_line)) for k in keys]
         # every artifact of the family gets a witness before any gets a second one
