@@ -126,6 +126,17 @@ def test_prompts_group_by_composing_function_and_instructions_by_directory(
         "Shipped prompt file: prompts/review.md",
         "Shipped prompt files in prompts/: alpha.md, base.md and beta.md",
     ], labels
+    family = next(
+        r for r in draft.records_of_kind("OBJ") if r.label.startswith("Shipped prompt files")
+    )
+    text = " ".join(b.text for b in family.blocks if hasattr(b, "text"))
+    assert "3 instruction texts reviewed together: prompts/alpha.md" in text, text
+    # every text of the family is quoted, not only the first
+    assert {w.path for w in family.witnesses} == {
+        "prompts/alpha.md",
+        "prompts/base.md",
+        "prompts/beta.md",
+    }
     assert all(w.verified for w in draft.witnesses)
 
 

@@ -332,6 +332,21 @@ def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf
             "system prompt; "
             "compliance is requested, not enforced."
         )
+    heads = [h for h in fs if h.kind in ("prompt_file", "instruction_string")]
+    if len(heads) > 1:  # a family: variants of one instruction, reviewed together
+        ident = (
+            f"Source-native identity: {len(heads)} instruction texts reviewed together: "
+            + join_names(
+                [
+                    f"{h.path} ({h.detail.get('lines', '?')} lines)"
+                    if h.kind == "prompt_file"
+                    else f"{h.detail.get('name') or 'an unnamed string'} in {h.path} "
+                    f"(lines {h.detail.get('string_lines', '?')})"
+                    for h in heads
+                ],
+                5,
+            )
+        )
     blocks: list[Block] = [
         para(
             f"{ident}. Representational form: natural-language instruction. "
@@ -339,7 +354,9 @@ def prompt_object(item: PlanItem, fs: list[Finding], plan: Plan, text_of: TextOf
         ),
         para(consumer),
     ]
-    blocks += _witness_blocks(fs, text_of, 4)
+    # each text's opening line, then the rules they state
+    rules = [r for r in fs if r not in heads]
+    blocks += _witness_blocks(heads + rules, text_of, 6 if len(heads) > 1 else 4)
     return Record(id=item.id, label=item.label, blocks=blocks)
 
 
