@@ -18,6 +18,7 @@ from drafter.sample import SAMPLE_SHA, materialize
 from drafter.snapshot import Snapshot
 from evals.evaluate import evaluate
 from evals.gold import sample_gold, sample_gold_path
+from evals.metrics import KindScore
 
 #: Floors for the offline draft of the sample against the sample gold (overall).
 #: First measured (embed similarity, threshold 0.35): P 0.50, R 0.60, F1 0.55, file
@@ -72,17 +73,7 @@ def test_offline_draft_of_sample_meets_floor(
             f"({sample_gold_path().name}): "
             + ", ".join(
                 f"{k} {o[k]:.2f}"
-                for k in (
-                    "precision",
-                    "recall",
-                    "f1",
-                    "file_recall",
-                    "line_recall",
-                    "line_precision",
-                    "validity",
-                    "status_agreement",
-                    "route_field_presence",
-                )
+                for k in KindScore.SCORES
                 if o[k] is not None
             )
         )
