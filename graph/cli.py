@@ -247,6 +247,11 @@ def draft_cmd(
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None:
         raise BadInput("--out DRAFT.json is required")
+    # Pin the revision before a run is recorded: a run that can never start is not
+    # worth a thread id the user is told to resume.
+    from drafter.snapshot import Snapshot
+
+    Snapshot(repo, rev).close()
     generator = "claude"
     if offline:
         generator = "offline"

@@ -97,6 +97,16 @@ def test_bad_input_is_one_line_and_exit_2(sample, tmp_path: Path, capsys, args, 
     assert message in err and len(err.splitlines()) <= 2  # the offline notice may precede it
 
 
+def test_unknown_revision_is_bad_input_and_records_no_run(sample, tmp_path: Path, capsys) -> None:
+    out = str(tmp_path / "d.json")
+    code = main(["draft", str(sample.path), "--rev", "no-such-rev", "--out", out])
+    cap = capsys.readouterr()
+    assert code == 2
+    assert "revision 'no-such-rev' not found" in cap.err
+    assert "resume" not in cap.err and "thread" not in cap.out
+    assert not (tmp_path / "d.json").exists()
+
+
 def test_resume_of_unknown_thread_is_bad_input(capsys) -> None:
     assert main(["draft", "--resume", "draft-00000000"]) == 2
     assert "no run" in capsys.readouterr().err
