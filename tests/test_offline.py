@@ -260,3 +260,34 @@ def test_blockquote_warning_becomes_a_verified_claim(tmp_path: Path) -> None:
         "This repository runs untrusted, model-generated code."[:44]
     ]
     assert all(w.verified for w in draft.witnesses)
+
+
+def test_clipped_file_texts_do_not_hide_a_second_occurrence(tmp_path: Path) -> None:
+    """The workflow hands the proposer file texts clipped for a model's context; a quote
+    unique in the clipped part but repeated further down still needs its line range."""
+    body = "import subprocess\n\n\ndef a():\n    subprocess.run(['x'])\n"
+    body += "\n# padding\n" * 200
+    body += "\n\ndef b():\n    subprocess.run(['x'])\n"
+    body += '\n\nif __name__ == "__main__":\n    a()\n    b()\n'
+    clipped = {"dup.py": body[: body.index("# padding")]}
+    repo = make_repo(tmp_path / "r", {"dup.py": body})
+    with Snapshot(repo, "HEAD") as snap:
+        survey = run_survey(snap)
+        proposer = OfflineProposer(survey=survey, snapshot=snap)
+        plan = proposer.plan(
+            PlanContext(
+                system="dup", repository="dup", revision=snap.sha, files=snap.files(),
+                survey=survey,
+            )
+        )  # fmt: skip
+        records = [
+            proposer.draft_record(RecordContext(item=item, plan=plan, file_texts=clipped))
+            for item in plan.items
+        ]
+        verifier = Verifier(snap)
+        runs = [
+            w for r in records if r is not None for w in r.witnesses if "subprocess.run" in w.quote
+        ]
+        assert runs
+        assert all(w.lines is not None for w in runs)
+        assert all(verifier.verify(w).status == VerifyStatus.verified for w in runs)

@@ -58,18 +58,19 @@ class OfflineProposer:
     # -- helpers ------------------------------------------------------------------
 
     def _text_of(self, extra: dict[str, str] | None = None) -> Callable[[str], str | None]:
+        # The whole file from the snapshot comes first: the workflow's file_texts are
+        # clipped for a model's context window, and a clipped text cannot show that a
+        # quote occurs only once (a quote judged unique there came back ambiguous).
         def text_of(path: str) -> str | None:
-            if extra and path in extra:
-                return extra[path]
             if path in self._texts:
                 return self._texts[path]
-            text = None
-            if self.snapshot is not None:
-                try:
-                    tf = self.snapshot.read_text(path)
-                    text = None if tf.binary else tf.text
-                except Exception:  # noqa: BLE001 - a missing text only means "give a line range"
-                    text = None
+            if self.snapshot is None:
+                return extra.get(path) if extra else None
+            try:
+                tf = self.snapshot.read_text(path)
+                text = None if tf.binary else tf.text
+            except Exception:  # noqa: BLE001 - a missing text only means "give a line range"
+                text = None
             self._texts[path] = text
             return text
 
