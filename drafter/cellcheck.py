@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from drafter.model import Report, Table
 
 #: A record ID anywhere in a cell (the model's RECORD_ID_RE, unanchored).
-CELL_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9][a-z0-9-]*[a-z0-9]\b")
+CELL_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\b")
 _SOURCE_ID = re.compile(r"^SRC-\d+$")
 _PATHLIKE = re.compile(r"^[A-Za-z0-9_.\-/]+$")
 _SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")

@@ -327,7 +327,8 @@ def draft_cmd(
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
-    """The main job on the shipped sample, offline: index, survey, draft, verify, render."""
+    """The main job on the shipped sample, offline: index, survey, draft, verify, render;
+    then the epistemic draft built on that runtime draft."""
     from drafter.reportio import save_report
     from drafter.sample import materialize
     from drafter.snapshot import Snapshot
@@ -367,5 +368,8 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     )
     console.print(f"draft JSON: {draft_path}", soft_wrap=True)
     console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
-    if not s.ok:
+    from graph.epistemic.cli import demo_epistemic
+
+    epi_ok = demo_epistemic(console, sample.path, sample.sha, draft_path, out_dir, root)
+    if not s.ok or not epi_ok:
         raise click.exceptions.Exit(1)

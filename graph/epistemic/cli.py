@@ -52,3 +52,23 @@ def draft_epistemic(
     if result.problems or not s.ok:
         raise click.exceptions.Exit(1)
     return result
+
+
+def demo_epistemic(
+    console: Console, repo: Path, sha: str, runtime_draft: Path, out_dir: Path, data_dir: Path
+) -> bool:
+    """The demo's second half: the epistemic draft of the sample from its runtime draft.
+
+    Returns True when every witness verified and no table cell was flagged.
+    """
+    result = run_epistemic(str(repo), sha, runtime_draft, data_dir=data_dir)
+    json_path, text_path = out_dir / "epistemic.json", out_dir / "epistemic.txt"
+    save_report(result.report, json_path, "json")
+    save_report(result.report, text_path, "text")
+    console.print(draft_table(result.report, title="Offline epistemic draft of the sample"))
+    for p in result.problems:
+        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+    s = report_summary(result.report)
+    console.print(f"epistemic witnesses verified: {s.verified}/{s.total}")
+    console.print(f"epistemic report: [bold]{escape(str(text_path))}[/]", soft_wrap=True)
+    return s.ok and not result.problems
