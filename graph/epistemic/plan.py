@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.epistemic.artifacts import find_artifacts
 from graph.epistemic.runtime_input import RuntimeInput
 from graph.epistemic.scan import (
+    CLASS_WORDS,
     Artifact,
     CheckKind,
     CheckSite,
     ObjectClass,
-    find_artifacts,
     find_check_sites,
+    secondary,
 )
 
 MAX_OBJECTS = 10
@@ -38,6 +40,11 @@ class EpiObject:
     @property
     def persisted(self) -> bool:
         return any(a.persisted for a in self.artifacts)
+
+    @property
+    def model_output(self) -> bool:
+        """Holds a model's candidate answer (extracted after a model call)."""
+        return any(a.form == "model output" for a in self.artifacts)
 
 
 @dataclass
@@ -94,17 +101,33 @@ def _unique_id(base: str, taken: set[str]) -> str:
     return rid
 
 
+def _object_class(arts: list[Artifact]) -> ObjectClass:
+    """The most specific class among a file's artifacts (grades before scores...)."""
+    order = list(CLASS_WORDS)
+    return min((a.cls for a in arts), key=order.index)
+
+
 def _group_objects(artifacts: list[Artifact], runtime: RuntimeInput) -> list[EpiObject]:
-    groups: dict[tuple[ObjectClass, str], list[Artifact]] = {}
+    """One object per file: the artifacts a module writes, keys it reports, answers it
+    extracts.  Named report keys and model answers lead, so they become the witnesses."""
+    groups: dict[str, list[Artifact]] = {}
     for a in artifacts:
-        groups.setdefault((a.cls, a.path), []).append(a)
+        groups.setdefault(a.path, []).append(a)
     ranked = sorted(
         groups.items(),
-        key=lambda kv: (not any(a.persisted for a in kv[1]), -len(kv[1]), kv[0][1]),
+        key=lambda kv: (
+            secondary(kv[0]),
+            not any(a.names for a in kv[1]),
+            not any(a.persisted for a in kv[1]),
+            -len({a.line for a in kv[1]}),
+            kv[0],
+        ),
     )
     taken: set[str] = set()
     out: list[EpiObject] = []
-    for (cls, path), arts in ranked[:MAX_OBJECTS]:
+    for path, arts in ranked[:MAX_OBJECTS]:
+        arts = sorted(arts, key=lambda a: (not a.names, not a.persisted, a.line))
+        cls = _object_class(arts)
         stem = slug(path.rsplit("/", 1)[-1].removesuffix(".py"))
         oid = _unique_id(f"EPI-OBJ-{stem}-{cls.value}", taken)
         out.append(EpiObject(oid, cls, path, arts, owner_record(path, runtime, ("OBJ", "RTE"))))
@@ -132,10 +155,10 @@ def make_plan(
     taken: set[str] = set()
     routes: list[EpiRoute] = []
     for site in sites:
-        rid = _unique_id(f"EPI-RTE-{slug(site.name)}", taken)
+        rid = _unique_id(f"EPI-RTE-{slug(site.name)}-{site.kinds[0].value}", taken)
         part = owner_record(site.path, runtime, ("RTE",))
         routes.append(EpiRoute(rid, site, _link(site, objects, survey), part))
-    # objects no route transforms and nothing persists are noise: drop them
+    # objects nothing persists, no route transforms and no model produced are noise
     used = {o for r in routes for o in r.objects}
-    objects = [o for o in objects if o.persisted or o.id in used]
+    objects = [o for o in objects if o.persisted or o.id in used or o.model_output]
     return EpiPlan(objects, routes)

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+#: Lines of a file at the pinned revision, or None when it cannot be read as text.
+TextOf = Callable[[str], list[str] | None]
 
 
 class CheckKind(StrEnum):
@@ -50,7 +54,7 @@ CLASS_WORDS: dict[ObjectClass, re.Pattern[str]] = {
         r"success|error_rate|mean_abs",
         re.I,
     ),
-    ObjectClass.reports: re.compile(r"report|summary|results?\b", re.I),
+    ObjectClass.reports: re.compile(r"report|summary|results\b", re.I),
     ObjectClass.labels: re.compile(r"label|ground_truth|reference|expected|gold\b", re.I),
 }
 _TRUTH = re.compile(
@@ -71,7 +75,7 @@ _CHECKS: tuple[tuple[CheckKind, re.Pattern[str]], ...] = (
             r"\b(?:max|min|sorted)\([^)]*key="
         ),
     ),
-    (CheckKind.comparison, re.compile(r"[^=!<>]==[^=]|!=|\.isin\(|returncode")),
+    (CheckKind.comparison, re.compile(r"[^=!<>]==[^=]|!=|\.isin\(|\.isna\(|\.notna\(|returncode")),
     (CheckKind.threshold, re.compile(r"(?:>=|<=|[^-=<>]>\s|[^<=]<\s)")),
 )
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
@@ -79,8 +83,6 @@ _SKIP_PATH = re.compile(r"(^|/)(tests?|testing|examples?|docs?|benchmarks?)/|(^|
 #: Path classes below the system's main code: baselines, scripts, analysis, notebooks.
 _SECONDARY = re.compile(r"(^|/)(baselines?|scripts?|analysis|notebooks?|experiments?)/")
 _COMMENT = re.compile(r"^\s*(#|\"\"\"|''')")
-#: Persistence sub-kinds that write (reads are consumers, handled by the ledger).
-_WRITE_HINT = re.compile(r"write|dump|save|insert|append|to_csv|to_json|commit", re.I)
 
 
 @dataclass
@@ -110,8 +112,9 @@ class CheckSite:
 
     @property
     def score(self) -> float:
-        base = len({c.kind for c in self.lines}) * 2 + min(len(self.lines), 6)
-        return base / 2 if _SECONDARY.search(self.path) else base
+        truthy = sum(1 for c in self.lines if _TRUTH.search(c.text))
+        base = len({c.kind for c in self.lines}) * 2 + min(len(self.lines), 6) + 3 * min(truthy, 3)
+        return base / 2 if secondary(self.path) else base
 
 
 @dataclass
@@ -133,6 +136,11 @@ def truth_class(text: str) -> ObjectClass | None:
         if pat.search(text):
             return cls
     return None
+
+
+def secondary(path: str) -> bool:
+    """Baselines, scripts, analysis and notebooks: ranked below the system's main code."""
+    return bool(_SECONDARY.search(path))
 
 
 def auxiliary(path: str) -> bool:
@@ -168,7 +176,7 @@ def _check_kind(line: str, truthy_fn: bool) -> CheckKind | None:
     return None
 
 
-def find_check_sites(survey: Any, text_of: Any) -> list[CheckSite]:
+def find_check_sites(survey: Any, text_of: TextOf) -> list[CheckSite]:
     """Functions holding check lines, best first; ``text_of(path)`` gives file lines."""
     sites: list[CheckSite] = []
     for fn in survey.call_graph.functions.values():
@@ -189,7 +197,23 @@ def find_check_sites(survey: Any, text_of: Any) -> list[CheckSite]:
     # nested functions repeat their parent's lines: keep the innermost owner only
     sites = _qualified(_innermost(sites))
     sites.sort(key=lambda s: (-s.score, s.path, s.start))
-    return sites
+    # split after ranking: the normalisation part keeps its function's rank
+    return _split_normalisation(sites)
+
+
+def _split_normalisation(sites: list[CheckSite]) -> list[CheckSite]:
+    """A function that normalises labels and then compares or aggregates them holds two
+    routes: a content transformation (spelling) and a check; each gets its own site."""
+    out: list[CheckSite] = []
+    for s in sites:
+        norm = [c for c in s.lines if c.kind == CheckKind.normalisation]
+        rest = [c for c in s.lines if c.kind != CheckKind.normalisation]
+        if norm and rest:
+            out.append(CheckSite(s.path, s.symbol, s.start, s.end, rest))
+            out.append(CheckSite(s.path, s.symbol, s.start, s.end, norm))
+        else:
+            out.append(s)
+    return out
 
 
 def _qualified(sites: list[CheckSite]) -> list[CheckSite]:
@@ -213,44 +237,4 @@ def _innermost(sites: list[CheckSite]) -> list[CheckSite]:
         s.lines = [c for c in s.lines if owner[(s.path, c.line)] is s]
         if s.lines:
             out.append(s)
-    return out
-
-
-_FORMS = (
-    (re.compile(r"json", re.I), "symbolic JSON"),
-    (re.compile(r"csv", re.I), "tabular CSV"),
-    (re.compile(r"insert|sqlite|execute", re.I), "SQL table rows"),
-    (re.compile(r"pickle|torch\.save|np\.save", re.I), "binary serialisation"),
-)
-_NAME_LITERAL = re.compile(r"[\"']([A-Za-z0-9_./-]{3,60})[\"']")
-
-
-def _form(text: str) -> str:
-    for pat, form in _FORMS:
-        if pat.search(text):
-            return form
-    return "text file"
-
-
-def find_artifacts(survey: Any, sites: list[CheckSite], text_of: Any) -> list[Artifact]:
-    """Persisted truth-apt artifacts, then unpersisted check outputs (return values)."""
-    out: list[Artifact] = []
-    for f in survey.findings:
-        if f.category != "persistence" or skip_path(f.path):
-            continue
-        head = f.snippet.strip().splitlines()[0].strip() if f.snippet.strip() else ""
-        context = f"{f.snippet} {f.symbol} {f.kind}"
-        cls = truth_class(context)
-        if cls is None or not head or not _WRITE_HINT.search(f"{f.kind} {f.snippet}"):
-            continue
-        names = [m for m in _NAME_LITERAL.findall(f.snippet) if truth_class(m)]
-        out.append(Artifact(cls, f.path, f.symbol, f.start_line, head, True, _form(context), names))
-    for s in sites:
-        lines = text_of(s.path) or []
-        for n in range(s.start, min(s.end, len(lines)) + 1):
-            raw = lines[n - 1].strip()
-            if raw.startswith("return ") and len(raw) > 8:
-                cls = truth_class(f"{raw} {s.symbol}") or ObjectClass.scores
-                out.append(Artifact(cls, s.path, s.symbol, n, raw, False, "return value"))
-                break
     return out
