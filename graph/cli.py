@@ -249,7 +249,10 @@ def draft_cmd(
     if report_type == "epistemic" or runtime_path is not None:
         from graph.epistemic.cli import draft_epistemic
 
-        draft_epistemic(console, repo, rev, runtime_path, store_path, out, text_out, system, root)
+        draft_epistemic(
+            console, repo, rev, runtime_path, store_path, out, text_out, system, root,
+            offline=offline, model=model, max_cost=max_cost,
+        )
         return
     if resume_thread:
         stored = read_settings(resume_thread, root)

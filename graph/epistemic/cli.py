@@ -6,7 +6,9 @@ check (the problems are printed and kept in the draft's notes); 2 bad input.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -15,8 +17,32 @@ from rich.markup import escape
 from drafter.errors import BadInput
 from drafter.reportio import save_report
 from drafter.verify import report_summary
+from graph.costs import usage_table
 from graph.epistemic.workflow import EpiResult, run_epistemic
 from graph.summary import draft_table
+
+
+def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
+    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude."""
+    from graph.cli import OFFLINE_NOTICE
+    from graph.epistemic.offline import OfflineEpistemicProposer
+
+    key = os.environ.get("ANTHROPIC_API_KEY")
+    if offline or not key:
+        if not offline:
+            click.echo(OFFLINE_NOTICE, err=True)
+        return OfflineEpistemicProposer()
+    from graph.configuration import resolve_model, retry_base_seconds
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.claude_client import RetryPolicy
+
+    try:
+        retry = RetryPolicy(base_delay=retry_base_seconds())
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry)
+    return ClaudeEpistemicProposer(inner)
 
 
 def draft_epistemic(
@@ -29,6 +55,10 @@ def draft_epistemic(
     text_out: Path | None,
     system: str | None,
     data_dir: Path,
+    *,
+    offline: bool = True,
+    model: str | None = None,
+    max_cost: float | None = None,
 ) -> EpiResult:
     if repo is None:
         raise BadInput("REPO is required")
@@ -39,11 +69,17 @@ def draft_epistemic(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    result = run_epistemic(repo, rev, runtime_path, store=store, system=system, data_dir=data_dir)
+    proposer = make_epistemic_proposer(offline, model)
+    result = run_epistemic(
+        repo, rev, runtime_path, store=store, system=system, data_dir=data_dir,
+        proposer=proposer, max_cost=max_cost,
+    )
     save_report(result.report, out, "json")
     if text_out is not None:
         save_report(result.report, text_out, "text")
     console.print(draft_table(result.report, title="Epistemic draft"))
+    if result.report.meta is not None and result.report.meta.usage:
+        console.print(usage_table(result.report.meta.usage))
     for p in result.problems:
         console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
     s = report_summary(result.report)

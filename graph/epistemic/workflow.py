@@ -25,6 +25,7 @@ from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.model import DraftMeta, Record, Report, WitnessBlock
 from drafter.verify import verify_report
+from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.nodes.resources import Resources
@@ -43,12 +44,14 @@ class EpiState(TypedDict, total=False):
     accepted_only: bool
     report: dict[str, Any]
     problems: list[str]
+    usage: list[dict[str, Any]]
 
 
 @dataclass
 class EpiRunContext:
     resources: Resources
     proposer: Any = field(default_factory=OfflineEpistemicProposer)
+    budget: Budget = field(default_factory=Budget)
     _lines: dict[str, list[str] | None] = field(default_factory=dict)
 
     def text_of(self, path: str) -> list[str] | None:
@@ -95,8 +98,9 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
         text_of=ctx.text_of,
         path_exists=res.snapshot().exists,
     )
-    report = ctx.proposer.draft(ectx)
-    return {"report": report.model_dump(mode="json")}
+    with metered("propose", ctx.budget) as meter:
+        report = ctx.proposer.draft(ectx)
+    return {"report": report.model_dump(mode="json"), "usage": meter.entries()}
 
 
 def _keep_verified(r: Record) -> Record:
@@ -130,6 +134,8 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
         generator=f"{runtime.context.proposer.name}-epistemic",
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         drafter_version=__version__,
+        model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
+        usage=summarize(state.get("usage") or []),
         notes=[f"runtime input: {rt.origin} ({len(rt.ids)} records)", *notes],
         extra={"runtime_ids": sorted(rt.ids), "cell_problems": notes},
     )
@@ -169,11 +175,20 @@ def run_epistemic(
     system: str | None = None,
     data_dir: Path | None = None,
     proposer: Any = None,
+    max_cost: float | None = None,
 ) -> EpiResult:
-    """Run the workflow to the end with a fresh SqliteSaver thread."""
+    """Run the workflow to the end with a fresh SqliteSaver thread (and, for a model
+    proposer, the run's call journal beside the checkpoint)."""
     tid = new_thread_id(rev).replace("draft-", "epi-")
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
-    ctx = EpiRunContext(resources, proposer or OfflineEpistemicProposer())
+    proposer = proposer or OfflineEpistemicProposer()
+    ctx = EpiRunContext(resources, proposer, Budget(max_cost))
+    journal = None
+    if hasattr(proposer, "attach_journal"):
+        from graph.journal import CallJournal
+
+        journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
+        proposer.attach_journal(journal)
     inputs: EpiState = {
         "repo": str(repo),
         "rev": rev,
@@ -188,4 +203,6 @@ def run_epistemic(
             final = app.invoke(inputs, conf, context=ctx, durability="sync")
     finally:
         resources.close()
+        if journal is not None:
+            journal.close()
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
