@@ -250,8 +250,18 @@ def draft_cmd(
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
-            console, repo, rev, runtime_path, store_path, out, text_out, system, root,
-            offline=offline, model=model, max_cost=max_cost,
+            console,
+            repo,
+            rev,
+            runtime_path,
+            store_path,
+            out,
+            text_out,
+            system,
+            root,
+            offline=offline,
+            model=model,
+            max_cost=max_cost,
         )
         return
     if resume_thread:

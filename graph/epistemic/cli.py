@@ -71,8 +71,14 @@ def draft_epistemic(
     Snapshot(repo, rev).close()
     proposer = make_epistemic_proposer(offline, model)
     result = run_epistemic(
-        repo, rev, runtime_path, store=store, system=system, data_dir=data_dir,
-        proposer=proposer, max_cost=max_cost,
+        repo,
+        rev,
+        runtime_path,
+        store=store,
+        system=system,
+        data_dir=data_dir,
+        proposer=proposer,
+        max_cost=max_cost,
     )
     save_report(result.report, out, "json")
     if text_out is not None:
