@@ -157,3 +157,17 @@ def test_cli_epistemic_draft_and_bad_inputs(sample, tmp_path: Path, capsys) -> N
     # an epistemic report is not a runtime input
     assert main([*args, "--runtime", str(epistemic_gold_path()), "--out", str(out)]) == 2
     assert re.search(r"needs a runtime report", capsys.readouterr().err)
+
+
+def test_review_export_keeps_the_tables_and_accepted_records(drafted, tmp_path: Path) -> None:
+    report = drafted.report
+    first = report.records[0]
+    with ReviewStore(tmp_path / "epi.review.sqlite") as rs:
+        rs.accept(first)
+        accepted = rs.accepted_report(report)
+    assert [r.id for r in accepted.records] == [first.id]
+    assert [t.header for t in accepted.tables] == [t.header for t in report.tables]
+    from drafter.textformat import render_text
+
+    again = parse_report(render_text(accepted)).report
+    assert len(again.tables) == 4 and again.record(first.id) is not None

@@ -179,10 +179,16 @@ def inventory_table(x: Inputs) -> Table:
         ]
         for o in x.plan.objects
     ]
+    epi_paths = {o.path for o in x.plan.objects} | {r.site.path for r in x.plan.routes}
     for kind in ("OBJ", "CMP"):
         for r in x.runtime.of_kind(kind):
             text = f"{r.label} {r.body_text()}"
-            content = "uninspected" if truth_class(text) else UNDECIDED
+            truthy = truth_class(text) is not None
+            # runtime objects enter the inventory when they may carry truth-apt content
+            # or sit where the EPI objects and routes are; components always do
+            if kind == "OBJ" and not truthy and not epi_paths & set(x.paths_of(r)):
+                continue
+            content = "uninspected" if truthy else UNDECIDED
             rows.append(
                 [
                     r.id,
