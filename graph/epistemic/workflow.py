@@ -127,6 +127,14 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     rt = _runtime(state)
     cells = check_report_tables(report, runtime.context.resources.snapshot().exists, rt.ids)
     notes = [str(p) for p in cells]
+    src = rt.report.source
+    if src is not None and src.revision and src.revision != state["sha"]:
+        # not a cell problem: the runtime records may still hold, but say so
+        notes_pin = [
+            f"runtime input is pinned at {src.revision[:12]}, this draft at {state['sha'][:12]}"
+        ]
+    else:
+        notes_pin = []
     for r in report.records:
         if r.part_of and r.part_of not in rt.ids and report.record(r.part_of) is None:
             notes.append(f"{r.id}: part of unknown record {r.part_of}")
@@ -136,7 +144,7 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
         drafter_version=__version__,
         model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
         usage=summarize(state.get("usage") or []),
-        notes=[f"runtime input: {rt.origin} ({len(rt.ids)} records)", *notes],
+        notes=[f"runtime input: {rt.origin} ({len(rt.ids)} records)", *notes_pin, *notes],
         extra={"runtime_ids": sorted(rt.ids), "cell_problems": notes},
     )
     return {"report": report.model_dump(mode="json"), "problems": notes}
