@@ -23,6 +23,7 @@ from graph.epistemic.scan import (
     ObjectClass,
     find_check_sites,
     secondary,
+    truth_class,
 )
 
 MAX_OBJECTS = 10
@@ -155,9 +156,12 @@ def make_plan(
     taken: set[str] = set()
     routes: list[EpiRoute] = []
     for site in sites:
+        linked = _link(site, objects, survey)
+        if not linked and not any(truth_class(c.text) for c in site.lines):
+            continue  # checks nothing truth-apt: an exit code or a count of something else
         rid = _unique_id(f"EPI-RTE-{slug(site.name)}-{site.kinds[0].value}", taken)
         part = owner_record(site.path, runtime, ("RTE",))
-        routes.append(EpiRoute(rid, site, _link(site, objects, survey), part))
+        routes.append(EpiRoute(rid, site, linked, part))
     # objects nothing persists, no route transforms and no model produced are noise
     used = {o for r in routes for o in r.objects}
     objects = [o for o in objects if o.persisted or o.id in used or o.model_output]
