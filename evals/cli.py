@@ -137,15 +137,20 @@ def eval_cmd(
             gold_name=str(gold),
             draft_name=str(draft),
         )
+    from evals.epistemic import with_tables
+
+    card_json, tables = with_tables(card)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(card.to_json(), encoding="utf-8")
+        json_out.write_text(card_json, encoding="utf-8")
     if html_out is not None:
         write_html(card, html_out)
     if as_json:
-        click.echo(card.to_json(), nl=False)
+        click.echo(card_json, nl=False)
     else:
         card.render(console, pairs=pairs)
+        if tables is not None:
+            console.print(tables)
         if html_out is not None:
             console.print(f"HTML: {html_out}")
 

@@ -201,6 +201,28 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
+@click.option(
+    "--type",
+    "report_type",
+    type=click.Choice(["runtime", "epistemic"]),
+    default="runtime",
+    show_default=True,
+    help="Report type; epistemic needs --runtime.",
+)
+@click.option(
+    "--runtime",
+    "runtime_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
+)
+@click.option(
+    "--store",
+    "store_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Review store of the runtime draft: cite only its accepted records.",
+)
 def draft_cmd(
     repo: str | None,
     rev: str,
@@ -217,10 +239,31 @@ def draft_cmd(
     no_index: bool,
     data_dir: Path | None,
     chroma_url: str | None,
+    report_type: str = "runtime",
+    runtime_path: Path | None = None,
+    store_path: Path | None = None,
 ) -> None:
-    """Draft a runtime report for REPO at --rev, every witness verified."""
+    """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     console = Console(stderr=False)
     root = resolve_data_dir(data_dir)
+    if report_type == "epistemic" or runtime_path is not None:
+        from graph.epistemic.cli import draft_epistemic
+
+        draft_epistemic(
+            console,
+            repo,
+            rev,
+            runtime_path,
+            store_path,
+            out,
+            text_out,
+            system,
+            root,
+            offline=offline,
+            model=model,
+            max_cost=max_cost,
+        )
+        return
     if resume_thread:
         stored = read_settings(resume_thread, root)
         config = Configuration.from_dict(stored.get("settings") or {})
@@ -297,7 +340,8 @@ def draft_cmd(
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
-    """The main job on the shipped sample, offline: index, survey, draft, verify, render."""
+    """The main job on the shipped sample, offline: index, survey, draft, verify, render;
+    then the epistemic draft built on that runtime draft."""
     from drafter.reportio import save_report
     from drafter.sample import materialize
     from drafter.snapshot import Snapshot
@@ -337,5 +381,8 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     )
     console.print(f"draft JSON: {draft_path}", soft_wrap=True)
     console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
-    if not s.ok:
+    from graph.epistemic.cli import demo_epistemic
+
+    epi_ok = demo_epistemic(console, sample.path, sample.sha, draft_path, out_dir, root)
+    if not s.ok or not epi_ok:
         raise click.exceptions.Exit(1)

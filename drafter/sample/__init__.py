@@ -106,6 +106,11 @@ def gold_path() -> Path:
     return Path(str(resources.files(__name__) / "gold.runtime.txt"))
 
 
+def epistemic_gold_path() -> Path:
+    """The sample gold epistemic report; it cites the records of :func:`gold_path`."""
+    return Path(str(resources.files(__name__) / "gold.epistemic.txt"))
+
+
 def _skip(rel: str) -> bool:
     parts = rel.split("/")
     return "__pycache__" in parts or rel.endswith((".pyc", ".pyo"))

@@ -63,6 +63,8 @@ class MainScreen(Screen[None]):
         Binding(
             "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
         ),
+        # not in the key bar (runtime drafts have no tables); listed by "?" help
+        Binding("t", "tables", "Tables", show=False, tooltip="Epistemic tables, cited files"),
     ]
 
     def __init__(self, session: ReviewSession):
@@ -326,3 +328,11 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return
         self.app.call_from_thread(self.notify, f"Exported {n} accepted records to {out}")
+
+    def action_tables(self) -> None:
+        from tui.screens.tables import TablesScreen, report_tables
+
+        if not report_tables(self.session):
+            self.notify("This draft has no tables.", severity="warning")
+            return
+        self.app.push_screen(TablesScreen(self.session), self.go_to)

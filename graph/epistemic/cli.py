@@ -1,0 +1,116 @@
+"""``drafter draft --type epistemic``: run the epistemic workflow and write the draft.
+
+Exit codes: 0 written and clean; 1 written, but a witness or a table cell failed its
+check (the problems are printed and kept in the draft's notes); 2 bad input.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from drafter.errors import BadInput
+from drafter.reportio import save_report
+from drafter.verify import report_summary
+from graph.costs import usage_table
+from graph.epistemic.workflow import EpiResult, run_epistemic
+from graph.summary import draft_table
+
+
+def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
+    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude."""
+    from graph.cli import OFFLINE_NOTICE
+    from graph.epistemic.offline import OfflineEpistemicProposer
+
+    key = os.environ.get("ANTHROPIC_API_KEY")
+    if offline or not key:
+        if not offline:
+            click.echo(OFFLINE_NOTICE, err=True)
+        return OfflineEpistemicProposer()
+    from graph.configuration import resolve_model, retry_base_seconds
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.claude_client import RetryPolicy
+
+    try:
+        retry = RetryPolicy(base_delay=retry_base_seconds())
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry)
+    return ClaudeEpistemicProposer(inner)
+
+
+def draft_epistemic(
+    console: Console,
+    repo: str | None,
+    rev: str,
+    runtime_path: Path | None,
+    store: Path | None,
+    out: Path | None,
+    text_out: Path | None,
+    system: str | None,
+    data_dir: Path,
+    *,
+    offline: bool = True,
+    model: str | None = None,
+    max_cost: float | None = None,
+) -> EpiResult:
+    if repo is None:
+        raise BadInput("REPO is required")
+    if runtime_path is None:
+        raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
+    if out is None:
+        raise BadInput("--out DRAFT.json is required")
+    from drafter.snapshot import Snapshot
+
+    Snapshot(repo, rev).close()
+    proposer = make_epistemic_proposer(offline, model)
+    result = run_epistemic(
+        repo,
+        rev,
+        runtime_path,
+        store=store,
+        system=system,
+        data_dir=data_dir,
+        proposer=proposer,
+        max_cost=max_cost,
+    )
+    save_report(result.report, out, "json")
+    if text_out is not None:
+        save_report(result.report, text_out, "text")
+    console.print(draft_table(result.report, title="Epistemic draft"))
+    if result.report.meta is not None and result.report.meta.usage:
+        console.print(usage_table(result.report.meta.usage))
+    for p in result.problems:
+        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+    s = report_summary(result.report)
+    console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
+    console.print(f"draft written to [bold]{escape(str(out))}[/]", soft_wrap=True)
+    if result.problems or not s.ok:
+        raise click.exceptions.Exit(1)
+    return result
+
+
+def demo_epistemic(
+    console: Console, repo: Path, sha: str, runtime_draft: Path, out_dir: Path, data_dir: Path
+) -> bool:
+    """The demo's second half: the epistemic draft of the sample from its runtime draft.
+
+    Returns True when every witness verified and no table cell was flagged.
+    """
+    result = run_epistemic(str(repo), sha, runtime_draft, data_dir=data_dir)
+    json_path, text_path = out_dir / "epistemic.json", out_dir / "epistemic.txt"
+    save_report(result.report, json_path, "json")
+    save_report(result.report, text_path, "text")
+    console.print(draft_table(result.report, title="Offline epistemic draft of the sample"))
+    for p in result.problems:
+        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+    s = report_summary(result.report)
+    console.print(f"epistemic witnesses verified: {s.verified}/{s.total}")
+    console.print(f"epistemic report: [bold]{escape(str(text_path))}[/]", soft_wrap=True)
+    return s.ok and not result.problems

@@ -1,0 +1,168 @@
+"""Plan an epistemic draft: which EPI objects and routes to write, and their links.
+
+Typed plan items carry everything the record and table builders need (check kinds,
+deciding lines, the runtime record a part belongs to), so no builder parses a label
+or a sentence to decide what to write.  Runtime record IDs come only from the loaded
+runtime input: a link is made when a runtime record's witnesses cite the same file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.epistemic.artifacts import find_artifacts
+from graph.epistemic.runtime_input import RuntimeInput
+from graph.epistemic.scan import (
+    CLASS_WORDS,
+    Artifact,
+    CheckKind,
+    CheckSite,
+    ObjectClass,
+    find_check_sites,
+    secondary,
+    truth_class,
+)
+
+MAX_OBJECTS = 10
+MAX_ROUTES = 12
+
+
+@dataclass
+class EpiObject:
+    id: str
+    cls: ObjectClass
+    path: str
+    artifacts: list[Artifact]
+    part_of: str | None = None
+
+    @property
+    def persisted(self) -> bool:
+        return any(a.persisted for a in self.artifacts)
+
+    @property
+    def model_output(self) -> bool:
+        """Holds a model's candidate answer (extracted after a model call)."""
+        return any(a.form == "model output" for a in self.artifacts)
+
+
+@dataclass
+class EpiRoute:
+    id: str
+    site: CheckSite
+    objects: list[str] = field(default_factory=list)
+    part_of: str | None = None
+
+    @property
+    def main_kind(self) -> CheckKind:
+        return self.site.kinds[0]
+
+
+@dataclass
+class EpiPlan:
+    objects: list[EpiObject]
+    routes: list[EpiRoute]
+
+    def object(self, oid: str) -> EpiObject | None:
+        return next((o for o in self.objects if o.id == oid), None)
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
+    s = re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
+    return s or "x"
+
+
+def runtime_paths(runtime: RuntimeInput) -> dict[str, list[str]]:
+    """Runtime record ID -> the paths its witnesses cite."""
+    out: dict[str, list[str]] = {}
+    for r in runtime.report.records:
+        paths = list(dict.fromkeys(w.path for w in r.witnesses))
+        out[r.id] = paths
+    return out
+
+
+def owner_record(path: str, runtime: RuntimeInput, kinds: tuple[str, ...]) -> str | None:
+    """The first runtime record of ``kinds`` whose witnesses cite ``path``."""
+    for kind in kinds:
+        for r in runtime.of_kind(kind):
+            if any(w.path == path for w in r.witnesses):
+                return r.id
+    return None
+
+
+def _unique_id(base: str, taken: set[str]) -> str:
+    rid, n = base, 2
+    while rid in taken:
+        rid = f"{base}-{n}"
+        n += 1
+    taken.add(rid)
+    return rid
+
+
+def _object_class(arts: list[Artifact]) -> ObjectClass:
+    """The most specific class among a file's artifacts (grades before scores...)."""
+    order = list(CLASS_WORDS)
+    return min((a.cls for a in arts), key=order.index)
+
+
+def _group_objects(artifacts: list[Artifact], runtime: RuntimeInput) -> list[EpiObject]:
+    """One object per file: the artifacts a module writes, keys it reports, answers it
+    extracts.  Named report keys and model answers lead, so they become the witnesses."""
+    groups: dict[str, list[Artifact]] = {}
+    for a in artifacts:
+        groups.setdefault(a.path, []).append(a)
+    ranked = sorted(
+        groups.items(),
+        key=lambda kv: (
+            secondary(kv[0]),
+            not any(a.names for a in kv[1]),
+            not any(a.persisted for a in kv[1]),
+            -len({a.line for a in kv[1]}),
+            kv[0],
+        ),
+    )
+    taken: set[str] = set()
+    out: list[EpiObject] = []
+    for path, arts in ranked[:MAX_OBJECTS]:
+        arts = sorted(arts, key=lambda a: (not a.names, not a.persisted, a.line))
+        cls = _object_class(arts)
+        stem = slug(path.rsplit("/", 1)[-1].removesuffix(".py"))
+        oid = _unique_id(f"EPI-OBJ-{stem}-{cls.value}", taken)
+        out.append(EpiObject(oid, cls, path, arts, owner_record(path, runtime, ("OBJ", "RTE"))))
+    return out
+
+
+def _link(site: CheckSite, objects: list[EpiObject], survey: Any) -> list[str]:
+    same = [o for o in objects if o.path == site.path]
+    own = [o for o in same if any(a.symbol == site.symbol for a in o.artifacts)]
+    if own or same:
+        return [o.id for o in (own or same)][:2]
+    node = f"{site.path}::{site.symbol}"
+    callees = {n.split("::", 1)[0] for n in survey.call_graph.callees(node)}
+    called = [o for o in objects if o.path in callees]
+    return [o.id for o in called][:2]
+
+
+def make_plan(
+    survey: Any, runtime: RuntimeInput, text_of: Callable[[str], list[str] | None]
+) -> EpiPlan:
+    """Scan, rank, cap and link: the typed outline of the epistemic draft."""
+    sites = find_check_sites(survey, text_of)[:MAX_ROUTES]
+    artifacts = find_artifacts(survey, sites, text_of)
+    objects = _group_objects(artifacts, runtime)
+    taken: set[str] = set()
+    routes: list[EpiRoute] = []
+    for site in sites:
+        linked = _link(site, objects, survey)
+        if not linked and not any(truth_class(c.text) for c in site.lines):
+            continue  # checks nothing truth-apt: an exit code or a count of something else
+        rid = _unique_id(f"EPI-RTE-{slug(site.name)}-{site.kinds[0].value}", taken)
+        part = owner_record(site.path, runtime, ("RTE",))
+        routes.append(EpiRoute(rid, site, linked, part))
+    # objects nothing persists, no route transforms and no model produced are noise
+    used = {o for r in routes for o in r.objects}
+    objects = [o for o in objects if o.persisted or o.id in used or o.model_output]
+    return EpiPlan(objects, routes)

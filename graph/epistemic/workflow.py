@@ -1,0 +1,216 @@
+"""The epistemic drafting workflow: a small LangGraph with a SqliteSaver checkpoint.
+
+Shape::
+
+    load_inputs → propose → verify_witnesses → check_cells → END
+
+One path for the CLI, the demo and the tests.  The runtime input is loaded once and
+kept in the checkpoint as JSON, so a resumed run cites the very records it started
+with.  Witnesses that do not verify are dropped and flagged; table cells that cite an
+absent path or an unknown record are listed in the draft's notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypedDict
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from drafter import __version__
+from drafter.cellcheck import check_report_tables
+from drafter.model import DraftMeta, Record, Report, WitnessBlock
+from drafter.verify import verify_report
+from graph.costs import Budget, metered, summarize
+from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
+from graph.epistemic.runtime_input import RuntimeInput, load_runtime
+from graph.nodes.resources import Resources
+from graph.runner import checkpoint_path, new_thread_id
+
+
+class EpiState(TypedDict, total=False):
+    repo: str
+    rev: str
+    runtime_path: str
+    store: str | None
+    system: str | None
+    sha: str
+    identity: str
+    runtime: dict[str, Any]
+    accepted_only: bool
+    report: dict[str, Any]
+    problems: list[str]
+    usage: list[dict[str, Any]]
+
+
+@dataclass
+class EpiRunContext:
+    resources: Resources
+    proposer: Any = field(default_factory=OfflineEpistemicProposer)
+    budget: Budget = field(default_factory=Budget)
+    _lines: dict[str, list[str] | None] = field(default_factory=dict)
+
+    def text_of(self, path: str) -> list[str] | None:
+        if path not in self._lines:
+            try:
+                self._lines[path] = self.resources.snapshot().read_str(path).splitlines()
+            except Exception:  # binary, absent or not a file: nothing to quote
+                self._lines[path] = None
+        return self._lines[path]
+
+
+def _runtime(state: EpiState) -> RuntimeInput:
+    return RuntimeInput(
+        Report.model_validate(state["runtime"]), state["runtime_path"], state["accepted_only"]
+    )
+
+
+def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Pin the revision and read the runtime input (accepted records with a store)."""
+    snap = runtime.context.resources.snapshot()
+    rt = load_runtime(state["runtime_path"], state.get("store"))
+    # verified lines let the ledger see which survey findings a runtime witness sits on
+    checked = verify_report(rt.report, snap)
+    system = state.get("system") or rt.report.system
+    return {
+        "sha": snap.sha,
+        "identity": snap.identity,
+        "system": system,
+        "runtime": checked.model_dump(mode="json"),
+        "accepted_only": rt.accepted_only,
+    }
+
+
+def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Draft every section with the run's proposer."""
+    ctx = runtime.context
+    res = ctx.resources
+    ectx = EpistemicContext(
+        system=state["system"] or "system",
+        identity=state["identity"],
+        sha=state["sha"],
+        survey=res.survey(),
+        runtime=_runtime(state),
+        text_of=ctx.text_of,
+        path_exists=res.snapshot().exists,
+    )
+    with metered("propose", ctx.budget) as meter:
+        report = ctx.proposer.draft(ectx)
+    return {"report": report.model_dump(mode="json"), "usage": meter.entries()}
+
+
+def _keep_verified(r: Record) -> Record:
+    blocks = [b for b in r.blocks if not isinstance(b, WitnessBlock) or b.witness.verified]
+    dropped = len(r.blocks) - len(blocks)
+    flags = list(r.flags) + ([f"{dropped} witness(es) dropped: not found"] if dropped else [])
+    return r.model_copy(update={"blocks": blocks, "flags": flags})
+
+
+def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Verify through drafter.verify; drop failing witnesses and records left without one."""
+    report = verify_report(
+        Report.model_validate(state["report"]), runtime.context.resources.snapshot()
+    )
+    for s in report.sections:
+        kept = [_keep_verified(r) for r in s.records]
+        s.records = [r for r in kept if r.witnesses]
+    return {"report": report.model_dump(mode="json")}
+
+
+def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Paths in source-citing cells must exist; cited IDs must be runtime or draft records."""
+    report = Report.model_validate(state["report"])
+    rt = _runtime(state)
+    cells = check_report_tables(report, runtime.context.resources.snapshot().exists, rt.ids)
+    notes = [str(p) for p in cells]
+    src = rt.report.source
+    if src is not None and src.revision and src.revision != state["sha"]:
+        # not a cell problem: the runtime records may still hold, but say so
+        notes_pin = [
+            f"runtime input is pinned at {src.revision[:12]}, this draft at {state['sha'][:12]}"
+        ]
+    else:
+        notes_pin = []
+    for r in report.records:
+        if r.part_of and r.part_of not in rt.ids and report.record(r.part_of) is None:
+            notes.append(f"{r.id}: part of unknown record {r.part_of}")
+    report.meta = DraftMeta(
+        generator=f"{runtime.context.proposer.name}-epistemic",
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        drafter_version=__version__,
+        model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
+        usage=summarize(state.get("usage") or []),
+        notes=[f"runtime input: {rt.origin} ({len(rt.ids)} records)", *notes_pin, *notes],
+        extra={"runtime_ids": sorted(rt.ids), "cell_problems": notes},
+    )
+    return {"report": report.model_dump(mode="json"), "problems": notes}
+
+
+def build_epistemic_graph() -> StateGraph:
+    g: StateGraph = StateGraph(EpiState, context_schema=EpiRunContext)
+    for name, fn in (
+        ("load_inputs", load_inputs),
+        ("propose", propose),
+        ("verify_witnesses", verify_witnesses),
+        ("check_cells", check_cells),
+    ):
+        g.add_node(name, fn)
+    g.add_edge(START, "load_inputs")
+    g.add_edge("load_inputs", "propose")
+    g.add_edge("propose", "verify_witnesses")
+    g.add_edge("verify_witnesses", "check_cells")
+    g.add_edge("check_cells", END)
+    return g
+
+
+@dataclass
+class EpiResult:
+    thread_id: str
+    report: Report
+    problems: list[str]
+
+
+def run_epistemic(
+    repo: str,
+    rev: str,
+    runtime_path: str | Path,
+    *,
+    store: str | Path | None = None,
+    system: str | None = None,
+    data_dir: Path | None = None,
+    proposer: Any = None,
+    max_cost: float | None = None,
+) -> EpiResult:
+    """Run the workflow to the end with a fresh SqliteSaver thread (and, for a model
+    proposer, the run's call journal beside the checkpoint)."""
+    tid = new_thread_id(rev).replace("draft-", "epi-")
+    resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
+    proposer = proposer or OfflineEpistemicProposer()
+    ctx = EpiRunContext(resources, proposer, Budget(max_cost))
+    journal = None
+    if hasattr(proposer, "attach_journal"):
+        from graph.journal import CallJournal
+
+        journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
+        proposer.attach_journal(journal)
+    inputs: EpiState = {
+        "repo": str(repo),
+        "rev": rev,
+        "runtime_path": str(runtime_path),
+        "store": str(store) if store else None,
+        "system": system,
+    }
+    try:
+        with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
+            app = build_epistemic_graph().compile(checkpointer=saver)
+            conf = {"configurable": {"thread_id": tid}}
+            final = app.invoke(inputs, conf, context=ctx, durability="sync")
+    finally:
+        resources.close()
+        if journal is not None:
+            journal.close()
+    return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
