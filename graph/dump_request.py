@@ -59,7 +59,9 @@ def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTr
                     {
                         "type": "tool_use",
                         "id": "toolu_dump",
-                        "name": body["tool_choice"]["name"],
+                        "name": next(
+                            t["name"] for t in body["tools"] if t["name"].startswith("submit_")
+                        ),
                         "input": answer,
                     }
                 ],
@@ -125,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         config.model, api_key="dump", http_client=httpx2.Client(transport=_capture(log, answer))
     )
     ctx = RunContext(proposer=prop, config=config, resources=res)
+    prop.bind_resources(res)
     prop.prepare(pctx)
     rctx = build_record_context(ctx, plan, item)
     record = prop.draft_record(rctx)
