@@ -35,6 +35,9 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         update["missing"] = [f"plan: {reason}"]
         return update
     clean, notes = sanitize_plan(result.value, set(state["files"]), ctx.config.max_records)
+    # the run names the system, not the model: every later call then shares the very
+    # context block the plan call cached
+    clean = clean.model_copy(update={"system": pctx.system})
     update["plan"] = clean.model_dump(mode="json")
     update["notes"] = notes
     return update
