@@ -274,7 +274,11 @@ class ClaudeProposer:
             msg = Message.model_validate(stored)
         else:
             costs.check_budget()
-            msg = call_with_retries(lambda: self.client.messages.create(**request), self.retry)
+            msg = call_with_retries(
+                lambda: self.client.messages.create(**request),
+                self.retry,
+                url=str(self.client.base_url),
+            )
             if self.journal is not None:
                 self.journal.put(request, msg.model_dump(mode="json"))
         costs.charge(self.model, msg.usage)
