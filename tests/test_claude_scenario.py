@@ -187,7 +187,9 @@ def script_sample(fake: FakeAPI) -> None:
     # the route's model investigates before it submits: two tool turns, two paid calls
     fake.script(
         "record:RT-RTE-run-task",
-        use(("read_file", {"path": "tinkerbot/agent.py", "start_line": 1, "end_line": 40}), **LATER),
+        use(
+            ("read_file", {"path": "tinkerbot/agent.py", "start_line": 1, "end_line": 40}), **LATER
+        ),
         use(("grep", {"pattern": r"dispatch\(", "path_glob": "tinkerbot/*"}), **LATER),
         tool(RUN_TASK_1, **LATER),
     )

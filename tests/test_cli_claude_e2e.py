@@ -28,6 +28,7 @@ from claude_server import ClaudeServer
 from test_claude_fake import FakeAPI
 from test_claude_scenario import GOOD_RUN_TASK, script_sample
 
+from drafter.cli import main
 from drafter.model import Report, VerifyStatus
 from drafter.sample import materialize
 from graph.configuration import DEFAULT_MODEL
@@ -315,31 +316,39 @@ def test_bad_retry_base_is_bad_input(sample, data, server, tmp_path) -> None:
     assert server.received == 0
 
 
-def test_estimate_prints_and_exits_without_a_call(sample, data, server, tmp_path) -> None:
-    child = _run([*_draft_args(sample, tmp_path / "d.json"), "--estimate"], _env(server, data))
-    assert child.code == 0, child.err
-    assert re.search(r"estimate for 20–40 records with \S+: [\d.]+–[\d.]+ M tokens", child.out)
+def test_estimate_prints_and_exits_without_a_call(
+    sample, data, server, tmp_path, capsys, monkeypatch
+) -> None:
+    # in process (main() as the console script calls it): nothing here needs a child
+    for k, v in _env(server, data).items():
+        monkeypatch.setenv(k, v)
+    code = main([*_draft_args(sample, tmp_path / "d.json"), "--estimate"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert re.search(r"estimate for 20–40 records with \S+: [\d.]+–[\d.]+ M tokens", out)
     assert server.received == 0 and not (tmp_path / "d.json").exists()
 
 
-def test_connection_refused_fails_fast_naming_the_url(sample, data, tmp_path) -> None:
+def test_connection_refused_fails_fast_naming_the_url(
+    sample, data, server, tmp_path, capsys, monkeypatch
+) -> None:
     import socket
 
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = _env(_Dead(), data)
-    env.update(ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", DRAFTER_RETRY_BASE_SECONDS="5")
+    for k, v in _env(server, data).items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("DRAFTER_RETRY_BASE_SECONDS", "5")
     t0 = time.monotonic()
-    child = _run([*_draft_args(sample, tmp_path / "d.json"), "--no-index"], env)
-    assert time.monotonic() - t0 < 30  # one attempt, not six with 5 s backoffs
-    assert child.code == 1, child.err
-    err = child.err.strip().splitlines()[-1]
-    assert f"http://127.0.0.1:{port}" in err and "--offline" in err and "Traceback" not in err
-
-
-class _Dead:
-    url = "http://127.0.0.1:9"
+    code = main([*_draft_args(sample, tmp_path / "d.json"), "--no-index"])
+    assert time.monotonic() - t0 < 20  # one attempt, not six with 5 s backoffs
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1, err
+    assert f"cannot reach the model at http://127.0.0.1:{port}" in err
+    assert "--offline" in err and "Traceback" not in err
+    assert server.received == 0
 
 
 def test_investigation_over_http(data, tmp_path) -> None:
