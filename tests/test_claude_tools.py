@@ -136,3 +136,9 @@ def test_symbol_gives_definitions_callers_and_callees(tools) -> None:
     assert not err and "a.py::f  defined at a.py:1-2" in out
     assert "pkg/b.py::g" in out.split("callers", 1)[1]
     assert t.run("symbol", {"name": "nothing_here"})[1] is True
+
+
+def test_grep_reports_the_matching_line_not_a_blank_one_before_it(tools) -> None:
+    t, _ = tools
+    out, err = t.run("grep", {"pattern": r"^\s*def \w+\(", "path_glob": "pkg/*"})
+    assert not err and "pkg/b.py:4: def g():" in out

@@ -331,22 +331,21 @@ class SnapshotTools:
     def _grep_file(
         rx: Any, path: str, text: str, deadline: float, hits: list[str], max_hits: int
     ) -> None:
-        """Append ``path:line: text`` per matching line; TimeoutError past the deadline."""
+        """Append ``path:line: text`` per matching line (grep's per-line semantics: a
+        pattern never spans lines); TimeoutError past the deadline."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError
-        last_line = 0
-        for m in rx.finditer(text, timeout=remaining):
-            line_no = text.count("\n", 0, m.start()) + 1
-            if line_no == last_line:
-                continue
-            last_line = line_no
-            start = text.rfind("\n", 0, m.start()) + 1
-            end = text.find("\n", m.start())
-            line = text[start : end if end >= 0 else len(text)].strip()
-            hits.append(f"{path}:{line_no}: {line[:300]}")
-            if len(hits) >= max_hits:
-                return
+        if rx.search(text, timeout=remaining) is None:  # most files: one whole-text pass
+            return
+        for line_no, line in enumerate(text.splitlines(), 1):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            if rx.search(line, timeout=remaining) is not None:
+                hits.append(f"{path}:{line_no}: {line.strip()[:300]}")
+                if len(hits) >= max_hits:
+                    return
 
     def search(self, args: SearchInput) -> str:
         if self.res.index() is None:
