@@ -42,6 +42,7 @@ class ScriptedModel:
     def __init__(self, texts: dict[str, str], plan_files: list[str]):
         self.texts, self.plan_files = texts, plan_files
         self.log: list[dict[str, Any]] = []
+        self.answers: list[tuple[str, dict[str, Any]]] = []  # (tool, input) per request
         self.sent: dict[str, int] = {}  # conversation -> characters already sent
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
@@ -51,6 +52,7 @@ class ScriptedModel:
         submit = next(t["name"] for t in body["tools"] if t["name"].startswith("submit_"))
         turn = sum(1 for m in body["messages"] if m["role"] == "assistant")
         name, inp = self.answer(submit, first, turn, body)
+        self.answers.append((name, inp))
         return self.reply(body, first[:200], name, inp)
 
     def answer(self, submit: str, first: str, turn: int, body: dict) -> tuple[str, dict]:
@@ -156,10 +158,15 @@ def _abbrev(text: str, head: int = 8, tail: int = 3) -> str:
     return "\n".join([*lines[:head], f"    … {len(lines) - head - tail} lines …", *lines[-tail:]])
 
 
-def transcript(log: list[dict[str, Any]], record_id: str) -> str:
-    """What the model saw in one record's conversation, turn by turn."""
-    convo = [b for b in log if f"record {record_id}" in b["messages"][0]["content"][0]["text"]]
-    last = convo[-1]
+def transcript(model: ScriptedModel, record_id: str) -> str:
+    """What the model saw in one record's conversation, turn by turn, and its submission."""
+    turns = [
+        (b, a)
+        for b, a in zip(model.log, model.answers, strict=True)
+        if f"record {record_id}" in b["messages"][0]["content"][0]["text"]
+    ]
+    last, (name, inp) = turns[-1]
+    convo = [b for b, _ in turns]
     out = [
         f"=== {record_id}: {len(convo)} paid calls; tools offered: "
         f"{', '.join(t['name'] for t in last['tools'])}"
@@ -175,6 +182,7 @@ def transcript(log: list[dict[str, Any]], record_id: str) -> str:
             else:
                 err = " (is_error)" if b.get("is_error") else ""
                 out.append(f"--- tool_result{err}\n{_abbrev(str(b['content']))}")
+    out.append(f"--- model (turn {len(convo)}) calls {name}\n{json.dumps(inp, indent=1)}")
     return "\n".join(out)
 
 
@@ -206,7 +214,7 @@ def main() -> None:
         )
     console = Console(width=120)
     first = result.report.records[0].id if result.report and result.report.records else None
-    text = transcript(model.log, first) if first else "(no record drafted)"
+    text = transcript(model, first) if first else "(no record drafted)"
     console.print(text, markup=False, highlight=False)
     if args.out:
         Path(args.out).write_text(text + "\n")
