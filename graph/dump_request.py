@@ -1,12 +1,12 @@
 """Write the exact Messages API requests the Claude proposer sends for one record.
 
 So a person can read what the model is asked: the system prompt and cached shared
-context, the record's task and repository data, the forced tool and its schema.  The
-requests are captured from the real anthropic SDK at the HTTP layer (an
-``httpx2.MockTransport`` records each body and answers with a canned tool call), so
-the file holds the bytes that would go over the wire, minus the API key header.  The
-canned answer carries one wrong quote, so the repair request for the same record is
-captured too.  No network, no key.
+context, the record's task and repository data, the tools offered (investigation tools
+and the submit tool) and their schemas.  The requests are captured from the real
+anthropic SDK at the HTTP layer (an ``httpx2.MockTransport`` records each body and
+answers with a canned submission), so the file holds the bytes that would go over
+the wire, minus the API key header.  The canned answer carries one wrong quote, so
+the repair request for the same record is captured too.  No network, no key.
 
     .venv/bin/python -m graph.dump_request [REPO --rev REV] [--record ID] [--out FILE]
 
