@@ -307,27 +307,7 @@ def draft_cmd(
     console = Console(stderr=False)
     root = resolve_data_dir(data_dir)
     if resume_thread:
-        stored = read_settings(resume_thread, root)
-        config = Configuration.from_dict(stored.get("settings") or {})
-        out = out or (Path(stored["out"]) if stored.get("out") else None)
-        if out is None:
-            raise BadInput("--out is required (the run did not record where to write)")
-        if config.generator == "offline":
-            console.print("drafter: resuming an offline run")
-        result = _execute(
-            console,
-            stored.get("repo", repo or "."),
-            stored.get("rev", rev),
-            config,
-            thread_id=resume_thread,
-            resume=True,
-            data_dir=root,
-            chroma_url=chroma_url,
-            use_index=not no_index,
-            system=None,
-        )
-        report = _finish(console, result, out, text_out)
-        _outcome(console, report, config)
+        _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
@@ -356,10 +336,7 @@ def draft_cmd(
             repair_rounds=repair_rounds,
             max_cost=DEFAULT_MAX_COST if max_cost is None and generator == "claude" else max_cost,
             concurrency=concurrency,
-            plan_tool_calls=plan_tools,
-            record_tool_calls=record_tools,
-            repair_tool_calls=repair_tools,
-            account_tool_calls=account_tools,
+            **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
@@ -379,6 +356,50 @@ def draft_cmd(
         system=system,
         out=out,
         estimate_first=generator == "claude",
+    )
+    report = _finish(console, result, out, text_out)
+    _outcome(console, report, config)
+
+
+def _tool_budgets_of(plan: int, record: int, repair: int, account: int) -> dict[str, int]:
+    return {
+        "plan_tool_calls": plan,
+        "record_tool_calls": record,
+        "repair_tool_calls": repair,
+        "account_tool_calls": account,
+    }
+
+
+def _resume(
+    console: Console,
+    thread: str,
+    root: Path,
+    repo: str | None,
+    rev: str,
+    out: Path | None,
+    text_out: Path | None,
+    chroma_url: str | None,
+    no_index: bool,
+) -> None:
+    """``--resume THREAD``: the stored settings, repository and output path."""
+    stored = read_settings(thread, root)
+    config = Configuration.from_dict(stored.get("settings") or {})
+    out = out or (Path(stored["out"]) if stored.get("out") else None)
+    if out is None:
+        raise BadInput("--out is required (the run did not record where to write)")
+    if config.generator == "offline":
+        console.print("drafter: resuming an offline run")
+    result = _execute(
+        console,
+        stored.get("repo", repo or "."),
+        stored.get("rev", rev),
+        config,
+        thread_id=thread,
+        resume=True,
+        data_dir=root,
+        chroma_url=chroma_url,
+        use_index=not no_index,
+        system=None,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
