@@ -205,3 +205,31 @@ def test_tool_calls_beyond_the_budget_in_one_turn_are_not_run(repo) -> None:
     assert [r.get("is_error", False) for r in results] == [False, False, True, True]
     assert "budget of 2 tool calls is spent" in results[2]["content"]
     assert fake.calls("plan")[1]["tool_choice"]["type"] == "tool"
+
+
+def test_a_prebuilt_forced_request_keeps_its_single_shot_path() -> None:
+    """The epistemic proposer builds its own forced request and calls ``_structured``."""
+    from graph.proposer import ProposalRejected
+    from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
+
+    fake = FakeAPI()
+    ok = {"label": "x", "lead": "l", "witnesses": [{"quote": "q", "path": "a.py"}]}
+    fake.script("record:RT-CMP-x", tool({"label": 3}))
+    fake.script("record:RT-CMP-x+retry", tool(ok))
+    prop = fake.proposer(MODEL)
+    request = {
+        "model": MODEL,
+        "max_tokens": 100,
+        "system": [{"type": "text", "text": "s"}],
+        "tools": [RECORD_TOOL_DEF],
+        "tool_choice": {"type": "tool", "name": "submit_record"},
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "record RT-CMP-x"}]}],
+    }
+    rec = prop._structured(request, RecordDraft, lambda d: to_record(d, "RT-CMP-x"))
+    assert rec.id == "RT-CMP-x" and [w.quote for w in rec.witnesses] == ["q"]
+    assert [b["tool_choice"]["type"] for b in fake.log] == ["tool", "tool"]
+    assert [t["name"] for t in fake.log[0]["tools"]] == ["submit_record"]
+    fake.script("record:RT-CMP-x", tool({"label": 3}))
+    fake.script("record:RT-CMP-x+retry", tool({"label": 4}))
+    with pytest.raises(ProposalRejected, match="after one corrective retry"):
+        prop._structured(request, RecordDraft, lambda d: to_record(d, "RT-CMP-x"))

@@ -25,6 +25,7 @@ from typing import Any
 import anthropic
 import httpx2
 from anthropic.types import Message
+from pydantic import BaseModel
 
 from drafter.model import AccountSection, Record
 from graph import costs
@@ -296,6 +297,27 @@ class ClaudeProposer:
         if self.journal is not None:
             self.journal.put_tool(key, {"text": text, "is_error": is_error})
         return text, is_error
+
+    def _structured(self, request: dict[str, Any], model: type[BaseModel], convert: Any) -> Any:
+        """One prebuilt request whose ``tool_choice`` forces a submit tool, sent through
+        the same call path (journal, retries, meter) with one corrective turn.
+
+        Kept for callers that build their own single-shot request (the epistemic
+        proposer); the runtime phases investigate through :class:`ToolLoop` instead."""
+        forced = request["tool_choice"]["name"]
+        tool_def = next(t for t in request["tools"] if t["name"] == forced)
+        loop = ToolLoop(
+            send=self._send,
+            base={k: v for k, v in request.items() if k in ("model", "max_tokens", "system")},
+            phase=Phase(tool_def, model, convert, 0),
+            tool_defs=[],
+            run_tool=None,
+        )
+        messages = request["messages"]
+        texts = [c["text"] for c in messages[0]["content"]] if len(messages) == 1 else None
+        if texts is None or any(c.get("type") != "text" for c in messages[0]["content"]):
+            raise ValueError("_structured expects one user turn of text blocks")
+        return loop.run(texts)
 
     # -- Proposer -------------------------------------------------------------------
 
