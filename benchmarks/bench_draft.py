@@ -33,7 +33,9 @@ FILES = ["tinkerbot/agent.py", "tinkerbot/tools.py", "tinkerbot/store.py", "tink
 def _handler(n: int, latency: float):
     def handler(request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
-        tool = body["tool_choice"]["name"]
+        # the conversation's terminal tool (the model may also investigate; this one
+        # submits at once)
+        tool = next(t["name"] for t in body["tools"] if t["name"].startswith("submit_"))
         time.sleep(latency)
         if tool == "submit_plan":
             out = {

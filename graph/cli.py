@@ -25,7 +25,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
-from graph.configuration import Configuration, resolve_model, retry_base_seconds
+from graph.configuration import (
+    DEFAULT_MAX_COST,
+    Configuration,
+    resolve_model,
+    retry_base_seconds,
+)
 from graph.costs import summarize, usage_table
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
@@ -55,7 +60,46 @@ def make_proposer(config: Configuration, resources: Resources) -> Proposer:
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
     # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, tests)
-    return ClaudeProposer(config.model, api_key=key, retry=retry)
+    return ClaudeProposer(config.model, api_key=key, retry=retry, budgets=tool_budgets(config))
+
+
+def tool_budgets(config: Configuration) -> Any:
+    from graph.proposers.claude import ToolBudgets
+
+    return ToolBudgets(
+        plan=config.plan_tool_calls,
+        record=config.record_tool_calls,
+        repair=config.repair_tool_calls,
+        account=config.account_tool_calls,
+    )
+
+
+def draft_estimate(config: Configuration, resources: Resources, system: str) -> Any:
+    """The cost range of this draft, from the survey the run will use anyway (the
+    resources cache it, so the survey node does not survey twice)."""
+    from graph.estimate import estimate
+    from graph.proposers.claude_prompts import shared_context
+
+    snap = resources.snapshot()
+    shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
+    return estimate(
+        config.model, len(shared), config.max_records, tool_budgets(config), config.repair_rounds
+    )
+
+
+def _announcing(console: Console, factory: Any, system: str | None) -> Any:
+    """A proposer factory that prints the estimate before the first paid call."""
+
+    def make(config: Configuration, resources: Resources) -> Proposer:
+        proposer = factory(config, resources)
+        if config.generator != "offline":
+            from graph.system_name import system_name
+
+            name = system or system_name(resources.snapshot().git_dir)
+            console.print(draft_estimate(config, resources, name).line(config.max_cost))
+        return proposer
+
+    return make
 
 
 class _RunProgress:
@@ -107,6 +151,7 @@ def _execute(
     use_index: bool,
     system: str | None,
     out: Path | None = None,
+    estimate_first: bool = False,
 ) -> RunResult:
     verb = "resuming" if resume else "run"
     console.print(
@@ -120,7 +165,7 @@ def _execute(
                 repo,
                 rev,
                 config,
-                make_proposer,
+                _announcing(console, make_proposer, system) if estimate_first else make_proposer,
                 thread_id=thread_id,
                 resume=resume,
                 data_dir=data_dir,
@@ -166,6 +211,22 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     return report
 
 
+def _outcome(console: Console, report: Report, config: Configuration) -> None:
+    """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
+    model path's contract; the offline path keeps its own exit rules)."""
+    from graph.outcome import problems, witness_table
+
+    console.print(witness_table(report))
+    if config.generator == "offline":
+        return
+    gaps = problems(report)
+    if gaps:
+        console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
+        for g in gaps[:20]:
+            console.print(f"  - {g}", soft_wrap=True)
+        raise click.exceptions.Exit(1)
+
+
 @click.command("draft")
 @click.argument("repo", required=False)
 @click.option(
@@ -183,7 +244,10 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 @click.option("--offline", is_flag=True, help="Draft from the static survey, without a model.")
 @click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
 @click.option(
-    "--max-cost", type=float, default=None, help="Stop with a partial draft after USD spent."
+    "--max-cost",
+    type=float,
+    default=None,
+    help=f"Stop with a partial draft after USD spent (default ${DEFAULT_MAX_COST:g} with Claude).",
 )
 @click.option(
     "--max-records",
@@ -198,6 +262,22 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
 )
 @click.option("--system", default=None, help="System name for the report title.")
+@click.option(
+    "--estimate",
+    "estimate_only",
+    is_flag=True,
+    help="Print the token and USD estimate of a Claude draft and exit without paying.",
+)
+@click.option("--plan-tools", type=int, default=15, show_default=True, help="Planner tool calls.")
+@click.option(
+    "--record-tools", type=int, default=12, show_default=True, help="Tool calls per record."
+)
+@click.option(
+    "--repair-tools", type=int, default=6, show_default=True, help="Tool calls per repair."
+)
+@click.option(
+    "--account-tools", type=int, default=10, show_default=True, help="Account tool calls."
+)
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
@@ -236,6 +316,11 @@ def draft_cmd(
     concurrency: int,
     resume_thread: str | None,
     system: str | None,
+    estimate_only: bool,
+    plan_tools: int,
+    record_tools: int,
+    repair_tools: int,
+    account_tools: int,
     no_index: bool,
     data_dir: Path | None,
     chroma_url: str | None,
@@ -265,30 +350,11 @@ def draft_cmd(
         )
         return
     if resume_thread:
-        stored = read_settings(resume_thread, root)
-        config = Configuration.from_dict(stored.get("settings") or {})
-        out = out or (Path(stored["out"]) if stored.get("out") else None)
-        if out is None:
-            raise BadInput("--out is required (the run did not record where to write)")
-        if config.generator == "offline":
-            console.print("drafter: resuming an offline run")
-        result = _execute(
-            console,
-            stored.get("repo", repo or "."),
-            stored.get("rev", rev),
-            config,
-            thread_id=resume_thread,
-            resume=True,
-            data_dir=root,
-            chroma_url=chroma_url,
-            use_index=not no_index,
-            system=None,
-        )
-        _finish(console, result, out, text_out)
+        _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
-    if out is None:
+    if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
     # Pin the revision before a run is recorded: a run that can never start is not
     # worth a thread id the user is told to resume.
@@ -298,6 +364,8 @@ def draft_cmd(
     generator = "claude"
     if offline:
         generator = "offline"
+    elif estimate_only:
+        pass  # an estimate needs no key: nothing is sent
     elif not os.environ.get("ANTHROPIC_API_KEY"):
         click.echo(OFFLINE_NOTICE, err=True)
         generator = "offline"
@@ -309,11 +377,15 @@ def draft_cmd(
             generator=generator,
             max_records=max_records,
             repair_rounds=repair_rounds,
-            max_cost=max_cost,
+            max_cost=DEFAULT_MAX_COST if max_cost is None and generator == "claude" else max_cost,
             concurrency=concurrency,
+            **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
+    if estimate_only:
+        _print_estimate(console, repo, rev, config, system, root)
+        return
     result = _execute(
         console,
         repo,
@@ -326,8 +398,76 @@ def draft_cmd(
         use_index=not no_index,
         system=system,
         out=out,
+        estimate_first=generator == "claude",
     )
-    _finish(console, result, out, text_out)
+    report = _finish(console, result, out, text_out)
+    _outcome(console, report, config)
+
+
+def _tool_budgets_of(plan: int, record: int, repair: int, account: int) -> dict[str, int]:
+    return {
+        "plan_tool_calls": plan,
+        "record_tool_calls": record,
+        "repair_tool_calls": repair,
+        "account_tool_calls": account,
+    }
+
+
+def _resume(
+    console: Console,
+    thread: str,
+    root: Path,
+    repo: str | None,
+    rev: str,
+    out: Path | None,
+    text_out: Path | None,
+    chroma_url: str | None,
+    no_index: bool,
+) -> None:
+    """``--resume THREAD``: the stored settings, repository and output path."""
+    stored = read_settings(thread, root)
+    config = Configuration.from_dict(stored.get("settings") or {})
+    out = out or (Path(stored["out"]) if stored.get("out") else None)
+    if out is None:
+        raise BadInput("--out is required (the run did not record where to write)")
+    if config.generator == "offline":
+        console.print("drafter: resuming an offline run")
+    result = _execute(
+        console,
+        stored.get("repo", repo or "."),
+        stored.get("rev", rev),
+        config,
+        thread_id=thread,
+        resume=True,
+        data_dir=root,
+        chroma_url=chroma_url,
+        use_index=not no_index,
+        system=None,
+    )
+    report = _finish(console, result, out, text_out)
+    _outcome(console, report, config)
+
+
+def _print_estimate(
+    console: Console,
+    repo: str,
+    rev: str,
+    config: Configuration,
+    system: str | None,
+    root: Path,
+) -> None:
+    """``--estimate``: survey the revision, print the range, spend nothing."""
+    from graph.system_name import system_name
+
+    if config.generator == "offline":
+        console.print("an offline draft makes no model call: it costs nothing")
+        return
+    res = Resources(repo=repo, rev=rev, data_dir=root, use_index=False)
+    try:
+        name = system or system_name(res.snapshot().git_dir)
+        console.print(draft_estimate(config, res, name).line(config.max_cost))
+    finally:
+        res.close()
 
 
 @click.command("demo")

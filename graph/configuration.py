@@ -22,6 +22,11 @@ from graph.proposer import Proposer
 #: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
+#: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
+#: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
+#: cap the run stops cleanly with a partial draft that lists what is missing.
+DEFAULT_MAX_COST = 15.0
+
 #: Seconds of the first backoff wait after a 5xx / 529 overloaded answer (doubling,
 #: with jitter, up to the retry policy's cap).  An environment setting rather than a
 #: run setting: it is about this process's patience, not what the run drafts, so it is
@@ -61,6 +66,11 @@ class Configuration:
     concurrency: int = 4
     retrieval_k: int = 6
     max_file_chars: int = 12_000
+    # tool calls each Claude conversation may make before it must submit
+    plan_tool_calls: int = 15
+    record_tool_calls: int = 12
+    repair_tool_calls: int = 6
+    account_tool_calls: int = 10
 
     def __post_init__(self) -> None:
         if self.max_records < 1:
@@ -71,6 +81,9 @@ class Configuration:
             raise ValueError("concurrency must be at least 1")
         if self.max_cost is not None and self.max_cost < 0:
             raise ValueError("max_cost cannot be negative")
+        for name in ("plan", "record", "repair", "account"):
+            if getattr(self, f"{name}_tool_calls") < 0:
+                raise ValueError(f"the {name} tool budget cannot be negative")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,12 +1,12 @@
 """Write the exact Messages API requests the Claude proposer sends for one record.
 
 So a person can read what the model is asked: the system prompt and cached shared
-context, the record's task and repository data, the forced tool and its schema.  The
-requests are captured from the real anthropic SDK at the HTTP layer (an
-``httpx2.MockTransport`` records each body and answers with a canned tool call), so
-the file holds the bytes that would go over the wire, minus the API key header.  The
-canned answer carries one wrong quote, so the repair request for the same record is
-captured too.  No network, no key.
+context, the record's task and repository data, the tools offered (investigation tools
+and the submit tool) and their schemas.  The requests are captured from the real
+anthropic SDK at the HTTP layer (an ``httpx2.MockTransport`` records each body and
+answers with a canned submission), so the file holds the bytes that would go over
+the wire, minus the API key header.  The canned answer carries one wrong quote, so
+the repair request for the same record is captured too.  No network, no key.
 
     .venv/bin/python -m graph.dump_request [REPO --rev REV] [--record ID] [--out FILE]
 
@@ -59,7 +59,9 @@ def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTr
                     {
                         "type": "tool_use",
                         "id": "toolu_dump",
-                        "name": body["tool_choice"]["name"],
+                        "name": next(
+                            t["name"] for t in body["tools"] if t["name"].startswith("submit_")
+                        ),
                         "input": answer,
                     }
                 ],
@@ -125,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         config.model, api_key="dump", http_client=httpx2.Client(transport=_capture(log, answer))
     )
     ctx = RunContext(proposer=prop, config=config, resources=res)
+    prop.bind_resources(res)
     prop.prepare(pctx)
     rctx = build_record_context(ctx, plan, item)
     record = prop.draft_record(rctx)

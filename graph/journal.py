@@ -9,6 +9,11 @@ SQLite, keyed by a hash of the exact request, before the proposer uses it.  A re
 run re-executes the lost task, sends the very same request (inputs are pinned to the
 revision), and gets the stored answer without a network call.
 
+Tool answers are journalled too (a second table, keyed by tool, input and revision):
+they are deterministic at a pinned revision, but storing them makes the claim "a
+resumed conversation is the same conversation" hold even if an index or the survey
+were rebuilt differently in between.
+
 Within one run every request is distinct (record IDs are unique, corrective retries
 carry the rejected answer, repair requests name their round), so the journal never
 answers a call that was not made before.
@@ -40,8 +45,12 @@ class CallJournal:
         self._conn.execute(
             "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, response TEXT NOT NULL)"
         )
+        self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS tools (key TEXT PRIMARY KEY, answer TEXT NOT NULL)"
+        )
         self._lock = threading.Lock()
         self.replayed = 0
+        self.tools_replayed = 0
 
     def get(self, request: dict[str, Any]) -> dict[str, Any] | None:
         with self._lock:
@@ -59,6 +68,27 @@ class CallJournal:
                 "INSERT OR REPLACE INTO calls (key, response) VALUES (?, ?)",
                 (request_key(request), json.dumps(response, ensure_ascii=False)),
             )
+
+    def get_tool(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT answer FROM tools WHERE key = ?", (request_key(call),)
+            ).fetchone()
+        if row is None:
+            return None
+        self.tools_replayed += 1
+        return json.loads(row[0])  # type: ignore[no-any-return]
+
+    def put_tool(self, call: dict[str, Any], answer: dict[str, Any]) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO tools (key, answer) VALUES (?, ?)",
+                (request_key(call), json.dumps(answer, ensure_ascii=False)),
+            )
+
+    def tool_count(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM tools").fetchone()[0])
 
     def __len__(self) -> int:
         with self._lock:

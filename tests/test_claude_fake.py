@@ -2,9 +2,11 @@
 
 The real anthropic SDK talks to this fake exactly as it would to the API: requests
 are recorded in ``log`` (parsed JSON bodies, in arrival order) and answered from
-per-call scripts keyed by what the request asks for (``plan``, ``record:<ID>``,
-``repair:<ID>``, ``account``; a corrective retry adds ``+retry``).  Other test
-modules import it (``from test_claude_fake import FakeAPI``).
+per-conversation scripts keyed by what the request asks for (``plan``, ``record:<ID>``,
+``repair:<ID>``, ``account``; a corrective turn adds ``+retry``).  A conversation with
+tools pops one reply per turn from its key's queue: a reply may call investigation
+tools (``calls``) instead of submitting.  Other test modules import it
+(``from test_claude_fake import FakeAPI``).
 """
 
 from __future__ import annotations
@@ -42,10 +44,36 @@ class Reply:
     usage: dict[str, int] = field(default_factory=lambda: dict(USAGE))
     headers: dict[str, str] = field(default_factory=dict)
     text: str | None = None  # a text-only answer instead of a tool call
+    #: Investigation tool calls (name, input) instead of a submission.
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    stop_reason: str | None = None  # e.g. "max_tokens" for a cut answer
 
 
 def tool(tool_input: dict[str, Any], **usage: int) -> Reply:
     return Reply(tool_input=tool_input, usage={**USAGE, **usage})
+
+
+def use(*calls: tuple[str, dict[str, Any]], **usage: int) -> Reply:
+    """A turn that calls investigation tools (read_file, grep, check_quotes, ...)."""
+    return Reply(calls=list(calls), usage={**USAGE, **usage})
+
+
+def submit_tool(body: dict[str, Any]) -> str:
+    """The conversation's terminal tool: the one ``submit_*`` tool it offers."""
+    return next(t["name"] for t in body["tools"] if t["name"].startswith("submit_"))
+
+
+def _corrective(body: dict[str, Any]) -> bool:
+    """True when the newest user turn tells the model its submission was refused."""
+    if len(body["messages"]) < 2:
+        return False
+    last = body["messages"][-1]["content"]
+    blocks = last if isinstance(last, list) else [{"type": "text", "text": last}]
+    for b in blocks:
+        text = str(b.get("content") or b.get("text") or "")
+        if "did not match the schema" in text or text.startswith("Answer only by calling"):
+            return True
+    return False
 
 
 def error(status: int, **headers: str) -> Reply:
@@ -72,7 +100,7 @@ class FakeAPI:
 
     @staticmethod
     def key_of(body: dict[str, Any]) -> str:
-        name = body["tool_choice"]["name"]
+        name = submit_tool(body)
         first = body["messages"][0]["content"]
         text = first[0]["text"] if isinstance(first, list) else first
         if name == "submit_plan":
@@ -83,7 +111,7 @@ class FakeAPI:
             m = re.search(r"record (RT-[A-Z]+-[a-z0-9-]+)", text)
             rid = m.group(1) if m else "?"
             key = ("repair:" if "did not verify" in text else "record:") + rid
-        if len(body["messages"]) > 1:
+        if _corrective(body):
             key += "+retry"
         return key
 
@@ -130,15 +158,12 @@ class FakeAPI:
             content = [{"type": "text", "text": reply.text}]
             stop = "end_turn"
         else:
+            calls = reply.calls or [(submit_tool(body), reply.tool_input)]
             content = [
-                {
-                    "type": "tool_use",
-                    "id": f"toolu_{self._n:04d}",
-                    "name": body["tool_choice"]["name"],
-                    "input": reply.tool_input,
-                }
+                {"type": "tool_use", "id": f"toolu_{self._n:04d}_{i}", "name": n, "input": inp}
+                for i, (n, inp) in enumerate(calls)
             ]
-            stop = "tool_use"
+            stop = reply.stop_reason or "tool_use"
         return httpx2.Response(
             200,
             json={

@@ -1,6 +1,7 @@
 """The scripted Claude conversation about the shipped sample used by the graph tests.
 
 Six planned records exercise every path: a 529 then success, a 429 with retry-after,
+a route whose model reads a file and greps before submitting (a tool loop),
 a wrong quote repaired only in the second round, a quote that can never be repaired
 (dropped, record flagged), a schema-invalid answer fixed by the corrective retry, and
 one that stays invalid (record dropped with its reason).  Imported by other tests.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_claude_fake import FakeAPI, error, tool
+from test_claude_fake import FakeAPI, error, tool, use
 
 from drafter.model import VerifyStatus
 
@@ -183,7 +184,15 @@ def script_sample(fake: FakeAPI) -> None:
             **LATER,
         ),
     )
-    fake.script("record:RT-RTE-run-task", tool(RUN_TASK_1, **LATER))
+    # the route's model investigates before it submits: two tool turns, two paid calls
+    fake.script(
+        "record:RT-RTE-run-task",
+        use(
+            ("read_file", {"path": "tinkerbot/agent.py", "start_line": 1, "end_line": 40}), **LATER
+        ),
+        use(("grep", {"pattern": r"dispatch\(", "path_glob": "tinkerbot/*"}), **LATER),
+        tool(RUN_TASK_1, **LATER),
+    )
     fake.script("repair:RT-RTE-run-task", tool(RUN_TASK_2, **LATER), tool(RUN_TASK_3, **LATER))
     fake.script("record:RT-CLM-sandbox", tool(SANDBOX_REC, **LATER))
     fake.script("repair:RT-CLM-sandbox", tool(SANDBOX_REC, **LATER), tool(SANDBOX_REC, **LATER))

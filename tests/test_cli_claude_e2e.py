@@ -28,6 +28,7 @@ from claude_server import ClaudeServer
 from test_claude_fake import FakeAPI
 from test_claude_scenario import GOOD_RUN_TASK, script_sample
 
+from drafter.cli import main
 from drafter.model import Report, VerifyStatus
 from drafter.sample import materialize
 from graph.configuration import DEFAULT_MODEL
@@ -160,8 +161,15 @@ def reference(sample, data, tmp_path_factory: pytest.TempPathFactory):
 
 def test_claude_draft_through_the_cli(reference, sample) -> None:
     child, fake = reference.child, reference.fake
-    assert child.code == 0, child.err[-3000:]
+    # RT-CMP-mystery was dropped: a partial draft, written, and exit 1
+    assert child.code == 1, child.err[-3000:]
+    assert "partial draft" in child.out and "RT-CMP-mystery" in child.out
     assert "drafting offline" not in child.err
+    # the estimate came first, before the progress of any paid call
+    assert re.search(r"estimate for 20–40 records .*\$[\d.]+–\$[\d.]+", child.out)
+    assert "stops at --max-cost $15.00" in child.out
+    assert child.out.index("estimate for") < child.out.index("Model usage by node")
+    assert "Witnesses proposed, kept and dropped" in child.out
     assert set(reference.paths) == {"/v1/messages"}
     assert all(b["model"] == DEFAULT_MODEL for b in fake.log)
 
@@ -183,7 +191,7 @@ def test_claude_draft_through_the_cli(reference, sample) -> None:
     # usage and cost in the draft equal what the server's answers said
     served = fake.served
     meta = report.meta
-    assert sum(u.calls for u in meta.usage) == len(served) == 14
+    assert sum(u.calls for u in meta.usage) == len(served) == 16
     for field in USAGE_FIELDS:
         assert sum(getattr(u, field) for u in meta.usage) == sum(s.get(field, 0) for s in served)
     p = price_for(DEFAULT_MODEL)
@@ -221,7 +229,10 @@ def test_claude_draft_through_the_cli(reference, sample) -> None:
 
 def test_sigkill_then_resume_through_the_cli(reference, sample, data, server, tmp_path) -> None:
     out = tmp_path / "draft.json"
-    server.hang_at = 7  # plan, 529+answer, 429+answer, run-task answered; the 7th hangs
+    # plan, 529+answer, 429+answer, then the route's first tool turn is answered (and
+    # its read_file run); the 7th request, the route's second turn, hangs: the kill
+    # lands in the middle of a tool loop
+    server.hang_at = 7
     log = (tmp_path / "stdout.txt").open("w")
     child = subprocess.Popen(
         [str(DRAFTER), *_draft_args(sample, out)],
@@ -247,14 +258,16 @@ def test_sigkill_then_resume_through_the_cli(reference, sample, data, server, tm
     assert not out.exists()
     before = list(server.fake.keys)
     assert before == reference.fake.keys[:6]
-    completed = {"plan", "record:RT-CMP-claude", "record:RT-OBJ-run-log", "record:RT-RTE-run-task"}
+    completed = {"plan", "record:RT-CMP-claude", "record:RT-OBJ-run-log"}
     assert completed <= set(before)
+    assert before.count("record:RT-RTE-run-task") == 1  # one turn of the loop was paid
 
     thread = _thread((tmp_path / "stdout.txt").read_text())
     server.hang_at = None
     resumed = _run(["draft", "--resume", thread], _env(server, data))
-    assert resumed.code == 0, resumed.err[-3000:]
+    assert resumed.code == 1, resumed.err[-3000:]  # the same partial draft
     assert f"resuming thread: {thread}" in resumed.out
+    assert "answered from the run's journal, not paid again" in resumed.out
     after = server.fake.keys[len(before) :]
     assert not completed & set(after), f"asked again after the kill: {completed & set(after)}"
     # in total exactly what the uninterrupted run asked, each call once
@@ -288,7 +301,7 @@ def test_rejected_key_is_one_line_exit_2_and_the_run_resumes(
     # the key fixed: resuming pays for nothing that was answered before the refusal
     server.fail_from = None
     resumed = _run(["draft", "--resume", thread], _env(server, data))
-    assert resumed.code == 0, resumed.err[-3000:]
+    assert resumed.code == 1, resumed.err[-3000:]  # partial, like the reference
     after = server.fake.keys[3:]
     assert "plan" not in after and "record:RT-CMP-claude" not in after
     assert Counter(server.fake.keys) == Counter(reference.fake.keys)
@@ -301,3 +314,65 @@ def test_bad_retry_base_is_bad_input(sample, data, server, tmp_path) -> None:
     assert child.code == 2
     assert "DRAFTER_RETRY_BASE_SECONDS" in child.err and "Traceback" not in child.err
     assert server.received == 0
+
+
+def test_estimate_prints_and_exits_without_a_call(
+    sample, data, server, tmp_path, capsys, monkeypatch
+) -> None:
+    # in process (main() as the console script calls it): nothing here needs a child
+    for k, v in _env(server, data).items():
+        monkeypatch.setenv(k, v)
+    code = main([*_draft_args(sample, tmp_path / "d.json"), "--estimate"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert re.search(r"estimate for 20–40 records with \S+: [\d.]+–[\d.]+ M tokens", out)
+    assert server.received == 0 and not (tmp_path / "d.json").exists()
+
+
+def test_connection_refused_fails_fast_naming_the_url(
+    sample, data, server, tmp_path, capsys, monkeypatch
+) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for k, v in _env(server, data).items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("DRAFTER_RETRY_BASE_SECONDS", "5")
+    t0 = time.monotonic()
+    code = main([*_draft_args(sample, tmp_path / "d.json"), "--no-index"])
+    assert time.monotonic() - t0 < 20  # one attempt, not six with 5 s backoffs
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1, err
+    assert f"cannot reach the model at http://127.0.0.1:{port}" in err
+    assert "--offline" in err and "Traceback" not in err
+    assert server.received == 0
+
+
+def test_investigation_over_http(data, tmp_path) -> None:
+    """The scripted investigator of test_claude_investigator, as users run it."""
+    from claude_investigation import RIGHT, make_repo, script_investigation, tool_results
+
+    repo = tmp_path / "looper" / "repo"
+    sha = make_repo(repo)
+    fake = FakeAPI()
+    script_investigation(fake)
+    srv = ClaudeServer(fake)
+    try:
+        out = tmp_path / "draft.json"
+        args = ["draft", str(repo), "--rev", sha, "--out", str(out), "--concurrency", "1"]
+        child = _run([*args, "--no-index"], _env(srv, data))
+    finally:
+        srv.close()
+    assert child.code == 1, child.err[-3000:]  # the stubborn record is missing
+    assert "RT-CMP-stubborn" in child.out and "never called submit_record" in child.out
+    calls = fake.calls("record:RT-RTE-loop")
+    assert "[cut at line 400 of" in tool_results(calls[1])[0]["content"]
+    assert tool_results(calls[5])[0]["content"].startswith("refused: '../../etc/passwd'")
+    assert tool_results(calls[6])[0]["content"].startswith("0 of 1 verified")
+    report = Report.from_json(out.read_text())
+    assert report.system == "looper"
+    assert report.record("RT-RTE-loop").witnesses[0].quote == RIGHT
+    assert all(w.verified for w in report.record("RT-RTE-loop").witnesses)

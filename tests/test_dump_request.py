@@ -2,7 +2,7 @@
 
 Run as a person would, in a child process on the shipped sample, and the file read
 back: it must show what the model is asked (system prompt, cached shared context, the
-forced tool and the record's repository data) and the repair request after a miss.
+tools, the record's repository data as numbered opening pages) and the repair request.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 from drafter.sample import materialize
 from drafter.snapshot import Snapshot
 from graph.proposers.claude_prompts import load_prompt
+from graph.proposers.claude_tools import TOOL_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +60,9 @@ def test_dump_shows_prompt_cache_markers_and_forced_tool(dump) -> None:
         assert body["system"][0]["text"] == system
         assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
         assert "survey_findings" in body["system"][-1]["text"]
-        tool = body["tools"][0]
-        assert body["tool_choice"] == {"type": "tool", "name": tool["name"]}
+        tool = body["tools"][-1]  # the terminal tool comes after the investigation tools
+        assert body["tool_choice"] == {"type": "any"}
+        assert [t["name"] for t in body["tools"][:-1]] == list(TOOL_NAMES)
         assert tool["name"] == "submit_record" and tool["input_schema"]["type"] == "object"
     repair_text = " ".join(c["text"] for c in requests[1]["body"]["messages"][0]["content"])
     assert "a quote that is not in the file" in repair_text
@@ -76,7 +78,7 @@ def test_dump_carries_the_records_repository_data(dump) -> None:
     files = [
         line.split('path="', 1)[1].split('"', 1)[0]
         for line in repo_data.splitlines()
-        if line.startswith('<repository_data kind="file"')
+        if line.startswith('<repository_data kind="file_lines"')
     ]
     assert files, repo_data[:500]
     with Snapshot(sample.path, sample.sha) as snap:

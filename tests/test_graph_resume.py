@@ -11,6 +11,7 @@ from test_claude_scenario import script_sample
 
 from drafter.sample import materialize
 from graph.configuration import Configuration
+from graph.journal import request_key
 from graph.runner import run_draft
 
 MODEL = "claude-sonnet-5-5"
@@ -57,7 +58,8 @@ def test_kill_and_resume_repeats_no_completed_call(sample, data) -> None:
     ref = _run(sample, data, ref_fake, "reference")
     ref_keys = Counter(ref_fake.keys)
 
-    # the same run, killed at the 7th request (records 1-3 done, the 4th in flight)
+    # the same run, killed at the 7th request: records 1-2 done, the route's tool loop
+    # in flight (its first turn answered and its tool run, the second turn lost)
     fake = FakeAPI()
     script_sample(fake)
     fake.kill_at = 7
@@ -71,13 +73,19 @@ def test_kill_and_resume_repeats_no_completed_call(sample, data) -> None:
         "record:RT-OBJ-run-log",
         "record:RT-RTE-run-task",
     }
+    assert before.count("record:RT-RTE-run-task") == 1  # one turn of three
 
     fake.kill_at = None
     resumed = _run(sample, data, fake, "killed", resume=True)
     after = fake.keys[len(before) :]
     # nothing that completed before the kill is asked again
     assert "plan" not in after
-    assert not done_before & set(after), f"repeated: {done_before & set(after)}"
+    finished = done_before - {"record:RT-RTE-run-task"}
+    assert not finished & set(after), f"repeated: {finished & set(after)}"
+    # the interrupted loop went on where it stopped: no request was sent twice
+    sent_before = {request_key(b) for b in fake.log[: len(before)]}
+    assert not sent_before & {request_key(b) for b in fake.log[len(before) :]}
+    assert after.count("record:RT-RTE-run-task") == 2
     # and in total the run asked exactly what the uninterrupted run asked
     assert Counter(fake.keys) == ref_keys
     assert resumed.resumed and resumed.report is not None
@@ -100,6 +108,7 @@ sys.path.insert(0, {tests!r})
 from test_claude_fake import FakeAPI
 from test_claude_scenario import script_sample
 from graph.configuration import Configuration
+from graph.journal import request_key
 from graph.runner import run_draft
 
 log = open({log!r}, "a")
@@ -113,6 +122,8 @@ def handler(request):
         log.write("HANG " + key + "\n"); log.flush()
         time.sleep(600)
     log.write(key + "\n"); log.flush()
+    with open({log!r} + ".bodies", "a") as bodies:
+        bodies.write(request.content.decode() + "\n")
     return inner(request)
 
 fake.handler = handler
@@ -147,10 +158,18 @@ def test_sigkill_mid_run_then_resume(sample, data, tmp_path) -> None:
 
     fake = FakeAPI()
     script_sample(fake)
+    # the same scripted model: the child already got the route's first turn
+    fake.scripts["record:RT-RTE-run-task"].pop(0)
     resumed = _run(sample, data, fake, "sigkill", resume=True)
-    finished = {"plan", "record:RT-CMP-claude", "record:RT-OBJ-run-log", "record:RT-RTE-run-task"}
+    finished = {"plan", "record:RT-CMP-claude", "record:RT-OBJ-run-log"}
     assert finished <= set(done_in_child)
     assert not finished & set(fake.keys), f"repeated after SIGKILL: {finished & set(fake.keys)}"
+    # killed inside the route's tool loop: its first turn is not paid again
+    assert done_in_child.count("record:RT-RTE-run-task") == 1
+    # and no request the child had answered was sent again, byte for byte
+    answered = [json.loads(x) for x in Path(f"{log}.bodies").read_text().splitlines()]
+    assert not {request_key(b) for b in answered} & {request_key(b) for b in fake.log}
+    assert fake.keys.count("record:RT-RTE-run-task") == 2
     assert resumed.report is not None
     # LangGraph saves finished tasks' writes from its worker pool; with one worker they
     # usually die with the process (typically all three record tasks re-run), and the

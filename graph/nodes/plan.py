@@ -22,7 +22,11 @@ from graph.state import DraftState
 
 def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
-    pctx = plan_context(ctx, state.get("system") or "system")
+    system = state.get("system") or "system"
+    bind = getattr(ctx.proposer, "bind_resources", None)
+    if bind is not None:  # a proposer that investigates with tools (Claude)
+        bind(ctx.resources)
+    pctx = plan_context(ctx, system)
     result = call_proposer(ctx, "plan", lambda: ctx.proposer.plan(pctx))
     update: dict[str, Any] = {"usage": result.usage, "round": 0}
     if result.value is None:
@@ -31,6 +35,9 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         update["missing"] = [f"plan: {reason}"]
         return update
     clean, notes = sanitize_plan(result.value, set(state["files"]), ctx.config.max_records)
+    # the run names the system, not the model: every later call then shares the very
+    # context block the plan call cached
+    clean = clean.model_copy(update={"system": pctx.system})
     update["plan"] = clean.model_dump(mode="json")
     update["notes"] = notes
     return update

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from drafter.errors import UnknownRevision
 from graph.configuration import RunContext
 from graph.state import DraftState
+from graph.system_name import system_name
 
 
 def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -22,10 +23,5 @@ def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> dict[st
         raise UnknownRevision(
             f"{state['rev']!r} now resolves to {snap.sha[:12]}, the run was pinned at {pinned[:12]}"
         )
-    system = state.get("system") or _system_name(snap.identity)
+    system = state.get("system") or system_name(snap.git_dir)
     return {"sha": snap.sha, "identity": snap.identity, "files": snap.files(), "system": system}
-
-
-def _system_name(identity: str) -> str:
-    """A readable default system name: the repository's last path component."""
-    return identity.rstrip("/").split("/")[-1].split(":")[-1] or "system"

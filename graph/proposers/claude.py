@@ -1,39 +1,50 @@
 """The Claude proposer: plan, records, repairs and the account through the Messages API.
 
-Every answer comes through a forced tool call whose schema is generated from the
-pydantic models in :mod:`graph.proposers.claude_schema`.  Output is untrusted: an
-answer that does not validate gets exactly one corrective retry (the validation
-errors go back as an error ``tool_result``); a second failure raises
-:class:`graph.proposer.ProposalRejected` and the workflow drops the record with that
-reason.  The system prompt and the run's shared context (file list and survey) come
-first and carry a ``cache_control`` marker, so every record call after the first reads
-them from the prompt cache.  Usage of every response is charged to the current node's
-meter (:mod:`graph.costs`).
+Every item is one bounded investigation (:mod:`graph.proposers.claude_loop`): the
+model may call the snapshot tools of :mod:`graph.proposers.claude_tools` (read a file
+in pages, grep, search, follow a symbol, check its quotes) within a per-phase budget,
+and must end with the phase's terminal tool (``submit_plan``, ``submit_record``,
+``submit_account``), whose input is validated against a pydantic schema.  Output is
+untrusted: an invalid submission gets exactly one corrective turn; a second failure,
+a model that never submits within its budget, or an answer cut twice by
+``max_tokens`` raises :class:`graph.proposer.ProposalRejected` and the workflow keeps
+the reason.  The system prompt and the run's shared context come first with a
+``cache_control`` marker, as do the tool definitions and the newest turn, so each turn
+reads everything before it from the prompt cache.  Every paid call and every tool
+answer is journalled (:mod:`graph.journal`), and usage of every response is charged
+to the current node's meter (:mod:`graph.costs`).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
 import httpx2
 from anthropic.types import Message
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from drafter.model import AccountSection, Record
 from graph import costs
 from graph.journal import CallJournal
-from graph.proposer import AccountContext, Miss, Plan, PlanContext, ProposalRejected, RecordContext
+from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.claude_client import RetryPolicy, call_with_retries, make_client
+from graph.proposers.claude_loop import CACHE, Phase, ToolLoop, Transcript
 from graph.proposers.claude_prompts import (
     LEAD_HINTS,
     data_block,
     load_prompt,
-    record_data,
     render,
     shared_context,
+)
+from graph.proposers.claude_requests import (
+    account_data,
+    orientation,
+    record_openings,
+    record_task_data,
 )
 from graph.proposers.claude_schema import (
     ACCOUNT_TOOL_DEF,
@@ -45,8 +56,17 @@ from graph.proposers.claude_schema import (
     to_account,
     to_record,
 )
+from graph.proposers.claude_tools import SnapshotTools, tool_definitions
 
-CACHE = {"type": "ephemeral"}
+
+@dataclass(frozen=True)
+class ToolBudgets:
+    """Tool calls each kind of conversation may make before it must submit."""
+
+    plan: int = 15
+    record: int = 12
+    repair: int = 6
+    account: int = 10
 
 
 class ClaudeProposer:
@@ -62,20 +82,32 @@ class ClaudeProposer:
         http_client: httpx2.Client | None = None,
         client: anthropic.Anthropic | None = None,
         retry: RetryPolicy | None = None,
-        max_tokens: int = 4096,
+        max_tokens: int = 8192,
+        plan_max_tokens: int = 16000,
         timeout: float = 300.0,
+        budgets: ToolBudgets | None = None,
     ):
         self.model = model
         self.client = client or make_client(api_key, http_client=http_client, timeout=timeout)
         self.retry = retry or RetryPolicy()
         self.max_tokens = max_tokens
+        self.plan_max_tokens = plan_max_tokens
+        self.budgets = budgets or ToolBudgets()
         self._shared: str | None = None
         self._lock = threading.Lock()
         self.journal: CallJournal | None = None
+        self.tools: SnapshotTools | None = None
+        #: Per item ID (or "plan"/"account"): what its last conversation did.
+        self.transcripts: dict[str, Transcript] = {}
 
     def attach_journal(self, journal: CallJournal) -> None:
-        """Answer repeated requests from the run's journal (see graph.journal)."""
+        """Answer repeated requests and tool calls from the run's journal."""
         self.journal = journal
+
+    def bind_resources(self, resources: Any) -> None:
+        """Give the model its tools over this run's snapshot, index and survey."""
+        if self.tools is None or self.tools.res is not resources:
+            self.tools = SnapshotTools(resources)
 
     # -- payloads -----------------------------------------------------------------
 
@@ -95,13 +127,28 @@ class ClaudeProposer:
         with self._lock:
             self._shared = text
 
-    def plan_request(self, ctx: PlanContext) -> dict[str, Any]:
-        self.prepare(ctx)
-        return self._request(PLAN_TOOL_DEF, [render("plan", max_records=ctx.max_records)])
+    def _ensure_shared(self) -> None:
+        if self._shared is None:
+            raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
 
-    def record_request(self, ctx: RecordContext) -> dict[str, Any]:
+    def _base(self, max_tokens: int | None = None) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "max_tokens": max_tokens or self.max_tokens,
+            "system": self._system(),
+        }
+
+    def plan_opening(self, ctx: PlanContext) -> list[str]:
+        self.prepare(ctx)
+        opening = [render("plan", max_records=ctx.max_records, budget=self.budgets.plan)]
+        if self.tools is not None:
+            opening.append(orientation(self.tools, ctx.survey))
+        return opening
+
+    def record_opening(self, ctx: RecordContext) -> list[str]:
         self._ensure_shared()
         item = ctx.item
+        siblings = "\n".join(f"- {i.id}: {i.label}" for i in ctx.plan.items if i.id != item.id)
         task = render(
             "record",
             record_id=item.id,
@@ -110,20 +157,24 @@ class ClaudeProposer:
             # the planner's words are model output that may echo repository text
             rationale=data_block("plan_rationale", item.rationale or "(none given)"),
             lead_hint=LEAD_HINTS.get(item.kind, ""),
-            plan_ids=", ".join(i.id for i in ctx.plan.items if i.id != item.id) or "(none)",
+            plan_ids=siblings or "(none)",
+            budget=self.budgets.record,
+            files=", ".join(item.files) or "(none named)",
         )
-        return self._request(
-            RECORD_TOOL_DEF, [task, record_data(ctx.findings, ctx.chunks, ctx.file_texts)]
-        )
+        return [task, self._record_data(ctx)]
 
-    def repair_request(
-        self, ctx: RecordContext, record: Record, misses: list[Miss]
-    ) -> dict[str, Any]:
+    def _record_data(self, ctx: RecordContext) -> str:
+        openings = record_openings(self.tools, ctx.item.files) if self.tools else ""
+        files = {} if self.tools else ctx.file_texts
+        return record_task_data(ctx.findings, ctx.chunks, files, openings)
+
+    def repair_opening(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> list[str]:
         self._ensure_shared()
         task = render(
             "repair",
             record_id=record.id,
             round=ctx.repair_round or 1,
+            budget=self.budgets.repair,
             # the draft quotes repository text, so it is framed as data too
             record_json=data_block(
                 "drafted_record",
@@ -146,29 +197,71 @@ class ClaudeProposer:
                 + data_block("rejected_quote", m.witness.quote, path=m.witness.path)
                 + f"\nNearest real passages:\n{near}"
             )
-        return self._request(
-            RECORD_TOOL_DEF,
-            [task, "\n\n".join(miss_parts), record_data(ctx.findings, ctx.chunks, ctx.file_texts)],
+        return [task, "\n\n".join(miss_parts), self._record_data(ctx)]
+
+    def account_opening(self, ctx: AccountContext) -> list[str]:
+        self._ensure_shared()
+        listing = "\n".join(f"{r.id}: {r.label}" for r in ctx.records) or "(no records)"
+        task = render("account", records=listing, budget=self.budgets.account)
+        return [task, account_data(ctx.records)]
+
+    # -- first requests (what graph.dump_request shows) ----------------------------
+
+    def _loop(self, key: str, phase: Phase, max_tokens: int | None = None) -> ToolLoop:
+        return ToolLoop(
+            send=self._send,
+            base=self._base(max_tokens),
+            phase=phase,
+            tool_defs=tool_definitions(),
+            run_tool=self._run_tool if self.tools is not None else None,
+            transcript=self.transcripts.setdefault(key, Transcript()),
+        )
+
+    def plan_request(self, ctx: PlanContext) -> dict[str, Any]:
+        opening = self.plan_opening(ctx)
+        loop = self._loop("plan", self._plan_phase(), self.plan_max_tokens)
+        return loop.request(_opening(opening), forced=loop.run_tool is None)
+
+    def record_request(self, ctx: RecordContext) -> dict[str, Any]:
+        loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record))
+        return loop.request(_opening(self.record_opening(ctx)), forced=loop.run_tool is None)
+
+    def repair_request(
+        self, ctx: RecordContext, record: Record, misses: list[Miss]
+    ) -> dict[str, Any]:
+        loop = self._loop("-", self._record_phase(record.id, self.budgets.repair))
+        return loop.request(
+            _opening(self.repair_opening(ctx, record, misses)), forced=loop.run_tool is None
         )
 
     def account_request(self, ctx: AccountContext) -> dict[str, Any]:
-        self._ensure_shared()
-        listing = "\n".join(f"{r.id}: {r.label}" for r in ctx.records) or "(no records)"
-        return self._request(ACCOUNT_TOOL_DEF, [render("account", records=listing)])
+        loop = self._loop("-", self._account_phase())
+        return loop.request(_opening(self.account_opening(ctx)), forced=loop.run_tool is None)
 
-    def _ensure_shared(self) -> None:
-        if self._shared is None:
-            raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
+    # -- phases -------------------------------------------------------------------
 
-    def _request(self, tool_def: dict[str, Any], texts: list[str]) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "max_tokens": self.max_tokens,
-            "system": self._system(),
-            "tools": [tool_def],
-            "tool_choice": {"type": "tool", "name": tool_def["name"]},
-            "messages": [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}],
-        }
+    def _plan_phase(self) -> Phase:
+        return Phase(
+            PLAN_TOOL_DEF,
+            Plan,
+            lambda p: p,
+            self.budgets.plan,
+            "with at most half as many records and one-sentence rationales",
+        )
+
+    def _record_phase(self, record_id: str, budget: int) -> Phase:
+        return Phase(
+            RECORD_TOOL_DEF,
+            RecordDraft,
+            lambda d: to_record(d, record_id),
+            budget,
+            "with shorter paragraphs and at most five witnesses",
+        )
+
+    def _account_phase(self) -> Phase:
+        return Phase(
+            ACCOUNT_TOOL_DEF, AccountDraft, to_account, self.budgets.account, "in fewer words"
+        )
 
     # -- calling ------------------------------------------------------------------
 
@@ -182,107 +275,78 @@ class ClaudeProposer:
             msg = Message.model_validate(stored)
         else:
             costs.check_budget()
-            msg = call_with_retries(lambda: self.client.messages.create(**request), self.retry)
+            msg = call_with_retries(
+                lambda: self.client.messages.create(**request),
+                self.retry,
+                url=str(self.client.base_url),
+            )
             if self.journal is not None:
                 self.journal.put(request, msg.model_dump(mode="json"))
         costs.charge(self.model, msg.usage)
         return msg
 
+    def _run_tool(self, name: str, raw: Any) -> tuple[str, bool]:
+        """One tool call, journalled: a resumed run gets the very answer it had."""
+        assert self.tools is not None
+        key = {"tool": name, "input": raw, "sha": self.tools.sha}
+        if self.journal is not None:
+            stored = self.journal.get_tool(key)
+            if stored is not None:
+                return str(stored["text"]), bool(stored["is_error"])
+        text, is_error = self.tools.run(name, raw)
+        if self.journal is not None:
+            self.journal.put_tool(key, {"text": text, "is_error": is_error})
+        return text, is_error
+
     def _structured(self, request: dict[str, Any], model: type[BaseModel], convert: Any) -> Any:
-        """Send, validate, and give the model one chance to correct invalid input."""
-        tool_name = request["tool_choice"]["name"]
-        msg = self._send(request)
-        ok, value, error, block = _parse(msg, tool_name, model, convert)
-        if ok:
-            return value
-        retry = dict(request)
-        if block is not None:
-            retry["messages"] = [
-                *request["messages"],
-                {
-                    "role": "assistant",
-                    "content": [block.model_dump(mode="json", exclude_none=True)],
-                },
-                {
-                    "role": "user",
-                    "content": [
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": block.id,
-                            "is_error": True,
-                            "content": f"The input did not match the schema: {error}. "
-                            f"Call {tool_name} again with corrected input.",
-                        }
-                    ],
-                },
-            ]
-        else:
-            retry["messages"] = [
-                *request["messages"],
-                {"role": "assistant", "content": _text_of(msg) or "(no answer)"},
-                {
-                    "role": "user",
-                    "content": f"Answer only by calling {tool_name}. Problem: {error}.",
-                },
-            ]
-        msg2 = self._send(retry)
-        ok, value, error2, _ = _parse(msg2, tool_name, model, convert)
-        if ok:
-            return value
-        raise ProposalRejected(f"schema-invalid output after one corrective retry: {error2}")
+        """One prebuilt request whose ``tool_choice`` forces a submit tool, sent through
+        the same call path (journal, retries, meter) with one corrective turn.
+
+        Kept for callers that build their own single-shot request (the epistemic
+        proposer); the runtime phases investigate through :class:`ToolLoop` instead."""
+        forced = request["tool_choice"]["name"]
+        tool_def = next(t for t in request["tools"] if t["name"] == forced)
+        loop = ToolLoop(
+            send=self._send,
+            base={k: v for k, v in request.items() if k in ("model", "max_tokens", "system")},
+            phase=Phase(tool_def, model, convert, 0),
+            tool_defs=[],
+            run_tool=None,
+        )
+        messages = request["messages"]
+        texts = [c["text"] for c in messages[0]["content"]] if len(messages) == 1 else None
+        if texts is None or any(c.get("type") != "text" for c in messages[0]["content"]):
+            raise ValueError("_structured expects one user turn of text blocks")
+        return loop.run(texts)
 
     # -- Proposer -------------------------------------------------------------------
 
     def plan(self, ctx: PlanContext) -> Plan:
-        return self._structured(self.plan_request(ctx), Plan, lambda p: p)  # type: ignore[no-any-return]
+        opening = self.plan_opening(ctx)
+        loop = self._loop("plan", self._plan_phase(), self.plan_max_tokens)
+        loop.transcript = self.transcripts["plan"] = Transcript()
+        return loop.run(opening)  # type: ignore[no-any-return]
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
-        return self._structured(  # type: ignore[no-any-return]
-            self.record_request(ctx), RecordDraft, lambda d: to_record(d, ctx.item.id)
-        )
+        loop = self._fresh(ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record))
+        return loop.run(self.record_opening(ctx))  # type: ignore[no-any-return]
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
     ) -> Record | None:
-        return self._structured(  # type: ignore[no-any-return]
-            self.repair_request(ctx, record, misses), RecordDraft, lambda d: to_record(d, record.id)
-        )
+        key = f"{record.id}#repair{ctx.repair_round or 1}"
+        loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair))
+        return loop.run(self.repair_opening(ctx, record, misses))  # type: ignore[no-any-return]
 
     def account(self, ctx: AccountContext) -> list[AccountSection]:
-        return self._structured(self.account_request(ctx), AccountDraft, to_account)  # type: ignore[no-any-return]
+        loop = self._fresh("account", self._account_phase())
+        return loop.run(self.account_opening(ctx))  # type: ignore[no-any-return]
+
+    def _fresh(self, key: str, phase: Phase) -> ToolLoop:
+        with self._lock:
+            self.transcripts[key] = Transcript()
+        return self._loop(key, phase)
 
 
-def _text_of(msg: Any) -> str:
-    return "".join(getattr(b, "text", "") for b in msg.content if getattr(b, "type", "") == "text")
-
-
-def _parse(
-    msg: Any, tool_name: str, model: type[BaseModel], convert: Any
-) -> tuple[bool, Any, str, Any]:
-    """(ok, value, error, tool_use block) for one response."""
-    block = next(
-        (b for b in msg.content if getattr(b, "type", "") == "tool_use" and b.name == tool_name),
-        None,
-    )
-    if block is None:
-        return (
-            False,
-            None,
-            f"no {tool_name} call in the answer (stop reason {msg.stop_reason})",
-            None,
-        )
-    try:
-        parsed = model.model_validate(block.input)
-        return True, convert(parsed), "", block
-    except (ValidationError, ValueError) as exc:
-        return False, None, _short_error(exc), block
-
-
-def _short_error(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        parts = [
-            f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}"
-            for e in exc.errors()[:5]
-        ]
-        return "; ".join(parts)
-    return str(exc).splitlines()[0][:300]
+def _opening(texts: list[str]) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}]

@@ -71,7 +71,22 @@ def retry_after(headers: Any) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def call_with_retries(fn: Callable[[], T], policy: RetryPolicy) -> T:
+def unreachable(exc: BaseException) -> str | None:
+    """Why the endpoint cannot be reached at all (refused, unknown host), else None.
+
+    Such an error will not heal in the next half minute of backoff, so it is not
+    retried; timeouts and dropped connections are."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, httpx2.ConnectError) and not isinstance(
+            cause, httpx2.TimeoutException
+        ):
+            return str(cause) or type(cause).__name__
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, url: str | None = None) -> T:
     last: Exception | None = None
     for attempt in range(policy.max_attempts):
         try:
@@ -89,6 +104,12 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy) -> T:
                 min(wait, policy.max_retry_after) if wait is not None else policy.backoff(attempt)
             )
         except anthropic.APIConnectionError as exc:  # includes APITimeoutError
+            why = None if isinstance(exc, anthropic.APITimeoutError) else unreachable(exc)
+            if why is not None:
+                raise ModelUnavailable(
+                    f"cannot reach the model at {url or 'the API endpoint'} ({why}); check "
+                    "ANTHROPIC_BASE_URL and the network, or draft without a model: --offline"
+                ) from exc
             last = exc
             delay = policy.backoff(attempt)
         if attempt + 1 < policy.max_attempts:

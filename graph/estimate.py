@@ -1,0 +1,115 @@
+"""What a Claude draft will cost, told before the first paid call.
+
+Why an estimate rather than a number after the fact: a default draft makes dozens of
+conversations, each a tool loop that re-sends its growing transcript every turn.  The
+analyst should see the order of magnitude, and the default ``--max-cost`` cap, before
+any money is spent (``drafter draft --estimate`` prints it and stops).
+
+The model of one conversation with ``T`` turns: the cached prefix (system prompt, tool
+definitions, shared context) of ``P`` tokens is read on every turn; the opening ``O``
+and each turn's tool answer ``R`` are written to the cache once and read on every
+later turn; each turn writes ``A`` output tokens and the submission ``S``.  The low
+end assumes half the plan size, conversations that use half their budget and small
+tool answers; the high end the full plan, every budget spent with page-sized answers
+and a repair round for a third of the records.  Prices come from
+:data:`graph.costs.PRICES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.costs import price_for
+
+CHARS_PER_TOKEN = 3.5
+TOOL_DEFS_TOKENS = 2_500  # the seven investigation tools and a submit schema
+TURN_OUTPUT = 150  # the model's words and tool call per investigation turn
+
+
+@dataclass(frozen=True)
+class Conversation:
+    turns: int  # paid calls, the submission included
+    opening: int  # tokens of the task and its repository data
+    answer: int  # tokens of one tool answer
+    submit: int  # output tokens of the submission
+
+
+@dataclass
+class Tokens:
+    input: float = 0.0
+    output: float = 0.0
+    cache_write: float = 0.0
+    cache_read: float = 0.0
+
+    def add(self, prefix: int, c: Conversation, count: float) -> None:
+        t = c.turns
+        history = sum(c.opening + i * (c.answer + TURN_OUTPUT) for i in range(t))
+        self.cache_read += count * (t * prefix + history - c.opening)
+        self.cache_write += count * (c.opening + (t - 1) * (c.answer + TURN_OUTPUT))
+        self.input += count * t * 50  # the uncached tail of each turn
+        self.output += count * ((t - 1) * TURN_OUTPUT + c.submit)
+
+    def usd(self, model: str) -> float:
+        p = price_for(model)
+        return (
+            self.input * p.input
+            + self.output * p.output
+            + self.cache_write * p.cache_write
+            + self.cache_read * p.cache_read
+        ) / 1_000_000
+
+    @property
+    def total(self) -> int:
+        return int(self.input + self.output + self.cache_write + self.cache_read)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    model: str
+    records: tuple[int, int]
+    low: Tokens
+    high: Tokens
+
+    @property
+    def usd(self) -> tuple[float, float]:
+        return self.low.usd(self.model), self.high.usd(self.model)
+
+    def line(self, max_cost: float | None) -> str:
+        lo, hi = self.usd
+        cap = f"; stops at --max-cost ${max_cost:.2f}" if max_cost is not None else ""
+        return (
+            f"estimate for {self.records[0]}–{self.records[1]} records with {self.model}: "
+            f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens "
+            f"(mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
+        )
+
+
+def estimate(
+    model: str,
+    shared_chars: int,
+    max_records: int,
+    budgets: object,
+    repair_rounds: int = 2,
+) -> Estimate:
+    """Token and USD range of a draft (see the module docstring for the model)."""
+    prefix = int(shared_chars / CHARS_PER_TOKEN) + TOOL_DEFS_TOKENS + 1_200
+    b_plan, b_rec, b_rep, b_acc = (
+        int(getattr(budgets, n)) for n in ("plan", "record", "repair", "account")
+    )
+    lo_n, hi_n = max(1, max_records // 2), max_records
+    low, high = Tokens(), Tokens()
+    for tok, n, frac, answer, rep in (
+        (low, lo_n, 0.5, 1_500, 0.0),
+        (high, hi_n, 1.0, 5_000, 1 / 3),
+    ):
+        tok.add(prefix, Conversation(_turns(b_plan, frac), 5_000, answer, 120 * n), 1)
+        tok.add(prefix, Conversation(_turns(b_rec, frac), 6_000, answer, 1_500), n)
+        if repair_rounds:
+            tok.add(prefix, Conversation(_turns(b_rep, frac), 7_000, answer, 1_500), n * rep)
+        tok.add(prefix, Conversation(_turns(b_acc, frac), 400 * n, answer, 3_000), 1)
+    return Estimate(model, (lo_n, hi_n), low, high)
+
+
+def _turns(budget: int, share: float) -> int:
+    """Paid calls of a conversation that uses ``share`` of its tool budget, then submits."""
+    return max(1, int(budget * share)) + 1

@@ -1,0 +1,60 @@
+"""The honest outcome of a draft: what was proposed, kept and dropped, and whether the
+run may exit 0.
+
+Why: a draft file is always written, but "written" is not "succeeded".  A run exits 0
+only when the plan succeeded, nothing planned is missing and every record kept at
+least one verified witness; everything else is a partial draft (exit 1) whose gaps the
+analyst is told, section by section.
+"""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from drafter.model import KIND_ORDER, KIND_SECTION, Report
+
+_DROPPED = "witness dropped"
+_ACCOUNT_DROPPED = "account witness dropped"
+
+
+def witness_counts(report: Report) -> list[tuple[str, int, int, int]]:
+    """(section, proposed, kept, dropped) per section, the runtime account last.
+
+    Kept witnesses are the verified ones still in the draft; dropped ones are those the
+    verifier removed after the last repair round (each leaves a flag or a note)."""
+    rows = []
+    for kind in KIND_ORDER:
+        recs = report.records_of_kind(kind)
+        kept = sum(1 for r in recs for w in r.witnesses if w.verified)
+        dropped = sum(1 for r in recs for f in r.flags if f.startswith(_DROPPED))
+        rows.append((KIND_SECTION[kind], kept + dropped, kept, dropped))
+    notes = report.meta.notes if report.meta else []
+    kept = sum(1 for a in report.account for w in a.witnesses if w.verified)
+    dropped = sum(1 for n in notes if n.startswith(_ACCOUNT_DROPPED))
+    rows.append(("Runtime account", kept + dropped, kept, dropped))
+    return rows
+
+
+def witness_table(report: Report) -> Table:
+    table = Table(title="Witnesses proposed, kept and dropped")
+    for col in ("section", "proposed", "kept", "dropped"):
+        table.add_column(col, justify="left" if col == "section" else "right")
+    tot = [0, 0, 0]
+    for section, *nums in witness_counts(report):
+        table.add_row(section, *map(str, nums))
+        tot = [a + b for a, b in zip(tot, nums, strict=True)]
+    table.add_row("total", *map(str, tot), style="bold")
+    return table
+
+
+def problems(report: Report) -> list[str]:
+    """Why this draft is partial; empty when the run may exit 0."""
+    out: list[str] = []
+    missing = list(report.meta.missing) if report.meta else []
+    if not report.records and not any(m.startswith("plan:") for m in missing):
+        out.append("the plan drafted no record")
+    out.extend(missing)
+    for r in report.records:
+        if not any(w.verified for w in r.witnesses):
+            out.append(f"{r.id} kept no verified witness")
+    return out

@@ -1,0 +1,215 @@
+"""One bounded conversation: the model investigates with tools, then submits.
+
+Why a loop with a budget rather than a single forced call: the model has to be able to
+read on, grep, follow a call and check a quote before it commits to an answer, but a
+run must still have a known worst case.  Each conversation gets a tool-call budget;
+once it is spent the next request *forces* the terminal tool, and a model that still
+does not submit is stopped and its item rejected with a reason that says so.
+
+Rules that keep the answer honest and the run resumable:
+
+- The terminal tool's input is validated against its pydantic schema; an invalid
+  submission gets exactly one corrective turn, a second one rejects the item.
+- An answer whose ``stop_reason`` is ``max_tokens`` is never used, even when its tool
+  input happens to parse: the model is told it was cut and asked again, shorter (once).
+- Every request is rebuilt from the conversation so far, deterministically, so a
+  resumed run sends byte-identical requests and the journal answers them.
+- Cache breakpoints: the last tool definition, the shared system block (set by the
+  proposer) and the last block of the newest user turn, so every turn reads the
+  previous turn's prefix from the prompt cache.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from graph.proposer import ProposalRejected
+
+CACHE = {"type": "ephemeral"}
+
+Send = Callable[[dict[str, Any]], Any]
+RunTool = Callable[[str, Any], tuple[str, bool]]
+
+
+@dataclass
+class Phase:
+    """What one conversation must end with."""
+
+    terminal_def: dict[str, Any]
+    model: type[BaseModel]
+    convert: Callable[[Any], Any]
+    budget: int
+    #: Said to the model when its answer was cut by ``max_tokens``.
+    shorter_hint: str = "shorter"
+
+    @property
+    def terminal(self) -> str:
+        return str(self.terminal_def["name"])
+
+
+@dataclass
+class Transcript:
+    """What happened in a conversation, for the run's notes and the tests."""
+
+    tool_calls: int = 0
+    turns: int = 0
+    calls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ToolLoop:
+    send: Send
+    base: dict[str, Any]  # model, max_tokens, system
+    phase: Phase
+    tool_defs: list[dict[str, Any]]
+    run_tool: RunTool | None
+    transcript: Transcript = field(default_factory=Transcript)
+
+    # -- requests -------------------------------------------------------------------
+
+    def request(self, messages: list[dict[str, Any]], forced: bool) -> dict[str, Any]:
+        tools = copy.deepcopy([*(self.tool_defs if self.run_tool else []), self.phase.terminal_def])
+        tools[-1]["cache_control"] = CACHE
+        msgs = copy.deepcopy(messages)
+        last = msgs[-1]["content"]
+        if isinstance(last, list) and last:
+            last[-1]["cache_control"] = CACHE
+        choice: dict[str, Any] = (
+            {"type": "tool", "name": self.phase.terminal} if forced else {"type": "any"}
+        )
+        return {**self.base, "tools": tools, "tool_choice": choice, "messages": msgs}
+
+    # -- the loop -------------------------------------------------------------------
+
+    def run(self, opening: list[str]) -> Any:
+        messages: list[dict[str, Any]] = [
+            {"role": "user", "content": [{"type": "text", "text": t} for t in opening]}
+        ]
+        invalid = cut = 0
+        term = self.phase.terminal
+        while True:
+            forced = self.run_tool is None or self.transcript.tool_calls >= self.phase.budget
+            msg = self.send(self.request(messages, forced))
+            self.transcript.turns += 1
+            content = [b.model_dump(mode="json", exclude_none=True) for b in msg.content]
+            uses = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
+            submit = next((b for b in uses if b.name == term), None)
+            if msg.stop_reason == "max_tokens":
+                cut += 1
+                if cut > 1:
+                    raise ProposalRejected(f"{term} answer cut by max_tokens twice; not used")
+                note = (
+                    f"Your answer was cut by the output limit (max_tokens) and was not used. "
+                    f"Call {term} again, {self.phase.shorter_hint}."
+                )
+                messages += self._answer(content, uses, {}, note, "not used: answer cut")
+                continue
+            if submit is not None:
+                ok, value, error = self._parse(submit)
+                if ok:
+                    return value
+                invalid += 1
+                if invalid > 1:
+                    raise ProposalRejected(
+                        f"schema-invalid output after one corrective retry: {error}"
+                    )
+                errors = {
+                    submit.id: f"The input did not match the schema: {error}. "
+                    f"Call {term} again with corrected input."
+                }
+                messages += self._answer(content, uses, errors, None, f"not run: {term} came first")
+                continue
+            if not uses:
+                invalid += 1
+                if invalid > 1:
+                    raise ProposalRejected(f"no {term} call in the answer twice (text only)")
+                messages += [
+                    {"role": "assistant", "content": content or "(no answer)"},
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "text",
+                                "text": f"Answer only by calling tools; finish with {term}.",
+                            }
+                        ],
+                    },
+                ]
+                continue
+            if forced:
+                raise ProposalRejected(
+                    f"never called {term}: stopped at the budget of {self.phase.budget} tool "
+                    f"calls (flagged: the model kept investigating)"
+                )
+            messages += self._investigate(content, uses)
+
+    def _investigate(self, content: list[dict[str, Any]], uses: list[Any]) -> list[dict[str, Any]]:
+        """Run the requested tools within the budget; answer every tool_use."""
+        results = []
+        budget = self.phase.budget
+        for u in uses:
+            if self.transcript.tool_calls >= budget:
+                text, err = f"not run: the budget of {budget} tool calls is spent", True
+            else:
+                self.transcript.tool_calls += 1
+                self.transcript.calls.append(u.name)
+                assert self.run_tool is not None
+                text, err = self.run_tool(u.name, u.input)
+            results.append(_result(u.id, text, err))
+        if self.transcript.tool_calls >= budget:
+            results.append(
+                {
+                    "type": "text",
+                    "text": f"The budget of {budget} tool calls is spent. "
+                    f"Call {self.phase.terminal} now with what you have verified.",
+                }
+            )
+        return [{"role": "assistant", "content": content}, {"role": "user", "content": results}]
+
+    def _answer(
+        self,
+        content: list[dict[str, Any]],
+        uses: list[Any],
+        errors: dict[str, str],
+        note: str | None,
+        default: str,
+    ) -> list[dict[str, Any]]:
+        """The assistant turn as given, then an error tool_result for each of its calls."""
+        results: list[dict[str, Any]] = [
+            _result(u.id, errors.get(u.id, default), True) for u in uses
+        ]
+        if note:
+            results.append({"type": "text", "text": note})
+        return [
+            {"role": "assistant", "content": content or "(no answer)"},
+            {"role": "user", "content": results},
+        ]
+
+    def _parse(self, block: Any) -> tuple[bool, Any, str]:
+        try:
+            parsed = self.phase.model.model_validate(block.input)
+            return True, self.phase.convert(parsed), ""
+        except (ValidationError, ValueError) as exc:
+            return False, None, short_error(exc)
+
+
+def _result(tool_use_id: str, text: str, is_error: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id, "content": text}
+    if is_error:
+        out["is_error"] = True
+    return out
+
+
+def short_error(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        parts = [
+            f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}"
+            for e in exc.errors()[:5]
+        ]
+        return "; ".join(parts)
+    return str(exc).splitlines()[0][:300]

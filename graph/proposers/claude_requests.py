@@ -1,0 +1,112 @@
+"""The repository data that opens each conversation (orientation, openings, records).
+
+Why separate from the prompts: these builders read the snapshot through the same
+tools the model calls (so an opening looks exactly like a ``read_file`` answer, with
+its header and continue hint), while :mod:`graph.proposers.claude_prompts` holds the
+prompt files and the framing helper every piece of repository data goes through.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from drafter.model import Bullet, Paragraph, Record, WitnessBlock
+from graph.proposers.claude_prompts import data_block, finding_line, record_data
+from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
+
+README_LINES = 120
+OPENING_LINES = 120
+OPENING_FILES = 3
+ENTRY_LINES = 60
+_README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
+
+
+def _page(tools: SnapshotTools, path: str, lines: int) -> str | None:
+    try:
+        page = tools.read_file(ReadFileInput(path=path, start_line=1, end_line=lines))
+    except ToolError:
+        return None
+    first = page.splitlines()[0]
+    total = int(first.rsplit(" of ", 1)[-1]) if " of " in first else 0
+    if total > lines:
+        page += (
+            f"\n[opening only: lines 1–{lines} of {total}; continue with "
+            f'read_file(path="{path}", start_line={lines + 1})]'
+        )
+    return page
+
+
+def readme_path(files: list[str]) -> str | None:
+    """The top-level README, else the shallowest one (docs/README.md and the like)."""
+    readmes = [f for f in files if f.rsplit("/", 1)[-1].lower() in _README_NAMES]
+    if not readmes:
+        return None
+    return min(readmes, key=lambda f: (f.count("/"), len(f), f))
+
+
+def orientation(tools: SnapshotTools, survey: Any) -> str:
+    """What a planner reads first: the README head, the entry points, a survey summary."""
+    snap = tools.res.snapshot()
+    parts: list[str] = []
+    readme = readme_path(snap.files())
+    page = _page(tools, readme, README_LINES) if readme else None
+    parts.append(f"README head:\n{page}" if page else "README: none found at this revision")
+    findings = list(getattr(survey, "findings", []) or [])
+    entries = [finding_line(f) for f in findings if f.category == "entry_point"]
+    more = f"\n... {len(entries) - ENTRY_LINES} more" if len(entries) > ENTRY_LINES else ""
+    parts.append(
+        "Entry points (survey):\n"
+        + data_block("entry_points", "\n".join(entries[:ENTRY_LINES]) or "(none found)")
+        + more
+    )
+    by_cat = Counter(f.category for f in findings)
+    by_file = Counter(f.path for f in findings)
+    summary = [
+        f"files: {len(snap.files())}; findings: {len(findings)}",
+        "by category: " + ", ".join(f"{c} {n}" for c, n in sorted(by_cat.items())),
+        "files with most findings: " + ", ".join(f"{p} ({n})" for p, n in by_file.most_common(15)),
+    ]
+    parts.append("Survey summary:\n" + data_block("survey_summary", "\n".join(summary)))
+    return "\n\n".join(parts)
+
+
+def record_openings(tools: SnapshotTools | None, files: list[str]) -> str:
+    """The first page of each planned file, cut visibly: the model reads on by itself."""
+    if tools is None:
+        return ""
+    pages = [p for f in files[:OPENING_FILES] if (p := _page(tools, f, OPENING_LINES))]
+    return "\n\n".join(pages)
+
+
+def record_task_data(
+    findings: list[Any], chunks: list[dict[str, Any]], file_texts: dict[str, str], openings: str
+) -> str:
+    base = record_data(findings, chunks, file_texts)
+    return f"{base}\n\nOpenings of the planned files:\n{openings}" if openings else base
+
+
+def record_text(record: Record) -> str:
+    """One record in full: lead, fields, paragraphs, witnesses (with their verdicts)."""
+    rows = [f"{record.id}: {record.label}"]
+    if record.part_of:
+        rows.append(f"part of: {record.part_of}")
+    for b in record.blocks:
+        if isinstance(b, Paragraph):
+            rows.append(b.text)
+        elif isinstance(b, Bullet):
+            rows.append(f"- {b.name}: {b.value}")
+        elif isinstance(b, WitnessBlock):
+            w = b.witness
+            status = w.verification.status if w.verification else "unchecked"
+            rows.append(f"witness ({status}) {w.path}: {json.dumps(w.quote, ensure_ascii=False)}")
+    rows.extend(f"flag: {f}" for f in record.flags)
+    return "\n".join(rows)
+
+
+def account_data(records: list[Record]) -> str:
+    """The full drafted records, framed as data (they quote repository text)."""
+    if not records:
+        return "(no records were drafted)"
+    return "\n\n".join(data_block("drafted_record", record_text(r), id=r.id) for r in records)

@@ -1,0 +1,430 @@
+"""The investigation tools Claude may call, over the pinned revision only.
+
+Why a tool loop at all: a record call that sees four files cut at 12,000 characters
+cannot follow a route through a 45 KB module; an analyst reads on, greps, follows a
+call and checks a quote before writing.  These tools give the model the same moves,
+with three guarantees:
+
+- **Git objects only.**  Every read goes through :class:`drafter.snapshot.Snapshot`
+  (``git cat-file`` of the pinned commit); nothing touches a work tree and nothing of
+  the repository is ever run.  Absolute paths, ``..`` and paths outside the
+  revision's tree are refused with a tool error, whatever the model or a file says.
+- **Bounded output.**  A page is at most :data:`PAGE_LINES` lines / :data:`PAGE_CHARS`
+  characters, any tool answer at most :data:`MAX_OUTPUT_CHARS`; every cut says so and
+  says how to continue.  ``grep`` patterns are length-limited and run under a time limit
+  (the ``regex`` module's timeout), so a pathological pattern cannot stall a run.
+- **Deterministic answers.**  The same input at the same revision gives the same text,
+  which is what lets a resumed run replay its journal (see :mod:`graph.journal`).
+
+Repository text in an answer is framed with
+:func:`graph.proposers.claude_prompts.data_block`, like every other piece of
+repository data the model sees.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+from pydantic import BaseModel, Field, ValidationError
+
+from drafter.errors import RepoError
+from drafter.model import LineRange, Witness
+from drafter.snapshot import safe_relpath
+from graph.proposers.claude_prompts import data_block
+from graph.proposers.claude_schema import inline_schema
+
+PAGE_LINES = 400
+PAGE_CHARS = 24_000
+MAX_OUTPUT_CHARS = 24_000
+MAX_LINE_CHARS = 2_000
+MAX_PATTERN_CHARS = 200
+GREP_SECONDS = 2.0
+GREP_MAX_BYTES = 1_000_000
+LIST_LIMIT = 400
+
+
+class ToolError(Exception):
+    """A refused or failed tool call; the text goes back as an error ``tool_result``."""
+
+
+# -- input schemas (what the model reads) ---------------------------------------------
+
+
+class ListFilesInput(BaseModel):
+    glob: str = Field(
+        default="*",
+        max_length=300,
+        description='fnmatch pattern over repository paths, e.g. "*.py" or "agent/*".',
+    )
+
+
+class ReadFileInput(BaseModel):
+    path: str = Field(max_length=500, description="Repository-relative path.")
+    start_line: int = Field(default=1, ge=1, description="First line to show (1-based).")
+    end_line: int | None = Field(
+        default=None, ge=1, description=f"Last line to show; a page holds {PAGE_LINES} at most."
+    )
+
+
+class GrepInput(BaseModel):
+    pattern: str = Field(
+        max_length=MAX_PATTERN_CHARS, description="Python regular expression, matched per line."
+    )
+    path_glob: str = Field(default="*", max_length=300, description="fnmatch filter on paths.")
+    max_hits: int = Field(default=40, ge=1, le=200, description="Hits to return at most.")
+
+
+class SearchInput(BaseModel):
+    query: str = Field(max_length=500, description="What to look for, in words or identifiers.")
+    k: int = Field(default=8, ge=1, le=20, description="Passages to return.")
+
+
+class SurveyInput(BaseModel):
+    category: str | None = Field(
+        default=None, description="Survey category, e.g. entry_point, model_call, persistence."
+    )
+    path: str | None = Field(default=None, description="Only findings in this file.")
+
+
+class SymbolInput(BaseModel):
+    name: str = Field(
+        max_length=200, description='Function or method name, e.g. "run_task" or "Agent.step".'
+    )
+
+
+class QuoteInput(BaseModel):
+    quote: str = Field(max_length=4000, description="The verbatim excerpt to check.")
+    path: str = Field(max_length=500, description="Repository-relative path it is copied from.")
+    start_line: int | None = Field(default=None, ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+
+
+class CheckQuotesInput(BaseModel):
+    witnesses: list[QuoteInput] = Field(max_length=20, description="Quotes to check, at most 20.")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    model: type[BaseModel]
+
+    def definition(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": inline_schema(self.model),
+        }
+
+
+SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec("list_files", "List repository paths matching a glob.", ListFilesInput),
+    ToolSpec(
+        "read_file",
+        "Read numbered lines of a file at the pinned revision; long files come in pages.",
+        ReadFileInput,
+    ),
+    ToolSpec("grep", "Regular-expression search over the revision's text files.", GrepInput),
+    ToolSpec("search", "Hybrid (lexical + embedding) search over indexed code.", SearchInput),
+    ToolSpec("survey", "Static survey findings, by category and/or file.", SurveyInput),
+    ToolSpec("symbol", "Definitions, callers and callees of a function (call graph).", SymbolInput),
+    ToolSpec(
+        "check_quotes",
+        "Verify quotes exactly as the report's verifier will; misses come with nearest passages.",
+        CheckQuotesInput,
+    ),
+)
+TOOL_NAMES = tuple(s.name for s in SPECS)
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    return [s.definition() for s in SPECS]
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+def bound(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
+    """Cut an answer to ``limit`` characters at a line end, saying that it was cut."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 200)
+    cut = cut if cut > 0 else limit - 200
+    return text[:cut] + f"\n[output cut at {cut} of {len(text)} characters; narrow the request]"
+
+
+def clean_path(path: str) -> str:
+    clean = safe_relpath(path.strip())
+    if clean is None:
+        raise ToolError(
+            f"refused: {path!r} is absolute or contains '..'; only repository-relative "
+            "paths of the pinned revision can be read"
+        )
+    return clean
+
+
+def clean_glob(glob: str) -> str:
+    g = glob.strip() or "*"
+    if g.startswith(("/", "\\")) or ".." in g.split("/"):
+        raise ToolError(f"refused: glob {glob!r} must be repository-relative, without '..'")
+    return g
+
+
+def glob_match(path: str, glob: str) -> bool:
+    return fnmatch.fnmatchcase(path, glob) or fnmatch.fnmatchcase(path, glob.rstrip("/") + "/*")
+
+
+def _clip_line(line: str) -> str:
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS] + f" [line cut: {len(line)} characters]"
+
+
+class SnapshotTools:
+    """Runs the investigation tools against one run's :class:`Resources`."""
+
+    def __init__(self, resources: Any, *, grep_seconds: float = GREP_SECONDS):
+        self.res = resources
+        self.grep_seconds = grep_seconds
+        self._handlers: dict[str, Callable[[Any], str]] = {
+            "list_files": self.list_files,
+            "read_file": self.read_file,
+            "grep": self.grep,
+            "search": self.search,
+            "survey": self.survey,
+            "symbol": self.symbol,
+            "check_quotes": self.check_quotes,
+        }
+
+    @property
+    def sha(self) -> str:
+        return str(self.res.snapshot().sha)
+
+    def run(self, name: str, raw: Any) -> tuple[str, bool]:
+        """(answer, is_error) for one call; never raises for bad model input."""
+        spec = next((s for s in SPECS if s.name == name), None)
+        if spec is None:
+            return f"unknown tool {name!r}; tools are: {', '.join(TOOL_NAMES)}", True
+        try:
+            args = spec.model.model_validate(raw if isinstance(raw, dict) else {})
+        except ValidationError as exc:
+            errs = "; ".join(
+                f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}"
+                for e in exc.errors()[:5]
+            )
+            return f"invalid input for {name}: {errs}", True
+        try:
+            return bound(self._handlers[name](args)), False
+        except ToolError as exc:
+            return str(exc), True
+        except RepoError as exc:
+            return f"{name} failed: {str(exc).splitlines()[0][:300]}", True
+
+    # -- tools ----------------------------------------------------------------------
+
+    def _text(self, path: str) -> tuple[str, list[str]]:
+        clean = clean_path(path)
+        snap = self.res.snapshot()
+        entry = snap.entry(clean)
+        if entry is None:
+            where = "a directory" if snap.is_dir(clean) else "not a file"
+            raise ToolError(
+                f"{clean} is {where} at {self.sha[:12]}; use list_files to see what exists"
+            )
+        if not entry.is_regular:
+            raise ToolError(f"{clean} is a {entry.kind} at {self.sha[:12]}; links are not followed")
+        tf = snap.read_text(clean)
+        if tf.binary:
+            raise ToolError(f"{clean} is a binary file")
+        return clean, tf.text.splitlines()
+
+    def list_files(self, args: ListFilesInput) -> str:
+        glob = clean_glob(args.glob)
+        snap = self.res.snapshot()
+        hits = [e for e in snap.entries() if e.is_regular and glob_match(e.path, glob)]
+        rows = [f"{e.path}  ({e.size} bytes)" for e in hits[:LIST_LIMIT]]
+        more = (
+            f"\n[{len(hits) - LIST_LIMIT} more paths not shown; narrow the glob]"
+            if len(hits) > LIST_LIMIT
+            else ""
+        )
+        head = f"{len(hits)} file(s) matching {glob!r} @ {self.sha[:12]}"
+        return head + "\n" + "\n".join(rows) + more
+
+    def read_file(self, args: ReadFileInput) -> str:
+        path, lines = self._text(args.path)
+        n = len(lines)
+        if n == 0:
+            return f"{path} @ {self.sha[:12]} · empty file"
+        if args.start_line > n:
+            raise ToolError(f"{path} has {n} lines; start_line {args.start_line} is past the end")
+        start = args.start_line
+        want = min(n, args.end_line or n, start + PAGE_LINES - 1)
+        out: list[str] = []
+        size = 0
+        end = start - 1
+        for i in range(start, want + 1):
+            row = f"{i:>5}  {_clip_line(lines[i - 1])}"
+            if out and size + len(row) + 1 > PAGE_CHARS:
+                break
+            out.append(row)
+            size += len(row) + 1
+            end = i
+        header = f"{path} @ {self.sha[:12]} · lines {start}–{end} of {n}"
+        body = data_block("file_lines", "\n".join(out), path=path, lines=f"{start}-{end}")
+        asked_end = min(n, args.end_line or n)
+        if end < asked_end:
+            body += (
+                f"\n[cut at line {end} of {n} (a page is at most {PAGE_LINES} lines / "
+                f'{PAGE_CHARS} characters); continue with read_file(path="{path}", '
+                f"start_line={end + 1})]"
+            )
+        return f"{header}\n{body}"
+
+    def grep(self, args: GrepInput) -> str:
+        glob = clean_glob(args.path_glob)
+        try:
+            rx = regex.compile(args.pattern, regex.MULTILINE)
+        except (regex.error, OverflowError) as exc:
+            raise ToolError(f"bad pattern: {exc}") from exc
+        snap = self.res.snapshot()
+        deadline = time.monotonic() + self.grep_seconds
+        paths = [
+            e.path
+            for e in snap.entries()
+            if e.is_regular and e.size <= GREP_MAX_BYTES and glob_match(e.path, glob)
+        ]
+        snap.prefetch(paths)  # one exchange with git, then every read is a cache hit
+        hits: list[str] = []
+        stopped, unread = "", 0
+        for n, path in enumerate(paths):
+            try:
+                tf = snap.read_text(path)
+            except RepoError:
+                unread += 1  # e.g. a blob absent from a partial clone
+                continue
+            if tf.binary:
+                continue
+            try:
+                self._grep_file(rx, path, tf.text, deadline, hits, args.max_hits)
+            except TimeoutError:
+                stopped = (
+                    f"[grep stopped after {self.grep_seconds:g} s with {n} of {len(paths)} "
+                    "files searched; narrow path_glob or simplify the pattern]"
+                )
+                break
+            if len(hits) >= args.max_hits:
+                stopped = f"[stopped at max_hits={args.max_hits}; more hits may exist]"
+                break
+        head = f"grep {args.pattern!r} in {glob!r} @ {self.sha[:12]}: {len(hits)} hit(s)"
+        if unread:
+            head += f" ({unread} file(s) could not be read and were skipped)"
+        body = data_block("grep_hits", "\n".join(hits) or "(no hits)")
+        return "\n".join(x for x in (head, body, stopped) if x)
+
+    @staticmethod
+    def _grep_file(
+        rx: Any, path: str, text: str, deadline: float, hits: list[str], max_hits: int
+    ) -> None:
+        """Append ``path:line: text`` per matching line (grep's per-line semantics: a
+        pattern never spans lines); TimeoutError past the deadline."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError
+        if rx.search(text, timeout=remaining) is None:  # most files: one whole-text pass
+            return
+        for line_no, line in enumerate(text.splitlines(), 1):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            if rx.search(line, timeout=remaining) is not None:
+                hits.append(f"{path}:{line_no}: {line.strip()[:300]}")
+                if len(hits) >= max_hits:
+                    return
+
+    def search(self, args: SearchInput) -> str:
+        if self.res.index() is None:
+            raise ToolError("no search index in this run (--no-index); use grep instead")
+        hits = self.res.search(args.query, k=args.k)
+        parts = [f"search {args.query!r}: {len(hits)} passage(s)"]
+        for h in hits:
+            text = "\n".join((h.get("text") or "").splitlines()[:40])
+            parts.append(
+                data_block(
+                    "search_hit",
+                    text,
+                    path=str(h.get("path")),
+                    lines=f"{h.get('start')}-{h.get('end')}",
+                    symbol=str(h.get("symbol") or ""),
+                )
+            )
+        return "\n\n".join(parts)
+
+    def survey(self, args: SurveyInput) -> str:
+        from graph.proposers.claude_prompts import finding_line
+
+        sv = self.res.survey()
+        path = clean_path(args.path) if args.path else None
+        found = [
+            f
+            for f in getattr(sv, "findings", []) or []
+            if (args.category is None or f.category == args.category)
+            and (path is None or f.path == path)
+        ]
+        rows = [finding_line(f) for f in found[:150]]
+        more = f"\n[{len(found) - 150} more findings; narrow by path]" if len(found) > 150 else ""
+        head = f"{len(found)} survey finding(s) (category={args.category}, path={path})"
+        return head + "\n" + data_block("survey_findings", "\n".join(rows) or "(none)") + more
+
+    def symbol(self, args: SymbolInput) -> str:
+        graph = self.res.survey().call_graph
+        name = args.name.strip()
+        nodes = [
+            f
+            for f in graph.functions.values()
+            if f.symbol == name or f.symbol.endswith("." + name) or f.id == name
+        ][:8]
+        if not nodes:
+            raise ToolError(f"no function named {name!r} in the call graph; try grep")
+        callers: dict[str, list[str]] = {}
+        for src, dsts in graph.edges.items():
+            for d in dsts:
+                callers.setdefault(d, []).append(src)
+        parts = [f"{len(nodes)} definition(s) of {name!r} ({graph.note})"]
+        for f in nodes:
+            who = sorted(callers.get(f.id, []))
+            calls = graph.callees(f.id)
+            parts.append(
+                f"- {f.id}  defined at {f.path}:{f.start_line}-{f.end_line}\n"
+                f"  callers ({len(who)}): {', '.join(who[:25]) or '(none found)'}\n"
+                f"  callees ({len(calls)}): {', '.join(calls[:25]) or '(none found)'}"
+            )
+        return "\n".join(parts)
+
+    def check_quotes(self, args: CheckQuotesInput) -> str:
+        parts = []
+        ok = 0
+        for i, q in enumerate(args.witnesses, 1):
+            lines = None
+            if q.start_line is not None:
+                lines = LineRange(start=q.start_line, end=max(q.start_line, q.end_line or 0))
+            v = self.res.verify(Witness(quote=q.quote, path=q.path.strip(), lines=lines))
+            where = f" at lines {v.lines.start}-{v.lines.end}" if v.lines else ""
+            kind = f" ({v.match_kind})" if v.match_kind else ""
+            row = f"{i}. {v.status}{kind}{where} in {q.path}"
+            if v.message:
+                row += f": {v.message}"
+            ok += v.ok
+            if not v.ok:
+                for p in v.nearest[:2]:
+                    text = "\n".join(p.text.splitlines()[:12])
+                    row += "\n   nearest passage:\n" + data_block(
+                        "passage", text, path=p.path, lines=f"{p.lines.start}-{p.lines.end}"
+                    )
+            parts.append(row)
+        return f"{ok} of {len(parts)} verified" + "\n" + "\n".join(parts)
