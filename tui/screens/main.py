@@ -19,6 +19,7 @@ from textual.widgets import OptionList, Static, Tree
 
 from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
+from drafter.review_export import reviewed_report
 from drafter.review_store import editable_fields, field_value
 from tui.export import FORMATS, default_export_path, write_export
 from tui.screens.choice import ChoiceScreen
@@ -304,7 +305,7 @@ class MainScreen(Screen[None]):
 
             def path_given(path: str | None) -> None:
                 if path:
-                    accepted = self.session.store.accepted_report(self.session.report)
+                    accepted = reviewed_report(self.session.store, self.session.report)
                     self.run_export(accepted, fmt, Path(path).expanduser())
 
             self.app.push_screen(
