@@ -15,7 +15,8 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import KIND_SECTION, Record, Report, VerifyStatus, Witness
-from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit, default_store_path
+from drafter.review_identity import identity_store_path
+from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit
 from drafter.snapshot import Snapshot
 from tui.loading import ensure_verified, load_draft
 
@@ -73,7 +74,9 @@ class ReviewSession:
         )
         if verify:
             ensure_verified(self.report, self.snapshot)
-        self.store = ReviewStore(store_path or default_store_path(self.draft_path), clock=clock)
+        self.store = ReviewStore(
+            store_path or identity_store_path(self.draft_path, self.report), clock=clock
+        )
         self.filter = "all"
         self.query = ""
         self._states: dict[str, RecordState] = {}
