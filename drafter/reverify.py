@@ -31,6 +31,8 @@ from drafter.review_store import ReviewStore, witness_key
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier
 
+#: ``meta.extra`` key naming the revision a draft was carried from.
+FROM_KEY = "reverified_from"
 #: Prefix of the flag put on a record with a stale witness.
 STALE_FLAG = "stale witness"
 
@@ -115,6 +117,11 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot) -> ReverifyResult:
         anchor = classify(before, after)
         if anchor == Anchor.moved and w.lines is not None and after.lines is not None:
             w.lines = after.lines  # the cited span follows the quote
+        was = f"lines {before.lines} at {old.sha[:12]}" if before.lines else f"at {old.sha[:12]}"
+        if anchor == Anchor.moved:
+            after = after.model_copy(update={"message": f"moved: was {was}"})
+        elif anchor == Anchor.stale:
+            after = after.model_copy(update={"message": f"stale: {after.message} (was {was})"})
         w.verification = after
         rows.append(
             Reanchored(
@@ -132,6 +139,7 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot) -> ReverifyResult:
     if out.source is not None:
         out.source = out.source.model_copy(update={"revision": new.sha})
     out.meta = derive_meta(report)
+    out.meta.extra[FROM_KEY] = old.sha
     out.meta.notes = [
         *out.meta.notes,
         f"reverified from {old.sha[:12]} to {new.sha[:12]}",
