@@ -67,7 +67,13 @@ class MainScreen(Screen[None]):
         Binding(
             "slash", "search", "Search", tooltip="Filter by text in IDs, labels, bodies, quotes"
         ),
-        Binding("space", "mark", "Mark", tooltip="Mark the record for a bulk accept or reject"),
+        Binding(
+            "space",
+            "mark",
+            "Mark",
+            tooltip="Mark the record for a bulk accept or reject",
+            priority=True,  # the record tree would otherwise fold its section
+        ),
         Binding("v", "mark_range", "Range", tooltip="Mark every record from the last marked one"),
         Binding("escape", "clear_marks", "Unmark", show=False, tooltip="Clear all marks"),
         Binding(
@@ -193,7 +199,7 @@ class MainScreen(Screen[None]):
 
     def _decide_all(self, ids: list[str], action: str, text: str | None = None) -> None:
         done = [rid for rid in ids if self.app.decide(rid, action, text=text)]  # type: ignore[attr-defined]
-        if len(ids) > 1:
+        if self.session.marked:
             self.session.marked.clear()
             self.notify(f"{action.capitalize()}ed {len(done)} of {len(ids)} marked records.")
         if done:
@@ -220,7 +226,7 @@ class MainScreen(Screen[None]):
         self._anchor = rid
         ids = self.session.visible_ids()
         nxt = ids[ids.index(rid) + 1] if rid in ids and ids.index(rid) + 1 < len(ids) else rid
-        self.refresh_view(rebuild=True)
+        self.refresh_view()
         self.go_to(nxt)
 
     def action_mark_range(self) -> None:
@@ -233,13 +239,13 @@ class MainScreen(Screen[None]):
         b = ids.index(rid)
         self.session.marked.update(ids[min(a, b) : max(a, b) + 1])
         self._anchor = rid
-        self.refresh_view(rebuild=True)
+        self.refresh_view()
         self.notify(f"{len(self.session.marked)} records marked.")
 
     def action_clear_marks(self) -> None:
         if self.session.marked:
             self.session.marked.clear()
-            self.refresh_view(rebuild=True)
+            self.refresh_view()
 
     def action_annotate(self) -> None:
         rid = self.current_id
