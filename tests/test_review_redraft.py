@@ -15,6 +15,7 @@ from review_material import sample_draft
 from test_claude_fake import FakeAPI, tool
 from test_claude_scenario import rec
 
+from drafter.cli import main
 from drafter.model import Report
 from drafter.review_store import Mark, ReviewStore
 from graph.configuration import Configuration
@@ -107,3 +108,19 @@ def test_offline_redraft_replaces_by_next_ranked_candidate(reviewed) -> None:  #
     )
     assert again.report.record(target.id) is None
     assert len(again.report.records) == len(report.records) - 1
+
+
+def test_redraft_command_offline(reviewed, capsys) -> None:  # type: ignore[no-untyped-def]
+    report, repo, store, target, _broken, tmp = reviewed
+    draft = tmp / "d.json"
+    draft.write_text(report.to_json())
+    out = tmp / "d2.json"
+    args = ["redraft", str(draft), "--store", str(store.path), "--repo", str(repo)]
+    assert main([*args, "--offline", "--no-index", "--out", str(out)]) == 0
+    new = Report.from_json(out.read_text())
+    assert new.record(target.id) is None  # no other candidate: dropped, note kept
+    assert any(NOTE in n for n in new.meta.notes)  # type: ignore[union-attr]
+    assert target.id in capsys.readouterr().out
+    # nothing rejected with a note: nothing to do, exit 0, no file
+    empty = tmp / "e.sqlite"
+    assert main(["redraft", str(draft), "--store", str(empty), "--repo", str(repo)]) == 0

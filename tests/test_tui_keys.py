@@ -14,6 +14,8 @@ from review_material import tiny_draft
 from textual.widgets import Input, Markdown, SelectionList, TextArea
 
 from drafter.cli import main
+from drafter.model import Report
+from drafter.review_identity import derive_meta
 from drafter.review_store import Mark, ReviewStore
 from tui.app import ReviewApp, make_app
 from tui.screens.choice import ChoiceScreen, FilterScreen
@@ -245,3 +247,50 @@ async def test_carried_draft_shows_flags_moved_stale_and_both_revisions(tiny, tm
         await pilot.pause()
         assert "revision carried from" in str(app.screen.query_one("#source-title").render())
         assert {n + 2 for n in view.marked} == new_marked  # two lines further down now
+
+
+async def test_redrafted_record_shows_changed_since_review_with_a_diff(tiny, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    draft, repo, store = tiny
+    old = Report.from_json(draft.read_text())
+    run_log = old.record("RT-OBJ-run-log")
+    assert run_log is not None
+    with ReviewStore(store) as s:
+        s.reject(run_log, "say who reads it back")
+        s.accept(old.record("RT-CMP-model"))  # type: ignore[arg-type]
+    new = old.model_copy(deep=True)
+    new.meta = derive_meta(old)
+    new.meta.extra["previous_versions"] = {run_log.id: run_log.model_dump(mode="json")}
+    redone = new.record(run_log.id)
+    redone.label = "Run log, read back by nothing"  # type: ignore[union-attr]
+    path = tmp_path / "tiny.redraft.json"
+    path.write_text(new.to_json())
+    app = _app(path, repo, store)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await pilot.pause()
+        assert app.session.state("RT-CMP-model").mark == Mark.accepted  # survived
+        app.main.go_to(run_log.id)  # type: ignore[union-attr]
+        await pilot.pause()
+        header = str(app.screen.query_one("#detail-header").render())
+        assert "changed since review (was rejected)" in header
+        diff = str(app.screen.query_one("#detail-diff").render())
+        assert "Changed since review" in diff
+        assert "-Label: Run log" in diff and "+Label: Run log, read back by nothing" in diff
+
+
+async def test_shift_r_sends_rejected_records_to_redraft(tiny) -> None:  # type: ignore[no-untyped-def]
+    draft, repo, store = tiny
+    app = _app(draft, repo, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("R")  # nothing rejected yet: nothing runs
+        assert not (draft.parent / "tiny.redraft.json").exists()
+        app.main.go_to("RT-OBJ-run-log")  # type: ignore[union-attr]
+        await pilot.press("r")
+        await _prompt(app, pilot, "not an operative object")
+        await pilot.press("R")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    out = draft.parent / "tiny.redraft.json"
+    assert out.exists()
+    new = Report.from_json(out.read_text())
+    assert any("not an operative object" in n for n in new.meta.notes)  # type: ignore[union-attr]

@@ -8,6 +8,9 @@ be reviewed with one key per decision.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from textual import on, work
@@ -78,6 +81,12 @@ class MainScreen(Screen[None]):
         Binding("escape", "clear_marks", "Unmark", show=False, tooltip="Clear all marks"),
         Binding(
             "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
+        ),
+        Binding(
+            "R",
+            "redraft",
+            "Redraft",
+            tooltip="Send records rejected with a note back to the drafter (drafter redraft)",
         ),
     ]
 
@@ -398,3 +407,34 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return
         self.app.call_from_thread(self.notify, f"Exported {n} accepted records to {out}")
+
+    def action_redraft(self) -> None:
+        s = self.session
+        n = sum(1 for r in s.report.records if s.state(r.id).mark.value == "rejected")
+        if not n:
+            self.notify("No rejected record to redraft; reject one with a note first.")
+            return
+        out = s.draft_path.with_name(f"{s.draft_path.stem}.redraft.json")
+        self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
+        self.run_redraft(out)
+
+    @work(thread=True, exclusive=True, group="redraft")
+    def run_redraft(self, out: Path) -> None:
+        """``drafter redraft`` in a child process: the app never imports the drafting
+        workflow (tui does not depend on graph), and a long model run cannot freeze it."""
+        s = self.session
+        args = ["redraft", str(s.draft_path), "--store", str(s.store.path), "--out", str(out)]
+        args += ["--repo", s.snapshot.repo]
+        if not os.environ.get("ANTHROPIC_API_KEY"):
+            # offline the rules replace records from the survey; no retrieval index needed
+            args += ["--offline", "--no-index"]
+        code = "import sys; from drafter.cli import main; sys.exit(main(sys.argv[1:]))"
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
+        )
+        if done.returncode == 0:
+            msg = f"Redraft written to {out}; review it with: drafter review {out.name}"
+            self.app.call_from_thread(self.notify, msg, timeout=15)
+        else:
+            err = (done.stderr.strip().splitlines() or ["failed"])[-1]
+            self.app.call_from_thread(self.notify, f"Redraft: {err}", severity="error")
