@@ -245,7 +245,10 @@ async def test_carried_draft_shows_flags_moved_stale_and_both_revisions(tiny, tm
         await pilot.press("o")  # the revision it was carried from
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "revision carried from" in str(app.screen.query_one("#source-title").render())
+        title = str(app.screen.query_one("#source-title").render())
+        assert "revision carried from" in title
+        lo, hi = min(view.marked), max(view.marked)
+        assert f"lines {lo}-{hi}" in title
         assert {n + 2 for n in view.marked} == new_marked  # two lines further down now
 
 

@@ -103,6 +103,7 @@ class SourceScreen(Screen[None]):
         if span:
             title.append(f"  lines {span}")
         title.append(f"  #{self.index + 1}/{n} ({what})", style="dim")
+        self._title = title
         self.query_one("#source-title", Static).update(title)
         decided = self.session.state(self.record_id).witness_decision(w)
         self.query_one("#source-witness", Static).update(witness_line(w, decided))
@@ -134,6 +135,9 @@ class SourceScreen(Screen[None]):
         self.notify(message, severity="error")
 
     def _loaded(self, lines: list[Text], marked: set[int], span: LineRange | None) -> None:
+        if self.at_old:  # the quote's place at the old revision is known only now
+            where = f"  lines {span}" if span else "  quote not found here either"
+            self.query_one("#source-title", Static).update(self._title + Text(where))
         view = self.query_one(CodeView)
         view.show_code(lines, marked)
         if span:
