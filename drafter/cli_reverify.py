@@ -16,7 +16,7 @@ from rich.table import Table
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
 from drafter.reverify import Anchor, ReverifyResult, carry_decisions, reanchor
-from drafter.review_identity import identity_store_path
+from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
 from drafter.snapshot import Snapshot
 
@@ -92,7 +92,7 @@ def reverify_cmd(
         raise BadInput("the draft names no pinned revision to carry from", where=str(draft))
     where = _repo_of(draft, repo, report.source.repository if report.source else None)
     with Snapshot(where, old_rev) as old, Snapshot(where, new_rev) as new:
-        res = reanchor(report, old, new)
+        res = reanchor(report, old, new, file_kind(draft))
     out = out or draft.with_name(f"{draft.stem}.{res.new_rev[:7]}.json")
     save_report(res.report, out)
     carried = 0

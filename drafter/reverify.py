@@ -103,8 +103,12 @@ def classify(old: Verification, new: Verification) -> Anchor:
     return Anchor.moved
 
 
-def reanchor(report: Report, old: Snapshot, new: Snapshot) -> ReverifyResult:
-    """A copy of ``report`` pinned at ``new`` with every witness re-anchored there."""
+def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") -> ReverifyResult:
+    """A copy of ``report`` pinned at ``new`` with every witness re-anchored there.
+
+    ``fmt`` is the kind of file ``report`` was read from (see
+    :func:`drafter.review_identity.draft_identity`), so the carried draft opens the
+    same review store as its parent."""
     out = report.model_copy(deep=True)
     located = _located(out)
     old_ver, new_ver = Verifier(old), Verifier(new)
@@ -138,7 +142,7 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot) -> ReverifyResult:
     _flag_stale(out, rows, new.sha)
     if out.source is not None:
         out.source = out.source.model_copy(update={"revision": new.sha})
-    out.meta = derive_meta(report)
+    out.meta = derive_meta(report, fmt)
     out.meta.extra[FROM_KEY] = old.sha
     out.meta.notes = [
         *out.meta.notes,

@@ -54,10 +54,15 @@ def derive_meta(parent: Report, fmt: str = "json") -> DraftMeta:
     return meta
 
 
+def file_kind(path: str | os.PathLike[str]) -> str:
+    """ "json" for a draft JSON file, "text" for anything else (report text, Markdown)."""
+    return "json" if Path(path).suffix.lower() == ".json" else "text"
+
+
 def identity_store_path(
     draft: str | os.PathLike[str], report: Report, root: Path | None = None
 ) -> Path:
     """The default store of a draft: ``<data dir>/reviews/<identity>.sqlite``."""
-    fmt = "json" if Path(draft).suffix.lower() == ".json" else "text"
+    fmt = file_kind(draft)
     base = root if root is not None else data_dir() / "reviews"
     return base / f"{draft_identity(report, fmt)}.sqlite"

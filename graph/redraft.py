@@ -136,13 +136,17 @@ class RedraftProposer:
 
 
 def merge_redraft(
-    old: Report, targets: list[Target], replaced_by: dict[str, str], drafted: Report | None
+    old: Report,
+    targets: list[Target],
+    replaced_by: dict[str, str],
+    drafted: Report | None,
+    fmt: str = "json",
 ) -> tuple[Report, list[str]]:
     """The old draft with each target replaced (or dropped); returns (draft, what happened)."""
     new_records = {r.id: r for r in (drafted.records if drafted else [])}
     by_target = {t.record.id: t for t in targets}
     out = old.model_copy(deep=True)
-    out.meta = derive_meta(old)
+    out.meta = derive_meta(old, fmt)
     previous: dict[str, Any] = dict(out.meta.extra.get(PREVIOUS_KEY) or {})
     log: list[str] = []
     for sec in out.sections:
@@ -194,6 +198,8 @@ def run_redraft(
     repo: str,
     config: Any,
     proposer_factory: Any,
+    *,
+    fmt: str = "json",
     **run_kw: Any,
 ) -> RedraftResult:
     """Redraft the records of ``report`` rejected with a note, through the graph."""
@@ -220,5 +226,5 @@ def run_redraft(
         return wrapper
 
     run = run_draft(repo, rev, config, factory, system=report.system, **run_kw)
-    merged, log = merge_redraft(report, targets, made[-1].replaced_by, run.report)
+    merged, log = merge_redraft(report, targets, made[-1].replaced_by, run.report, fmt)
     return RedraftResult(merged, log, targets, run)

@@ -16,7 +16,7 @@ from rich.console import Console
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
-from drafter.review_identity import identity_store_path
+from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
 from graph.cli import OFFLINE_NOTICE, make_proposer
 from graph.configuration import Configuration, resolve_model
@@ -85,6 +85,7 @@ def redraft_cmd(
             repo,
             config,
             make_proposer,
+            fmt=file_kind(draft),
             data_dir=resolve_data_dir(data_dir),
             use_index=not no_index,
         )

@@ -135,3 +135,16 @@ def test_unknown_revision_is_exit_2(history, tmp_path: Path) -> None:  # type: i
     draft = tmp_path / "old.json"
     draft.write_text(report.to_json())
     assert main(["reverify", str(draft), "--rev", "nope", "--repo", str(repo)]) == 2
+
+
+def test_a_text_report_carried_keeps_its_store(history, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo, _old, new, report = history
+    text = tmp_path / "old.txt"
+    src = tmp_path / "old.json"
+    src.write_text(report.to_json())
+    assert main(["render", str(src), "--out", str(text)]) == 0
+    out = tmp_path / "carried.json"
+    main(["reverify", str(text), "--rev", new, "--repo", str(repo), "--out", str(out)])
+    parent = identity_store_path(text, load_report(text))
+    assert identity_store_path(out, load_report(out)) == parent
+    assert parent != identity_store_path(src, report)  # the JSON is another document
