@@ -169,11 +169,16 @@ async def test_body_once_and_whole_quotes(tiny) -> None:  # type: ignore[no-unty
         assert "Endpoints/progression" in fields
         assert "Endpoints/progression" not in body  # the lead is not shown twice
         assert "stops on a reply" in body  # the rest of the paragraph is
-        quotes = [str(o.prompt) for o in app.screen.query_one(WitnessList).options]
+        options = app.screen.query_one(WitnessList).options
+        quotes = [" ".join(str(o.prompt).split()) for o in options]
         assert any(
             "for step in range(MAX_STEPS): reply = call_model(client, messages)" in q
             for q in quotes
         )
+        # wrapped with a hanging indent: every line of a quote starts under the quote
+        wrapped = [str(o.prompt).split("\n")[1:] for o in options]
+        assert all(line.startswith("   ") for lines in wrapped for line in lines)
+        assert any(len(lines) > 1 for lines in wrapped)  # 80 columns: one quote wraps
 
 
 async def test_source_view_find_goto_and_sideways(tiny) -> None:  # type: ignore[no-untyped-def]

@@ -7,6 +7,8 @@ Enter opens the file at the pinned revision on that witness.
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -26,8 +28,12 @@ def anchor_tag(w: Witness) -> tuple[str, str] | None:
     return None
 
 
-def witness_line(w: Witness, decided: bool | None) -> Text:
-    """Badge, decision, anchor and the whole quote; the list wraps it to its width."""
+def witness_line(w: Witness, decided: bool | None, width: int = 0) -> Text:
+    """Badge, decision, anchor and the whole quote.
+
+    With ``width`` the quote is wrapped here with a hanging indent, so continuation
+    lines stay under the quote rather than under the badge; without it the widget
+    wraps it."""
     sym, style = badge(w)
     t = Text()
     t.append(sym, style=style)
@@ -41,7 +47,12 @@ def witness_line(w: Witness, decided: bool | None) -> Text:
     tag = anchor_tag(w)
     if tag is not None:
         t.append(f" [{tag[0]}]", style=tag[1])
-    t.append("\n   " + " ".join(w.quote.split()), style="dim")
+    quote = " ".join(w.quote.split())
+    if width > 10:
+        quote = textwrap.fill(quote, width, initial_indent="   ", subsequent_indent="   ")
+    else:
+        quote = "   " + quote
+    t.append("\n" + quote, style="dim")
     return t
 
 
@@ -54,8 +65,10 @@ class WitnessList(OptionList):
         if r is None or st is None:
             return
         ws = r.witnesses
+        width = self.size.width - 2  # the option list's own padding and scrollbar
         self.add_options(
-            Option(witness_line(w, st.witness_decision(w)), id=f"w{i}") for i, w in enumerate(ws)
+            Option(witness_line(w, st.witness_decision(w), width), id=f"w{i}")
+            for i, w in enumerate(ws)
         )
         if ws:
             self.highlighted = min(keep, len(ws) - 1) if keep is not None else 0
