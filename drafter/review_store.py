@@ -360,6 +360,20 @@ class ReviewStore:
         self.touch()
         return _row(row)
 
+    # -- view state ----------------------------------------------------------------
+
+    def get_setting(self, key: str) -> str | None:
+        """A small piece of view state kept with the decisions (e.g. the last record)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (f"ui.{key}",)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._db.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (f"ui.{key}", value),
+        )
+
     # -- time ---------------------------------------------------------------------
 
     def start_session(self) -> None:

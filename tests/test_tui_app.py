@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from review_material import sample_draft
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList, SelectionList, Static
 
 from drafter.errors import BadInput
 from drafter.model import Report, VerifyStatus
 from drafter.review_store import Mark, ReviewStore
 from drafter.textformat import parse_report
 from tui.app import ReviewApp, make_app
-from tui.screens.choice import ChoiceScreen
+from tui.screens.choice import ChoiceScreen, FilterScreen
 from tui.screens.help import HelpScreen
 from tui.screens.main import MainScreen
 from tui.screens.prompt import PromptScreen
@@ -70,6 +70,17 @@ async def _choose(app: ReviewApp, pilot, key: str) -> None:  # type: ignore[no-u
     await pilot.pause()
 
 
+async def _filters(app: ReviewApp, pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Tick exactly ``keys`` in the filter dialog (nothing: all records) and apply."""
+    assert isinstance(app.screen, FilterScreen)
+    sl = app.screen.query_one(SelectionList)
+    sl.deselect_all()
+    for k in keys:
+        sl.select(k)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 async def _search(app: ReviewApp, pilot, text: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("slash")
     await _type_into_prompt(app, pilot, text)
@@ -100,7 +111,7 @@ async def test_keys_persist_reopen_and_export(material: Material) -> None:
 
         # a witness-level rejection on the draft's broken quote
         await pilot.press("f")
-        await _choose(app, pilot, "unverified")
+        await _filters(app, pilot, "unverified")
         assert app.session.visible_ids() == [BROKEN_RECORD]
         assert main.current_id == BROKEN_RECORD
         await pilot.press("W")
@@ -108,7 +119,7 @@ async def test_keys_persist_reopen_and_export(material: Material) -> None:
         await pilot.press("tab", "down", "w")  # the second witness, from the witness list
         await pilot.press("a")
         await pilot.press("f")
-        await _choose(app, pilot, "all")
+        await _filters(app, pilot)
 
         # an accept, undone
         await pilot.press("shift+tab", "n")  # back to the record list, next pending record
@@ -126,6 +137,7 @@ async def test_keys_persist_reopen_and_export(material: Material) -> None:
         await _type_into_prompt(app, pilot, str(out_md))
         await app.workers.wait_for_complete()
         await pilot.pause()
+        last = main.current_id
 
     # the store has exactly what was decided
     report = Report.from_json(draft.read_text())
@@ -158,9 +170,9 @@ async def test_keys_persist_reopen_and_export(material: Material) -> None:
         assert labels[before].startswith("· ")
         progress = str(app2.screen.query_one("#progress").render())
         assert f"Reviewed 4/{len(ids)}" in progress
-        # the reopened review resumes at the first record still to decide
+        # the reopened review returns to the record the analyst was on
         main2 = _main(app2)
-        assert main2.current_id == next(i for i in ids if st[i].mark == Mark.pending)
+        assert main2.current_id == last
         await pilot.press("n")
         assert app2.session.state(main2.current_id or "").mark == Mark.pending
 
@@ -200,19 +212,19 @@ async def test_filters_search_and_pending_navigation(material: Material) -> None
         BROKEN_RECORD = material[3]
 
         await pilot.press("f")
-        await _choose(app, pilot, "unverified")
+        await _filters(app, pilot, "unverified")
         assert s.visible_ids() == [BROKEN_RECORD]
         assert main.current_id == BROKEN_RECORD
         w0 = s.record(BROKEN_RECORD).witnesses[0]
         assert w0.verification is not None and w0.verification.status == VerifyStatus.not_found
 
         await pilot.press("f")
-        await _choose(app, pilot, "kind:BAP")
+        await _filters(app, pilot, "kind:BAP")
         assert all(rid.startswith("RT-BAP-") for rid in s.visible_ids())
         assert len(s.visible_ids()) == len(s.report.records_of_kind("BAP"))
 
         await pilot.press("f")
-        await _choose(app, pilot, "pending")
+        await _filters(app, pilot, "pending")
         first = main.current_id
         await pilot.press("a")  # leaves the pending view
         assert first not in s.visible_ids()
@@ -220,10 +232,10 @@ async def test_filters_search_and_pending_navigation(material: Material) -> None
         assert main.current_id == s.visible_ids()[0]
 
         await pilot.press("f")
-        await _choose(app, pilot, "accepted")
+        await _filters(app, pilot, "accepted")
         assert s.visible_ids() == [first]
         await pilot.press("f")
-        await _choose(app, pilot, "all")
+        await _filters(app, pilot)
 
         # next / previous pending skip decided records and wrap
         ids = s.visible_ids()
@@ -306,10 +318,14 @@ async def test_help_lists_every_key(material: Material) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        table = app.screen.query(Static)[1].content
-        cells = " ".join(str(c) for col in table.columns for c in col._cells)  # type: ignore[union-attr]
+        group = app.screen.query(Static)[1].content
+        tables = group.renderables  # type: ignore[union-attr]
+        cells = " ".join(str(c) for t in tables for col in t.columns for c in col._cells)
         for b in [*MainScreen.BINDINGS, *SourceScreen.BINDINGS, *ReviewApp.BINDINGS]:
             assert (b.tooltip or b.description) in cells  # type: ignore[union-attr]
+        # every group's title is whole (a title above its table, not in a key cell)
+        titles = [str(t.title) for t in tables]
+        assert titles == ["Review", "Moving", "Source view", "Everywhere"]
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
 
@@ -386,8 +402,10 @@ async def test_regenerated_draft_shows_changed_since_review(material: Material) 
         tree = app2.screen.query_one(RecordTree)
         labels = {leaf.data: str(leaf.label) for sec in tree.root.children for leaf in sec.children}
         assert labels[first].startswith("Δ ")
-        # a changed record counts as pending: the review resumes on it
-        assert _main(app2).current_id == first
+        # a changed record counts as pending: it is the first one still to decide
+        assert s.next_pending(None) == first
+        _main(app2).go_to(first)
+        await pilot.pause()
         header = str(app2.screen.query_one("#detail-header").render())
         assert "changed since review (was accepted)" in header
         assert "Δ 1" in str(app2.screen.query_one("#progress").render())

@@ -10,7 +10,8 @@ from review_material import sample_draft
 
 from drafter.cli import main
 from drafter.model import Report
-from drafter.review_store import Mark, ReviewStore, default_store_path, record_hash
+from drafter.review_identity import identity_store_path
+from drafter.review_store import Mark, ReviewStore, record_hash
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def material(tmp_path: Path) -> tuple[Path, Path, str]:
 
 def _states(draft: Path, store: Path | None = None) -> dict[str, Mark]:
     report = Report.from_json(draft.read_text())
-    with ReviewStore(store or default_store_path(draft)) as s:
+    with ReviewStore(store or identity_store_path(draft, report)) as s:
         return {k: v.mark for k, v in s.states(report.records).items()}
 
 
@@ -35,7 +36,7 @@ def test_accept_verified_then_export(material: tuple[Path, Path, str], capsys) -
     assert all(st[r.id] == Mark.pending for r in report.records if not r.witnesses)
     # running it again changes nothing
     assert main(["review", str(draft), "--repo", str(repo), "--accept-verified"]) == 0
-    with ReviewStore(default_store_path(draft)) as s:
+    with ReviewStore(identity_store_path(draft, report)) as s:
         assert len(s.rows()) == len(with_witnesses)
 
     out = draft.parent / "accepted.json"

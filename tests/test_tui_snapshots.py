@@ -1,4 +1,5 @@
-"""Screenshots of the review app at 80x24: main screen, a witness's source, help.
+"""Screenshots of the review app at 80x24 and 120x35: the record list, a record's
+detail (with the witness list focused), a witness's source, and help.
 
 Deterministic by construction: a tiny repository with fixed commit dates, a
 hand-built draft, a frozen clock and no live timer, so nothing in the picture moves.
@@ -17,7 +18,7 @@ from textual.widgets import Input
 
 from tui.app import ReviewApp, make_app
 
-SIZE = (80, 24)
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 35)], ids=["80x24", "120x35"])
 
 
 @pytest.fixture
@@ -38,11 +39,23 @@ async def _decide_some(pilot: Pilot) -> None:  # type: ignore[type-arg]
     await pilot.pause()  # now on RT-RTE-agent-loop, which has a broken quote
 
 
-def test_main_screen(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=SIZE, run_before=_decide_some)
+@SIZES
+def test_main_screen(app: ReviewApp, snap_compare, size) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=_decide_some)
 
 
-def test_source_view(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
+@SIZES
+def test_detail(app: ReviewApp, snap_compare, size) -> None:  # type: ignore[no-untyped-def]
+    async def detail(pilot: Pilot) -> None:  # type: ignore[type-arg]
+        await _decide_some(pilot)
+        await pilot.press("space", "up", "up", "tab", "down")  # mark, back, 2nd witness
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=detail)
+
+
+@SIZES
+def test_source_view(app: ReviewApp, snap_compare, size) -> None:  # type: ignore[no-untyped-def]
     async def open_source(pilot: Pilot) -> None:  # type: ignore[type-arg]
         await _decide_some(pilot)
         await pilot.press("tab", "down", "enter")  # second witness of the route
@@ -50,8 +63,9 @@ def test_source_view(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-u
         await pilot.app.workers.wait_for_complete()
         await pilot.pause(0.3)  # the view scrolls to the quote once the file is laid out
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=open_source)
+    assert snap_compare(app, terminal_size=size, run_before=open_source)
 
 
-def test_help_screen(app: ReviewApp, snap_compare) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=SIZE, press=["question_mark"])
+@SIZES
+def test_help_screen(app: ReviewApp, snap_compare, size) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, press=["question_mark"])

@@ -132,6 +132,7 @@ class ReviewApp(App[None]):
             Binding("up,down", "", "Move through records or witnesses"),
             Binding("tab", "", "Switch between the record list and the witness list"),
             Binding("enter", "", "On a witness: open its source"),
+            Binding("left,right", "", "In the source view: scroll sideways (Home: line start)"),
         ]
         groups = [
             ("Review", list(MainScreen.BINDINGS)),

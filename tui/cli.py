@@ -30,7 +30,7 @@ from tui.session import ReviewSession
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store (default: DRAFT.review.sqlite beside the draft).",
+    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite).",
 )
 @click.option(
     "--accept-verified",

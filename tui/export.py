@@ -1,8 +1,9 @@
 """Export the accepted part of a reviewed draft as report text, Markdown or JSON.
 
 Only accepted records are exported, with the analyst's edits applied and rejected
-witnesses removed (:meth:`drafter.review_store.ReviewStore.accepted_report`); the
-rendering itself is the core's, so an export reads back with ``drafter parse``.
+witnesses removed; notes, reasons and edits become the report's annotations
+(:func:`drafter.review_export.reviewed_report`).  The rendering itself is the core's,
+so an export reads back with ``drafter parse`` and verifies with ``drafter verify``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from drafter.errors import BadInput
 from drafter.model import Report
 from drafter.reportio import atomic_write_text, dump_report
+from drafter.review_export import reviewed_report
 from drafter.review_store import ReviewStore
 
 FORMATS = ("text", "markdown", "json")
@@ -24,7 +26,7 @@ def default_export_path(draft: Path, fmt: str) -> Path:
 
 def export_accepted(store: ReviewStore, report: Report, fmt: str, out: Path) -> int:
     """Write the accepted records to ``out``; returns how many records were written."""
-    return write_export(store.accepted_report(report), fmt, out)
+    return write_export(reviewed_report(store, report), fmt, out)
 
 
 def write_export(accepted: Report, fmt: str, out: Path) -> int:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import KIND_SECTION, Record, Report, VerifyStatus, Witness
-from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit, default_store_path
+from drafter.review_identity import identity_store_path
+from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit
 from drafter.snapshot import Snapshot
 from tui.loading import ensure_verified, load_draft
 
@@ -27,9 +28,12 @@ FILTERS: tuple[tuple[str, str], ...] = (
     ("rejected", "Rejected"),
     ("changed", "Changed since review"),
     ("unverified", "Records with unverified witnesses"),
+    ("flagged", "Flagged records (stale witnesses, machine notes)"),
     *((f"kind:{k}", f"Kind {k} — {title}") for k, title in KIND_SECTION.items()),
 )
 FILTER_KEYS = tuple(k for k, _ in FILTERS)
+#: Filters on the review state; any one of them may match.
+STATE_FILTERS = ("pending", "accepted", "rejected", "changed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +77,14 @@ class ReviewSession:
         )
         if verify:
             ensure_verified(self.report, self.snapshot)
-        self.store = ReviewStore(store_path or default_store_path(self.draft_path), clock=clock)
-        self.filter = "all"
+        self.store = ReviewStore(
+            store_path or identity_store_path(self.draft_path, self.report), clock=clock
+        )
+        self.filters: set[str] = set()
         self.query = ""
+        #: records marked for a bulk decision (space, v)
+        self.marked: set[str] = set()
+        self._old: Snapshot | None = None
         self._states: dict[str, RecordState] = {}
         self.refresh_states()
 
@@ -102,19 +111,32 @@ class ReviewSession:
 
     # -- view ---------------------------------------------------------------------------
 
+    @property
+    def filter(self) -> str:
+        """The filters in force as one label ("all" when none)."""
+        return ",".join(k for k in FILTER_KEYS if k in self.filters) or "all"
+
+    @filter.setter
+    def filter(self, key: str) -> None:
+        self.filters = set() if key == "all" else {key}
+
+    def _state_ok(self, st: RecordState) -> bool:
+        wanted = {f for f in self.filters if f in STATE_FILTERS}
+        if not wanted:
+            return True
+        mark = st.mark
+        return mark.value in wanted or ("pending" in wanted and mark == Mark.changed)
+
     def passes(self, r: Record) -> bool:
-        st = self._states[r.id]
-        f = self.filter
-        ok = (
-            f == "all"
-            or (f == "pending" and st.mark in (Mark.pending, Mark.changed))
-            or (f == "accepted" and st.mark == Mark.accepted)
-            or (f == "rejected" and st.mark == Mark.rejected)
-            or (f == "changed" and st.mark == Mark.changed)
-            or (f == "unverified" and any(not witness_ok(w) for w in r.witnesses))
-            or (f.startswith("kind:") and r.kind == f.removeprefix("kind:"))
-        )
-        if not ok:
+        """Filters combine: any chosen state, any chosen kind, and every chosen property."""
+        if not self._state_ok(self._states[r.id]):
+            return False
+        kinds = {f.removeprefix("kind:") for f in self.filters if f.startswith("kind:")}
+        if kinds and r.kind not in kinds:
+            return False
+        if "unverified" in self.filters and all(witness_ok(w) for w in r.witnesses):
+            return False
+        if "flagged" in self.filters and not r.flags:
             return False
         if self.query:
             q = self.query.lower()
@@ -148,6 +170,39 @@ class ReviewSession:
                 return rid
         return None
 
+    def previous(self, record_id: str) -> Record | None:
+        """The version of a redrafted record the analyst reviewed (kept in the draft)."""
+        meta = self.report.meta
+        raw = (meta.extra.get("previous_versions") or {}).get(record_id) if meta else None
+        try:
+            return Record.model_validate(raw) if raw else None
+        except ValueError:
+            return None
+
+    def old_snapshot(self) -> Snapshot | None:
+        """The revision this draft was carried from by ``drafter reverify``, if any."""
+        meta = self.report.meta
+        old = meta.extra.get("reverified_from") if meta else None
+        if not isinstance(old, str):
+            return None
+        if self._old is None:
+            try:
+                self._old = Snapshot(self.snapshot.repo, old)
+            except Exception:  # noqa: BLE001 - an unreachable old revision: no second view
+                return None
+        return self._old
+
+    def remember(self, record_id: str | None) -> None:
+        """Keep the current record so that reopening the review returns to it."""
+        if record_id:
+            self.store.set_setting("last_record", record_id)
+
+    def last_record(self) -> str | None:
+        rid = self.store.get_setting("last_record")
+        return rid if rid and self.report.record(rid) is not None else None
+
     def close(self) -> None:
         self.store.close()
         self.snapshot.close()
+        if self._old is not None:
+            self._old.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,17 +15,26 @@ from tui.widgets.key_bar import key_name
 from tui.widgets.marks import LEGEND
 
 
-def bindings_table(groups: list[tuple[str, list[BindingType]]]) -> Table:
-    table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
-    table.add_column("key", style="bold cyan", no_wrap=True, width=8)
-    table.add_column("action")
+def bindings_table(groups: list[tuple[str, list[BindingType]]]) -> Group:
+    """One titled table per group; titles sit above their table, so none is cut."""
+    tables = []
     for title, bindings in groups:
-        table.add_row(Text(title, style="bold underline"), "")
+        table = Table(
+            box=None,
+            show_header=False,
+            padding=(0, 1),
+            expand=True,
+            title=Text(title, style="bold underline"),
+            title_justify="left",
+        )
+        table.add_column("key", style="bold cyan", no_wrap=True, width=10)
+        table.add_column("action")
         for b in bindings:
             if isinstance(b, Binding) and b.description:
                 keys = ", ".join(key_name(k.strip()) for k in b.key.split(","))
                 table.add_row(keys, b.tooltip or b.description)
-    return table
+        tables.append(table)
+    return Group(*tables)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -8,6 +8,9 @@ be reviewed with one key per decision.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from textual import on, work
@@ -19,9 +22,11 @@ from textual.widgets import OptionList, Static, Tree
 
 from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
+from drafter.review_export import reviewed_report
 from drafter.review_store import editable_fields, field_value
 from tui.export import FORMATS, default_export_path, write_export
-from tui.screens.choice import ChoiceScreen
+from tui.screens.choice import ChoiceScreen, FilterScreen
+from tui.screens.editor import EditorScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.source import SourceScreen
 from tui.session import FILTERS, ReviewSession
@@ -38,9 +43,12 @@ _STATE_FILTERS = {"pending", "accepted", "rejected", "changed"}
 class MainScreen(Screen[None]):
     BINDINGS = [
         Binding(
-            "a", "accept", "Accept", tooltip="Accept the record (then go to the next pending one)"
+            "a",
+            "accept",
+            "Accept",
+            tooltip="Accept the record, or every marked one (then go to the next pending one)",
         ),
-        Binding("r", "reject", "Reject", tooltip="Reject the record with a reason"),
+        Binding("r", "reject", "Reject", tooltip="Reject the record (or the marked ones): reason"),
         Binding("c", "annotate", "Note", tooltip="Annotate the record"),
         Binding(
             "e",
@@ -59,18 +67,36 @@ class MainScreen(Screen[None]):
             "Filter",
             tooltip="Filter: pending, accepted, rejected, changed, unverified witnesses, by kind",
         ),
-        Binding("slash", "search", "Search", tooltip="Search IDs, labels, text and quotes"),
+        Binding(
+            "slash", "search", "Search", tooltip="Filter by text in IDs, labels, bodies, quotes"
+        ),
+        Binding(
+            "space",
+            "mark",
+            "Mark",
+            tooltip="Mark the record for a bulk accept or reject",
+            priority=True,  # the record tree would otherwise fold its section
+        ),
+        Binding("v", "mark_range", "Range", tooltip="Mark every record from the last marked one"),
+        Binding("escape", "clear_marks", "Unmark", show=False, tooltip="Clear all marks"),
         Binding(
             "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
         ),
         # not in the key bar (runtime drafts have no tables); listed by "?" help
         Binding("t", "tables", "Tables", show=False, tooltip="Epistemic tables, cited files"),
+        Binding(
+            "R",
+            "redraft",
+            "Redraft",
+            tooltip="Send records rejected with a note back to the drafter (drafter redraft)",
+        ),
     ]
 
     def __init__(self, session: ReviewSession):
         super().__init__()
         self.session = session
         self.current_id: str | None = None
+        self._anchor: str | None = None  # where the last mark was set, for v
 
     def compose(self) -> ComposeResult:
         yield ProgressLine(id="progress")
@@ -84,10 +110,12 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tree = self.query_one(RecordTree)
-        # reopening a review resumes at the first record still to decide
+        # reopening a review returns to the record the analyst was on, else the first
+        # record still to decide
         ids = self.session.visible_ids()
+        last = self.session.last_record()
         pending = self.session.next_pending(None)
-        self.current_id = pending or (ids[0] if ids else None)
+        self.current_id = last if last in ids else (pending or (ids[0] if ids else None))
         tree.rebuild(keep=self.current_id)
         tree.focus()
         self.refresh_view()
@@ -125,8 +153,10 @@ class MainScreen(Screen[None]):
         rid = self.current_id
         r = self.session.shown(rid) if rid else None
         st = self.session.state(rid) if rid else None
-        self.query_one(RecordDetail).show(r, st)
+        prev = self.session.previous(rid) if rid else None
+        self.query_one(RecordDetail).show(r, st, prev)
         self.query_one(WitnessList).show(r, st)
+        self.session.remember(rid)
         n = len(r.witnesses) if r else 0
         self.query_one("#witness-title", Static).update(
             f"Witnesses ({n}) — Enter/s: source, w/W: accept/reject"
@@ -163,7 +193,7 @@ class MainScreen(Screen[None]):
 
     def after_decision(self, advance: bool) -> None:
         rid = self.current_id
-        self.refresh_view(rebuild=self.session.filter in _STATE_FILTERS)
+        self.refresh_view(rebuild=bool(self.session.filters & _STATE_FILTERS))
         if advance and rid is not None:
             nxt = self.session.next_pending(rid)
             if nxt is not None:
@@ -173,20 +203,60 @@ class MainScreen(Screen[None]):
 
     # -- actions -----------------------------------------------------------------------
 
-    def action_accept(self) -> None:
-        if self.current_id and self.app.decide(self.current_id, "accept"):  # type: ignore[attr-defined]
+    def _targets(self) -> list[str]:
+        """The marked records in list order, else the current one."""
+        marked = [rid for rid in self.session.visible_ids() if rid in self.session.marked]
+        return marked or ([self.current_id] if self.current_id else [])
+
+    def _decide_all(self, ids: list[str], action: str, text: str | None = None) -> None:
+        done = [rid for rid in ids if self.app.decide(rid, action, text=text)]  # type: ignore[attr-defined]
+        if self.session.marked:
+            self.session.marked.clear()
+            self.notify(f"{action.capitalize()}ed {len(done)} of {len(ids)} marked records.")
+        if done:
             self.after_decision(advance=True)
 
+    def action_accept(self) -> None:
+        self._decide_all(self._targets(), "accept")
+
     def action_reject(self) -> None:
+        ids = self._targets()
+        if not ids:
+            return
+        what = ids[0] if len(ids) == 1 else f"{len(ids)} marked records"
+        self.app.push_screen(
+            PromptScreen(f"Reject {what} — reason"),
+            lambda reason: self._decide_all(ids, "reject", reason) if reason is not None else None,
+        )
+
+    def action_mark(self) -> None:
         rid = self.current_id
         if rid is None:
             return
+        self.session.marked.symmetric_difference_update({rid})
+        self._anchor = rid
+        ids = self.session.visible_ids()
+        nxt = ids[ids.index(rid) + 1] if rid in ids and ids.index(rid) + 1 < len(ids) else rid
+        self.refresh_view()
+        self.go_to(nxt)
 
-        def done(reason: str | None) -> None:
-            if reason is not None and self.app.decide(rid, "reject", text=reason):  # type: ignore[attr-defined]
-                self.after_decision(advance=True)
+    def action_mark_range(self) -> None:
+        ids = self.session.visible_ids()
+        rid = self.current_id
+        if rid not in ids:
+            return
+        anchor = getattr(self, "_anchor", None)
+        a = ids.index(anchor) if anchor in ids else ids.index(rid)
+        b = ids.index(rid)
+        self.session.marked.update(ids[min(a, b) : max(a, b) + 1])
+        self._anchor = rid
+        self.refresh_view()
+        self.notify(f"{len(self.session.marked)} records marked.")
 
-        self.app.push_screen(PromptScreen(f"Reject {rid} — reason"), done)
+    def action_clear_marks(self) -> None:
+        if self.session.marked:
+            self.session.marked.clear()
+            self.refresh_view()
 
     def action_annotate(self) -> None:
         rid = self.current_id
@@ -217,7 +287,11 @@ class MainScreen(Screen[None]):
                 if value is not None and self.app.decide(rid, "edit", field=name, text=value):  # type: ignore[attr-defined]
                     self.after_decision(advance=False)
 
-            self.app.push_screen(PromptScreen(f"Edit {name} of {rid}", field_value(r, name)), done)
+            title = f"Edit {name} of {rid}"
+            if name.startswith("Paragraph "):
+                self.app.push_screen(EditorScreen(title, field_value(r, name)), done)
+            else:
+                self.app.push_screen(PromptScreen(title, field_value(r, name)), done)
 
         self.app.push_screen(ChoiceScreen(f"Edit which field of {rid}?", options), chosen)
 
@@ -271,13 +345,15 @@ class MainScreen(Screen[None]):
             self.go_to(nxt)
 
     def action_filter(self) -> None:
-        def done(key: str | None) -> None:
-            if key is not None:
-                self.session.filter = key
+        def done(keys: list[str] | None) -> None:
+            if keys is not None:
+                self.session.filters = {k for k in keys if k != "all"}
                 self.refresh_view(rebuild=True)
 
+        options = [(k, d) for k, d in FILTERS if k != "all"]
         self.app.push_screen(
-            ChoiceScreen("Show which records?", list(FILTERS), self.session.filter), done
+            FilterScreen("Show records that are… (filters combine)", options, self.session.filters),
+            done,
         )
 
     def action_search(self) -> None:
@@ -288,11 +364,12 @@ class MainScreen(Screen[None]):
                 if not self.session.visible_ids():
                     self.notify(f"No record matches {text!r}.", severity="warning")
 
+        now = f"now: {self.session.query!r}; " if self.session.query else ""
         self.app.push_screen(
             PromptScreen(
-                "Search ID, label, text, quotes (empty clears)",
-                self.session.query,
+                "Filter by text in ID, label, body and quotes",
                 allow_empty=True,
+                placeholder=f"{now}empty clears",
             ),
             done,
         )
@@ -304,14 +381,18 @@ class MainScreen(Screen[None]):
             if fmt is None:
                 return
 
+            default = default_export_path(draft, fmt)
+
             def path_given(path: str | None) -> None:
-                if path:
-                    accepted = self.session.store.accepted_report(self.session.report)
-                    self.run_export(accepted, fmt, Path(path).expanduser())
+                if path is not None:
+                    accepted = reviewed_report(self.session.store, self.session.report)
+                    self.run_export(accepted, fmt, Path(path.strip() or default).expanduser())
 
             self.app.push_screen(
                 PromptScreen(
-                    f"Export accepted records as {fmt} to", str(default_export_path(draft, fmt))
+                    f"Export accepted records as {fmt} to",
+                    allow_empty=True,
+                    placeholder=f"{default} (Enter for this)",
                 ),
                 path_given,
             )
@@ -336,3 +417,34 @@ class MainScreen(Screen[None]):
             self.notify("This draft has no tables.", severity="warning")
             return
         self.app.push_screen(TablesScreen(self.session), self.go_to)
+
+    def action_redraft(self) -> None:
+        s = self.session
+        n = sum(1 for r in s.report.records if s.state(r.id).mark.value == "rejected")
+        if not n:
+            self.notify("No rejected record to redraft; reject one with a note first.")
+            return
+        out = s.draft_path.with_name(f"{s.draft_path.stem}.redraft.json")
+        self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
+        self.run_redraft(out)
+
+    @work(thread=True, exclusive=True, group="redraft")
+    def run_redraft(self, out: Path) -> None:
+        """``drafter redraft`` in a child process: the app never imports the drafting
+        workflow (tui does not depend on graph), and a long model run cannot freeze it."""
+        s = self.session
+        args = ["redraft", str(s.draft_path), "--store", str(s.store.path), "--out", str(out)]
+        args += ["--repo", s.snapshot.repo]
+        if not os.environ.get("ANTHROPIC_API_KEY"):
+            # offline the rules replace records from the survey; no retrieval index needed
+            args += ["--offline", "--no-index"]
+        code = "import sys; from drafter.cli import main; sys.exit(main(sys.argv[1:]))"
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
+        )
+        if done.returncode == 0:
+            msg = f"Redraft written to {out}; review it with: drafter review {out.name}"
+            self.app.call_from_thread(self.notify, msg, timeout=15)
+        else:
+            err = (done.stderr.strip().splitlines() or ["failed"])[-1]
+            self.app.call_from_thread(self.notify, f"Redraft: {err}", severity="error")

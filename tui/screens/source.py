@@ -23,6 +23,8 @@ from tui.widgets.key_bar import KeyBar
 from tui.widgets.marks import badge, status_of
 from tui.widgets.witness_list import witness_line
 
+_FIND_HINT = "/ find · n/N next/previous · : go to line · ←/→ scroll sideways"
+
 #: Lines of context kept above the first marked line when scrolling it into view.
 CONTEXT_ABOVE = 3
 
@@ -51,6 +53,16 @@ class SourceScreen(Screen[None]):
         Binding("W", "reject_witness", "Reject witness"),
         Binding("right_square_bracket", "step(1)", "Next witness"),
         Binding("left_square_bracket", "step(-1)", "Prev witness"),
+        Binding("slash", "find", "Find", tooltip="Find text in the file (n/N: next/previous)"),
+        Binding("n", "find_next(1)", "Next match", show=False),
+        Binding("N", "find_next(-1)", "Prev match", show=False),
+        Binding("colon", "goto", "Go to line"),
+        Binding(
+            "o",
+            "other_revision",
+            "Other rev",
+            tooltip="Show the file at the revision the draft was carried from, and back",
+        ),
     ]
 
     def __init__(self, session: ReviewSession, record_id: str, index: int):
@@ -58,11 +70,13 @@ class SourceScreen(Screen[None]):
         self.session = session
         self.record_id = record_id
         self.index = index
+        self.at_old = False  # showing the revision the draft was carried from
 
     def compose(self) -> ComposeResult:
         yield Static(id="source-title")
         yield Static(id="source-witness")
         yield CodeView(id="source-code")
+        yield Static(id="source-find")
         yield KeyBar([*self.BINDINGS, *type(self.app).BINDINGS], id="keys")
 
     def on_mount(self) -> None:
@@ -77,23 +91,35 @@ class SourceScreen(Screen[None]):
         w = self.witness
         path, span, what = marked_span(w)
         sym, style = badge(w)
+        snap = self.session.snapshot
+        if self.at_old and self.session.old_snapshot() is not None:
+            snap = self.session.old_snapshot()  # type: ignore[assignment]
+            path, span, what = w.path, None, "at the revision carried from"
         n = len(self.session.record(self.record_id).witnesses)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"{sym} ", style=style)
         title.append(path, style="bold")
-        title.append(f" @ {self.session.snapshot.sha[:12]}")
+        title.append(f" @ {snap.sha[:12]}")
         if span:
             title.append(f"  lines {span}")
         title.append(f"  #{self.index + 1}/{n} ({what})", style="dim")
+        self._title = title
         self.query_one("#source-title", Static).update(title)
         decided = self.session.state(self.record_id).witness_decision(w)
         self.query_one("#source-witness", Static).update(witness_line(w, decided))
-        self.load_file(path, span)
+        self.query_one("#source-find", Static).update(_FIND_HINT)
+        self.load_file(path, span, self.at_old)
 
     @work(thread=True, exclusive=True, group="source")
-    def load_file(self, path: str, span: LineRange | None) -> None:
+    def load_file(self, path: str, span: LineRange | None, old: bool = False) -> None:
+        snap = (self.session.old_snapshot() if old else None) or self.session.snapshot
         try:
-            tf = self.session.snapshot.read_text(path)
+            if old:
+                from drafter.verify import Verifier
+
+                v = Verifier(snap).verify(self.witness)
+                span = v.lines if v.ok else None
+            tf = snap.read_text(path)
         except DrafterError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
@@ -109,6 +135,9 @@ class SourceScreen(Screen[None]):
         self.notify(message, severity="error")
 
     def _loaded(self, lines: list[Text], marked: set[int], span: LineRange | None) -> None:
+        if self.at_old:  # the quote's place at the old revision is known only now
+            where = f"  lines {span}" if span else "  quote not found here either"
+            self.query_one("#source-title", Static).update(self._title + Text(where))
         view = self.query_one(CodeView)
         view.show_code(lines, marked)
         if span:
@@ -118,6 +147,47 @@ class SourceScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_find(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def done(text: str | None) -> None:
+            if text:
+                self._found(self.query_one(CodeView).find(text), text)
+
+        self.app.push_screen(PromptScreen("Find in this file", placeholder="text"), done)
+
+    def action_find_next(self, step: int) -> None:
+        view = self.query_one(CodeView)
+        if view.needle:
+            self._found(view.find(view.needle, step), view.needle)
+
+    def _found(self, line: int | None, text: str) -> None:
+        msg = f"{text!r}: line {line} (n/N: next/previous)" if line else f"{text!r}: not found"
+        self.query_one("#source-find", Static).update(msg)
+
+    def action_goto(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                line = int(text.strip())
+            except ValueError:
+                self.notify(f"{text!r} is not a line number.", severity="warning")
+                return
+            got = self.query_one(CodeView).goto(line)
+            self.query_one("#source-find", Static).update(f"line {got}")
+
+        self.app.push_screen(PromptScreen("Go to line", placeholder="number"), done)
+
+    def action_other_revision(self) -> None:
+        if self.session.old_snapshot() is None:
+            self.notify("This draft was not carried from another revision.", severity="warning")
+            return
+        self.at_old = not self.at_old
+        self.show_witness()
 
     def action_step(self, delta: int) -> None:
         n = len(self.session.record(self.record_id).witnesses)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -19,6 +20,9 @@ THEME = "monokai"
 MARK_STYLE = Style(bgcolor="#49483e")
 GUTTER_STYLE = Style(color="#75715e")
 MARK_GUTTER_STYLE = Style(color="#f8f8f2", bold=True)
+FIND_STYLE = Style(bgcolor="#75715e", color="#f8f8f2")
+#: Columns moved per left/right key press.
+H_STEP = 8
 
 
 def highlight_lines(path: str, code: str) -> list[Text]:
@@ -33,7 +37,17 @@ def highlight_lines(path: str, code: str) -> list[Text]:
 
 
 class CodeView(ScrollView, can_focus=True):
-    """Numbered lines; ``marked`` (1-based) lines get a background and a ``❱``."""
+    """Numbered lines; ``marked`` (1-based) lines get a background and a ``❱``.
+
+    Long lines are never clipped for good: left/right (h/l) scroll sideways, Home
+    returns to column 0.  ``find`` and ``goto`` serve the source screen's ``/`` and ``:``.
+    """
+
+    BINDINGS = [
+        Binding("left,h", "hscroll(-1)", "Left", show=False),
+        Binding("right,l", "hscroll(1)", "Right", show=False),
+        Binding("home", "hscroll(0)", "Line start", show=False),
+    ]
 
     DEFAULT_CSS = """
     CodeView { background: #272822; }
@@ -45,6 +59,8 @@ class CodeView(ScrollView, can_focus=True):
         self.marked: set[int] = set()
         self.message: Text | None = Text("Loading…")
         self._gutter = 4
+        self.needle = ""
+        self.cursor_line: int | None = None  # 1-based line of the last find / goto
 
     def show_message(self, message: Text) -> None:
         self.lines, self.marked, self.message = [], set(), message
@@ -58,6 +74,35 @@ class CodeView(ScrollView, can_focus=True):
         self.virtual_size = Size(width, len(lines))
         self.scroll_to(0, 0, animate=False, force=True)
         self.refresh()
+
+    def action_hscroll(self, direction: int) -> None:
+        x = 0 if direction == 0 else max(0, self.scroll_x + direction * H_STEP)
+        self.scroll_to(x=x, animate=False, force=True)
+
+    def find(self, needle: str, step: int = 1) -> int | None:
+        """The next (or previous) 1-based line containing ``needle``, wrapping; the view
+        moves there and every matching line is highlighted."""
+        self.needle = needle
+        self.refresh()
+        if not needle or not self.lines:
+            return None
+        n = len(self.lines)
+        start = (self.cursor_line or (int(self.scroll_y) + 1)) - 1
+        low = needle.lower()
+        for k in range(1, n + 1):
+            idx = (start + step * k) % n
+            if low in self.lines[idx].plain.lower():
+                self.goto(idx + 1)
+                return idx + 1
+        return None
+
+    def goto(self, line: int) -> int:
+        """Scroll line ``line`` (clamped) into view with a little context above."""
+        line = max(1, min(line, max(1, len(self.lines))))
+        self.cursor_line = line
+        self.scroll_to(y=max(0, line - 4), animate=False, force=True)
+        self.refresh()
+        return line
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
@@ -79,6 +124,10 @@ class CodeView(ScrollView, can_focus=True):
         body.expand_tabs(4)
         if marked:
             body.stylize(MARK_STYLE)
+        if self.needle:
+            body.highlight_words([self.needle], FIND_STYLE, case_sensitive=False)
+        if n == self.cursor_line:
+            gutter.stylize(Style(reverse=True))
         body_segments = list(body.render(self.app.console))
         strip = Strip(body_segments).crop(scroll_x, scroll_x + width - self._gutter)
         fill = MARK_STYLE if marked else None

@@ -14,6 +14,12 @@ from textual.widgets import Static
 _KEY_NAMES = {
     "question_mark": "?",
     "slash": "/",
+    "space": "Space",
+    "colon": ":",
+    "ctrl+s": "Ctrl+S",
+    "home": "Home",
+    "left": "←",
+    "right": "→",
     "escape": "Esc",
     "enter": "Enter",
     "left_square_bracket": "[",

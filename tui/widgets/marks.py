@@ -41,5 +41,7 @@ def badge(w: Witness) -> tuple[str, str]:
 LEGEND = (
     "Marks: · pending  ✔ accepted  ✘ rejected  Δ changed since review\n"
     "Badges: ✓ verified  ✗ not found  ∅ path missing  ≈ ambiguous  ? unchecked\n"
-    "Witness decisions: + accepted  − rejected"
+    "Witness decisions: + accepted  − rejected\n"
+    "List: ● marked for a bulk decision  ⚑ flagged (stale witness, machine note)\n"
+    "Witnesses carried to a new revision: [moved] new lines  [stale] quote gone"
 )

@@ -7,12 +7,15 @@ missing route field said to be missing rather than silently left out.
 
 from __future__ import annotations
 
+import difflib
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from drafter.model import NINE_ROUTE_FIELDS, ROUTE_FIELDS, Bullet, Record
+from drafter.model import LEAD_LABELS, NINE_ROUTE_FIELDS, ROUTE_FIELDS, Bullet, Record
 from drafter.review_store import Mark, RecordState
 from tui.widgets.marks import MARK_STYLE, MARK_SYMBOL
 
@@ -41,7 +44,7 @@ def header_text(r: Record, st: RecordState) -> Text:
     if st.edits:
         t.append("\nEdited: " + ", ".join(st.edits), style="magenta")
     for flag in r.flags:
-        t.append(f"\nFlag: {flag}", style="yellow")
+        t.append(f"\n⚑ {flag}", style="yellow")
     return t
 
 
@@ -80,6 +83,35 @@ def fields_text(r: Record) -> Text:
     return t
 
 
+def body_paragraphs(r: Record) -> list[str]:
+    """The record's paragraphs without what the fields above already show.
+
+    The lead ("Source-native identity: … Storage substrate: …", "Endpoints: …") and
+    inline statuses are shown as labelled lines; repeating them in the body doubled
+    the text and left a third of the detail pane at 80×24.
+    """
+    labels = LEAD_LABELS.get(r.kind, ())
+    out: list[str] = []
+    for text in r.paragraphs:
+        rest = text
+        for label, value in r.lead.items():
+            if label in labels and value:
+                rest = rest.replace(f"{label}: {value}", "", 1)
+        rest = re.sub(r"^[\s.;,]+", "", rest).strip()
+        if rest and rest not in ".;,":
+            out.append(rest)
+    return out
+
+
+def version_diff(old: Record, new: Record) -> str:
+    """A unified diff of two versions of a record, as report text."""
+    from drafter.textformat.render import render_record
+
+    a = render_record(old).splitlines()
+    b = render_record(new).splitlines()
+    return "\n".join(difflib.unified_diff(a, b, "reviewed", "now", lineterm="", n=1))
+
+
 class RecordDetail(VerticalScroll, can_focus=False):
     """Header, fields and Markdown paragraphs of one record.
 
@@ -91,17 +123,31 @@ class RecordDetail(VerticalScroll, can_focus=False):
         yield Static(id="detail-header")
         yield Static(id="detail-fields")
         yield Markdown(id="detail-body")
+        yield Static(id="detail-diff")
 
-    def show(self, r: Record | None, st: RecordState | None) -> None:
+    def show(
+        self, r: Record | None, st: RecordState | None, previous: Record | None = None
+    ) -> None:
         header = self.query_one("#detail-header", Static)
         fields = self.query_one("#detail-fields", Static)
         body = self.query_one("#detail-body", Markdown)
+        diff = self.query_one("#detail-diff", Static)
         if r is None or st is None:
             header.update("No record selected.")
             fields.update("")
             body.update("")
+            diff.update("")
             return
         header.update(header_text(r, st))
         fields.update(fields_text(r))
-        body.update("\n\n".join(r.paragraphs))
+        body.update("\n\n".join(body_paragraphs(r)))
+        diff.update(_diff_text(previous, r) if previous is not None and st.previous else "")
         self.scroll_home(animate=False)
+
+
+def _diff_text(old: Record, new: Record) -> Text:
+    t = Text("Changed since review:\n", style="bold yellow")
+    for line in version_diff(old, new).splitlines():
+        style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+        t.append(line + "\n", style=style)
+    return t

@@ -11,11 +11,19 @@ from drafter.model import Record
 from tui.session import ReviewSession
 from tui.widgets.marks import BADGE, MARK_STYLE, MARK_SYMBOL, status_of
 
+#: Shown before a record marked for a bulk decision (space, v).
+SELECTED = "●"
+#: Shown after a record the machine flagged (stale witness, dropped quote, redraft).
+FLAGGED = "⚑"
+
 
 def record_label(session: ReviewSession, r: Record) -> Text:
-    """``✔ slug ✓3✗1``: mark, the ID's slug (the section names the kind), badges."""
+    """``● ✔ slug ✓3✗1 ⚑``: bulk mark, review mark, the ID's slug (the section names
+    the kind), witness badges, and a flag when the machine left a note."""
     st = session.state(r.id)
     t = Text()
+    if session.marked:
+        t.append(f"{SELECTED} " if r.id in session.marked else "  ", style="bold cyan")
     t.append(MARK_SYMBOL[st.mark], style=MARK_STYLE[st.mark])
     t.append(" ")
     t.append(r.slug)
@@ -23,6 +31,8 @@ def record_label(session: ReviewSession, r: Record) -> Text:
     for status, (sym, style) in BADGE.items():
         if counts[status]:
             t.append(f" {sym}{counts[status]}", style=style)
+    if r.flags:
+        t.append(f" {FLAGGED}", style="bold yellow")
     return t
 
 

@@ -1,10 +1,13 @@
 """The right pane's lower part: the selected record's witnesses, one line each.
 
-A line shows the verifier's badge, the analyst's decision, the anchor and the start of
-the quote; Enter opens the file at the pinned revision on that witness.
+A line shows the verifier's badge, the analyst's decision, the anchor (and whether it
+moved or went stale at a new revision) and the whole quote, wrapped;
+Enter opens the file at the pinned revision on that witness.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from rich.text import Text
 from textual.widgets import OptionList
@@ -14,13 +17,25 @@ from drafter.model import Record, Witness
 from drafter.review_store import RecordState
 from tui.widgets.marks import badge
 
-#: Characters of the quote shown in the list; the source view shows it whole.
-QUOTE_CHARS = 46
+
+def anchor_tag(w: Witness) -> tuple[str, str] | None:
+    """("moved"|"stale", style) for a witness carried to a new revision, else None."""
+    msg = w.verification.message if w.verification else ""
+    if msg.startswith("moved"):
+        return "moved", "yellow"
+    if msg.startswith("stale"):
+        return "stale", "bold red"
+    return None
 
 
-def witness_line(w: Witness, decided: bool | None, width: int = QUOTE_CHARS) -> Text:
+def witness_line(w: Witness, decided: bool | None, width: int = 0) -> Text:
+    """Badge, decision, anchor and the whole quote.
+
+    With ``width`` the quote is wrapped here with a hanging indent, so continuation
+    lines stay under the quote rather than under the badge; without it the widget
+    wraps it."""
     sym, style = badge(w)
-    t = Text(no_wrap=True, overflow="ellipsis")
+    t = Text()
     t.append(sym, style=style)
     t.append(
         {True: "+", False: "−", None: " "}[decided],
@@ -29,10 +44,15 @@ def witness_line(w: Witness, decided: bool | None, width: int = QUOTE_CHARS) -> 
     lines = w.verification.lines if w.verification and w.verification.lines else w.lines
     anchor = f"{w.path}:{lines}" if lines else w.path
     t.append(f" {anchor}", style="bold")
+    tag = anchor_tag(w)
+    if tag is not None:
+        t.append(f" [{tag[0]}]", style=tag[1])
     quote = " ".join(w.quote.split())
-    if len(quote) > width:
-        quote = quote[: width - 1] + "…"
-    t.append("\n   " + quote, style="dim")
+    if width > 10:
+        quote = textwrap.fill(quote, width, initial_indent="   ", subsequent_indent="   ")
+    else:
+        quote = "   " + quote
+    t.append("\n" + quote, style="dim")
     return t
 
 
@@ -45,7 +65,7 @@ class WitnessList(OptionList):
         if r is None or st is None:
             return
         ws = r.witnesses
-        width = max(20, self.size.width - 6) if self.size.width else QUOTE_CHARS
+        width = self.size.width - 2  # the option list's own padding and scrollbar
         self.add_options(
             Option(witness_line(w, st.witness_decision(w), width), id=f"w{i}")
             for i, w in enumerate(ws)

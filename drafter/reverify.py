@@ -1,0 +1,206 @@
+"""Carry a reviewed draft to a new revision: re-anchor every witness at NEW.
+
+Why: code moves on, and a report reviewed at one revision is worth carrying to the
+next only if the analyst can see which of its quotes still hold.  Each witness is
+looked up again, at the old revision (where it was) and at the new one (where it is
+now), and falls in one of three cases:
+
+- ``unchanged``: the quote is in the same file at the same lines;
+- ``moved``: the quote is still there, at another line span (a cited line range is
+  rewritten to the new span, so the carried draft verifies at NEW);
+- ``stale``: the quote is gone at NEW (or no longer picks one place); the verifier's
+  nearest real passages at NEW are kept on the witness for the analyst.
+
+Records with a stale witness get a flag.  Review decisions carry over by record ID
+and content hash (the new draft shares the old one's review identity); a record whose
+only change is a re-anchored line range gets its decisions copied to its new content,
+since re-anchoring is not a change the analyst has to judge again.
+
+Core module: git objects through :class:`~drafter.snapshot.Snapshot`, verdicts from
+:class:`~drafter.verify.Verifier`, nothing from ``graph`` or ``tui``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from drafter.model import LineRange, Passage, Record, Report, Verification, VerifyStatus, Witness
+from drafter.review_identity import derive_meta
+from drafter.review_store import ReviewStore, witness_key
+from drafter.snapshot import Snapshot
+from drafter.verify import Verifier
+
+#: ``meta.extra`` key naming the revision a draft was carried from.
+FROM_KEY = "reverified_from"
+#: Prefix of the flag put on a record with a stale witness.
+STALE_FLAG = "stale witness"
+
+
+class Anchor(StrEnum):
+    unchanged = "unchanged"
+    moved = "moved"
+    stale = "stale"
+
+
+@dataclass(slots=True)
+class Reanchored:
+    """One witness's fate between the two revisions."""
+
+    where: str  # record ID or account section title
+    path: str
+    quote: str
+    anchor: Anchor
+    old_lines: LineRange | None
+    new_lines: LineRange | None
+    nearest: list[Passage] = field(default_factory=list)
+    message: str = ""
+
+
+@dataclass(slots=True)
+class ReverifyResult:
+    report: Report
+    rows: list[Reanchored]
+    old_rev: str
+    new_rev: str
+
+    def count(self, anchor: Anchor) -> int:
+        return sum(r.anchor == anchor for r in self.rows)
+
+    @property
+    def stale_records(self) -> list[str]:
+        out: list[str] = []
+        for r in self.rows:
+            if r.anchor == Anchor.stale and r.where not in out and "-" in r.where:
+                out.append(r.where)
+        return out
+
+
+def _located(report: Report) -> list[tuple[str, Witness]]:
+    out: list[tuple[str, Witness]] = []
+    for a in report.account:
+        out.extend((a.title, w) for w in a.witnesses)
+    for r in report.records:
+        out.extend((r.id, w) for w in r.witnesses)
+    return out
+
+
+def _at_new(ver: Verifier, w: Witness, old: Verification) -> Verification:
+    """The verdict at NEW, preferring the occurrence nearest the old span when the
+    quote now occurs more than once and the witness cites lines."""
+    v = ver.check(w.quote, w.path, None)
+    if v.status == VerifyStatus.ambiguous and w.lines is not None:
+        v = ver.check(w.quote, w.path, w.lines)
+    return v
+
+
+def classify(old: Verification, new: Verification) -> Anchor:
+    """unchanged / moved / stale from the verdicts at the old and the new revision."""
+    if new.status != VerifyStatus.verified:
+        return Anchor.stale
+    if old.status == VerifyStatus.verified and old.lines == new.lines:
+        return Anchor.unchanged
+    return Anchor.moved
+
+
+def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") -> ReverifyResult:
+    """A copy of ``report`` pinned at ``new`` with every witness re-anchored there.
+
+    ``fmt`` is the kind of file ``report`` was read from (see
+    :func:`drafter.review_identity.draft_identity`), so the carried draft opens the
+    same review store as its parent."""
+    out = report.model_copy(deep=True)
+    located = _located(out)
+    old_ver, new_ver = Verifier(old), Verifier(new)
+    old_ver.prefetch(w.path for _, w in located)
+    new_ver.prefetch(w.path for _, w in located)
+    rows: list[Reanchored] = []
+    for where, w in located:
+        before = old_ver.verify(w)
+        after = _at_new(new_ver, w, before)
+        anchor = classify(before, after)
+        if anchor == Anchor.moved and w.lines is not None and after.lines is not None:
+            w.lines = after.lines  # the cited span follows the quote
+        was = f"lines {before.lines} at {old.sha[:12]}" if before.lines else f"at {old.sha[:12]}"
+        if anchor == Anchor.moved:
+            after = after.model_copy(update={"message": f"moved: was {was}"})
+        elif anchor == Anchor.stale:
+            after = after.model_copy(update={"message": f"stale: {after.message} (was {was})"})
+        w.verification = after
+        rows.append(
+            Reanchored(
+                where=where,
+                path=w.path,
+                quote=w.quote,
+                anchor=anchor,
+                old_lines=before.lines if before.status == VerifyStatus.verified else None,
+                new_lines=after.lines if anchor != Anchor.stale else None,
+                nearest=list(after.nearest) if anchor == Anchor.stale else [],
+                message=after.message,
+            )
+        )
+    _flag_stale(out, rows, new.sha)
+    if out.source is not None:
+        out.source = out.source.model_copy(update={"revision": new.sha})
+    out.meta = derive_meta(report, fmt)
+    out.meta.extra[FROM_KEY] = old.sha
+    out.meta.notes = [
+        *out.meta.notes,
+        f"reverified from {old.sha[:12]} to {new.sha[:12]}",
+    ]
+    return ReverifyResult(out, rows, old.sha, new.sha)
+
+
+def _flag_stale(report: Report, rows: list[Reanchored], new_sha: str) -> None:
+    """One flag per stale witness; earlier stale flags are replaced, not piled up."""
+    for rec in report.records:
+        stale = [r for r in rows if r.where == rec.id and r.anchor == Anchor.stale]
+        rec.flags = [f for f in rec.flags if not f.startswith(f"{STALE_FLAG} ")]
+        for row in stale:
+            near = f"; nearest: {row.nearest[0].path}:{row.nearest[0].lines}" if row.nearest else ""
+            rec.flags.append(f"{STALE_FLAG} at {new_sha[:12]}: {row.path}{near}")
+
+
+def carry_decisions(store: ReviewStore, old: Report, new: Report) -> int:
+    """Copy decisions to records whose content changed only by re-anchoring.
+
+    Records whose content is identical need nothing (decisions are keyed by content
+    hash).  Returns how many records had decisions copied.
+    """
+    olds = {r.id: r for r in old.records}
+    pairs = [(olds[r.id], r) for r in new.records if r.id in olds]
+    old_states = store.states([o for o, _ in pairs])
+    new_states = store.states([n for _, n in pairs])
+    carried = 0
+    for o, n in pairs:
+        st, now = old_states[o.id], new_states[n.id]
+        if st.record_hash == now.record_hash or now.decided or not _same_but_lines(o, n):
+            continue
+        for name, value in st.edits.items():
+            store.edit(n, name, value)
+        for note in st.notes:
+            store.annotate(n, note)
+        keys = [witness_key(w) for w in o.witnesses]
+        for key, (ok, reason) in st.witnesses.items():
+            if key in keys and keys.index(key) < len(n.witnesses):
+                store.decide_witness(n, keys.index(key), ok, reason)
+        if st.mark.value == "accepted":
+            store.accept(n, st.reason)
+        elif st.mark.value == "rejected":
+            store.reject(n, st.reason or "rejected before re-anchoring")
+        carried += 1 if st.decided or st.edits or st.notes else 0
+    return carried
+
+
+def _same_but_lines(a: Record, b: Record) -> bool:
+    """True when ``a`` and ``b`` differ at most in their witnesses' cited line ranges."""
+
+    def strip(r: Record) -> Record:
+        c = r.model_copy(deep=True)
+        for w in c.witnesses:
+            w.lines = None
+            w.verification = None
+        c.flags = []
+        return c
+
+    return strip(a) == strip(b)

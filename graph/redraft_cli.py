@@ -1,0 +1,102 @@
+"""``drafter redraft DRAFT``: draft again the records an analyst rejected with a note.
+
+Exit 0 when a new draft was written (or nothing was rejected with a note), 2 for
+unusable input.  With a model the rejected records are requested again with the note
+in the request; offline each is replaced by the next-ranked candidate of its kind.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from drafter.config import data_dir as resolve_data_dir
+from drafter.errors import BadInput
+from drafter.reportio import load_report, save_report
+from drafter.review_identity import file_kind, identity_store_path
+from drafter.review_store import ReviewStore
+from graph.cli import OFFLINE_NOTICE, make_proposer
+from graph.configuration import Configuration, resolve_model
+from graph.costs import summarize, usage_table
+from graph.redraft import run_redraft
+
+
+@click.command("redraft")
+@click.argument("draft", type=click.Path(path_type=Path))
+@click.option(
+    "--store",
+    "store_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Decision store (default: the draft's own store).",
+)
+@click.option("--repo", default=None, help="Repository (default: the draft's, if a local path).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="New draft (default: DRAFT.redraft.json beside the draft).",
+)
+@click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
+@click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
+@click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
+@click.option("--repair-rounds", type=int, default=2, show_default=True)
+@click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+def redraft_cmd(
+    draft: Path,
+    store_path: Path | None,
+    repo: str | None,
+    out: Path | None,
+    offline: bool,
+    model: str | None,
+    max_cost: float | None,
+    repair_rounds: int,
+    no_index: bool,
+    data_dir: Path | None,
+) -> None:
+    """Redraft the records of DRAFT rejected with a note; other decisions survive."""
+    report = load_report(draft)
+    src = report.source.repository if report.source else None
+    repo = repo or (src if src and Path(src).exists() else None)
+    if repo is None:
+        raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
+    generator = "offline" if offline else "claude"
+    if not offline and not os.environ.get("ANTHROPIC_API_KEY"):
+        click.echo(OFFLINE_NOTICE, err=True)
+        generator = "offline"
+    try:
+        config = Configuration(
+            model=resolve_model(model),
+            generator=generator,
+            repair_rounds=repair_rounds,
+            max_cost=max_cost,
+        )
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    console = Console()
+    with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+        res = run_redraft(
+            report,
+            store,
+            repo,
+            config,
+            make_proposer,
+            fmt=file_kind(draft),
+            data_dir=resolve_data_dir(data_dir),
+            use_index=not no_index,
+        )
+    if not res.targets:
+        console.print("nothing to redraft: no record is rejected with a note")
+        return
+    out = out or draft.with_name(f"{draft.stem}.redraft.json")
+    save_report(res.report, out, "json")
+    for line in res.log:
+        console.print(f"  - {line}", soft_wrap=True)
+    usage = summarize(res.run.usage if res.run else [])
+    if usage:
+        console.print(usage_table(usage))
+    console.print(f"redrafted draft written to [bold]{out}[/] (same review store)", soft_wrap=True)
