@@ -22,8 +22,14 @@ from graph.epistemic.workflow import EpiResult, run_epistemic
 from graph.summary import draft_table
 
 
-def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
-    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude."""
+def make_epistemic_proposer(
+    offline: bool,
+    model: str | None,
+    budgets: dict[str, int] | None = None,
+    announce: Any = None,
+) -> Any:
+    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude
+    with the given tool budgets (``record``, ``account`` for the sections)."""
     from graph.cli import OFFLINE_NOTICE
     from graph.epistemic.offline import OfflineEpistemicProposer
 
@@ -34,15 +40,16 @@ def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
         return OfflineEpistemicProposer()
     from graph.configuration import resolve_model, retry_base_seconds
     from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
     from graph.proposers.claude_client import RetryPolicy
 
     try:
         retry = RetryPolicy(base_delay=retry_base_seconds())
-    except ValueError as exc:
+        tools = ToolBudgets(**(budgets or {}))
+    except (ValueError, TypeError) as exc:
         raise BadInput(str(exc)) from exc
-    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry)
-    return ClaudeEpistemicProposer(inner)
+    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry, budgets=tools)
+    return ClaudeEpistemicProposer(inner, announce=announce)
 
 
 def draft_epistemic(
@@ -59,7 +66,11 @@ def draft_epistemic(
     offline: bool = True,
     model: str | None = None,
     max_cost: float | None = None,
+    resume_thread: str | None = None,
+    budgets: dict[str, int] | None = None,
 ) -> EpiResult:
+    if resume_thread is not None:
+        return resume_epistemic(console, resume_thread, data_dir, out, text_out)
     if repo is None:
         raise BadInput("REPO is required")
     if runtime_path is None:
@@ -69,7 +80,21 @@ def draft_epistemic(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    proposer = make_epistemic_proposer(offline, model)
+    proposer = make_epistemic_proposer(offline, model, budgets, _announcer(console))
+    claude = proposer.name == "claude"
+    if claude and max_cost is None:
+        from graph.configuration import DEFAULT_MAX_COST
+
+        max_cost = DEFAULT_MAX_COST
+    proposer.max_cost = max_cost
+    settings = {
+        "generator": proposer.name,
+        "model": model,
+        "max_cost": max_cost,
+        "budgets": budgets or {},
+        "out": str(out),
+        "text_out": str(text_out) if text_out else None,
+    }
     result = run_epistemic(
         repo,
         rev,
@@ -79,7 +104,48 @@ def draft_epistemic(
         data_dir=data_dir,
         proposer=proposer,
         max_cost=max_cost,
+        settings=settings,
     )
+    return _write(console, result, out, text_out)
+
+
+def _announcer(console: Console) -> Any:
+    return lambda line: console.print(escape(line), soft_wrap=True)
+
+
+def resume_epistemic(
+    console: Console, thread: str, data_dir: Path, out: Path | None, text_out: Path | None
+) -> EpiResult:
+    """``--resume epi-…``: the stored inputs and settings; answered calls are replayed."""
+    from graph.epistemic.workflow import stored_run
+
+    stored = stored_run(thread, data_dir)
+    settings = dict(stored.get("settings") or {})
+    claude = settings.get("generator") == "claude"
+    if claude and not os.environ.get("ANTHROPIC_API_KEY"):
+        raise BadInput(f"run {thread} was drafted with Claude: resuming needs ANTHROPIC_API_KEY")
+    out = out or (Path(settings["out"]) if settings.get("out") else None)
+    if out is None:
+        raise BadInput("--out is required (the run did not record where to write)")
+    if text_out is None and settings.get("text_out"):
+        text_out = Path(settings["text_out"])
+    proposer = make_epistemic_proposer(
+        not claude, settings.get("model"), settings.get("budgets"), _announcer(console)
+    )
+    proposer.max_cost = settings.get("max_cost")
+    result = run_epistemic(
+        stored["repo"],
+        stored["rev"],
+        stored["runtime_path"],
+        data_dir=data_dir,
+        proposer=proposer,
+        max_cost=settings.get("max_cost"),
+        resume_thread=thread,
+    )
+    return _write(console, result, out, text_out)
+
+
+def _write(console: Console, result: EpiResult, out: Path, text_out: Path | None) -> EpiResult:
     save_report(result.report, out, "json")
     if text_out is not None:
         save_report(result.report, text_out, "text")
