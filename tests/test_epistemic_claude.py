@@ -11,6 +11,7 @@ inside a tool loop resumes without paying again and ends with the same draft.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx2
@@ -25,6 +26,7 @@ from epistemic_model import (
 )
 
 from drafter.model import Table, WitnessBlock
+from drafter.reportio import load_report
 from drafter.sample import gold_path, materialize
 from drafter.snapshot import Snapshot
 from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -189,3 +191,35 @@ def test_resume_of_an_unknown_epistemic_thread_is_bad_input(tmp_path, capsys) ->
     args = ["draft", "--resume", "epi-nothere", "--data-dir", str(tmp_path), "--out", "x.json"]
     assert main(args) == 2
     assert "no run 'epi-nothere'" in capsys.readouterr().err
+
+
+def test_cli_draft_and_resume_over_http(sample, tmp_path, capsys, monkeypatch) -> None:
+    """As users run it: the SDK finds the scripted model through $ANTHROPIC_BASE_URL."""
+    from claude_server import ClaudeServer
+
+    from drafter.cli import main
+
+    s, readme = sample
+    model = EpiModel(readme)
+    server = ClaudeServer(model)  # type: ignore[arg-type]  # duck-typed: .handler
+    try:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("DRAFTER_RETRY_BASE_SECONDS", "0.001")
+        out = tmp_path / "epi.json"
+        data = ["--data-dir", str(tmp_path / "d")]
+        args = ["draft", str(s.path), "--rev", s.sha, "--type", "epistemic"]
+        code = main([*args, "--runtime", str(gold_path()), "--out", str(out), *data])
+        printed = capsys.readouterr().out
+        assert code == 0, printed
+        assert "estimate for" in printed and "stops at --max-cost $15.00" in printed
+        sent = len(model.log)
+        assert sent > len(load_report(out).records)  # records plus tool turns plus sections
+        thread = re.search(r"thread (epi-[0-9a-f]+)", printed).group(1)
+        first = out.read_text()
+        out.unlink()
+        assert main(["draft", "--resume", thread, *data]) == 0
+        assert len(model.log) == sent  # a finished run resumes without a call
+        assert out.read_text() == first  # written to the stored --out, same draft
+    finally:
+        server.close()

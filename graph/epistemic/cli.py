@@ -153,7 +153,8 @@ def _write(console: Console, result: EpiResult, out: Path, text_out: Path | None
     if result.report.meta is not None and result.report.meta.usage:
         console.print(usage_table(result.report.meta.usage))
     for p in result.problems:
-        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+        what = "partial draft" if p.startswith("missing (") else "cell check"
+        console.print(f"[red]{what}:[/] {escape(p)}", soft_wrap=True)
     s = report_summary(result.report)
     console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
     console.print(f"draft written to [bold]{escape(str(out))}[/]", soft_wrap=True)

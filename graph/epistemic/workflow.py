@@ -156,6 +156,7 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     for r in report.records:
         if r.part_of and r.part_of not in rt.ids and report.record(r.part_of) is None:
             notes.append(f"{r.id}: part of unknown record {r.part_of}")
+    cell_problems = list(notes)
     missing = list(state.get("missing") or [])
     if missing:  # a partial draft says what the model did not draft
         notes.append(f"missing (not drafted by the model): {', '.join(missing)}")
@@ -171,7 +172,11 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
             *(state.get("proposer_notes") or []),
             *notes,
         ],
-        extra={"runtime_ids": sorted(rt.ids), "cell_problems": notes, "missing": missing},
+        extra={
+            "runtime_ids": sorted(rt.ids),
+            "cell_problems": cell_problems,
+            "missing": missing,
+        },
     )
     return {"report": report.model_dump(mode="json"), "problems": notes}
 
