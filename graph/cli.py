@@ -350,6 +350,7 @@ def draft_cmd(
             max_cost=max_cost,
             resume_thread=epi_resume,
             budgets={"record": record_tools, "account": account_tools},
+            estimate_only=estimate_only,
         )
         return
     if resume_thread:

@@ -223,3 +223,18 @@ def test_cli_draft_and_resume_over_http(sample, tmp_path, capsys, monkeypatch) -
         assert out.read_text() == first  # written to the stored --out, same draft
     finally:
         server.close()
+
+
+def test_estimate_only_sends_nothing_and_needs_no_key(sample, tmp_path, capsys, monkeypatch):
+    from drafter.cli import main
+
+    s, _ = sample
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # nothing listens
+    args = ["draft", str(s.path), "--rev", s.sha, "--type", "epistemic", "--estimate"]
+    code = main([*args, "--runtime", str(gold_path()), "--data-dir", str(tmp_path)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert re.search(r"estimate for \d+ epistemic records and the sections", printed)
+    assert "stops at --max-cost $15.00" in printed
+    assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").glob("epi-*"))

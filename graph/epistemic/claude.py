@@ -205,29 +205,31 @@ class ClaudeEpistemicProposer:
             return
         self.notes.extend(apply_sections(report, draft, known))
 
-    def _announce(self, ctx: EpistemicContext, base: Report, openings: list[list[str]]) -> None:
-        prefix = len(_prompt("epistemic_record")) + len(self._shared)
+    def plan(self, ctx: EpistemicContext) -> tuple[Report, dict[str, list[str]]]:
+        """The offline draft this run starts from, the shared block, every record's
+        opening and the estimate; nothing is sent."""
+        base = self.offline.draft(ctx)
+        self._shared = shared_context(ctx, base)
+        openings = {r.id: self.record_opening(ctx, r) for r in base.records}
         self.estimate = estimate_epistemic(
             self.inner.model,
-            prefix,
-            [sum(len(t) for t in o) for o in openings],
+            len(_prompt("epistemic_record")) + len(self._shared),
+            [sum(len(t) for t in o) for o in openings.values()],
             sum(len(t) for t in self.sections_opening(base)),
             self.inner.budgets.record,
             self.inner.budgets.account,
         )
-        line = self.estimate.line(self.max_cost)
-        self.notes.append(line)
-        if self.announce is not None:
-            self.announce(line)
+        return base, openings
 
     def draft(self, ctx: EpistemicContext) -> Report:
         self.notes, self.missing = [], []
-        base = self.offline.draft(ctx)
-        self._shared = shared_context(ctx, base)
+        base, openings = self.plan(ctx)
+        line = self.estimate.line(self.max_cost) if self.estimate else ""
+        self.notes.append(line)
+        if self.announce is not None:  # before the first paid call
+            self.announce(line)
         runtime = set(ctx.runtime.ids)
         known = runtime | {r.id for r in base.records}
-        openings = {r.id: self.record_opening(ctx, r) for r in base.records}
-        self._announce(ctx, base, list(openings.values()))
         for section in base.sections:
             section.records = [
                 self._record(openings[r.id], r, runtime, known) for r in section.records

@@ -68,18 +68,23 @@ def draft_epistemic(
     max_cost: float | None = None,
     resume_thread: str | None = None,
     budgets: dict[str, int] | None = None,
-) -> EpiResult:
+    estimate_only: bool = False,
+) -> EpiResult | None:
     if resume_thread is not None:
         return resume_epistemic(console, resume_thread, data_dir, out, text_out)
     if repo is None:
         raise BadInput("REPO is required")
     if runtime_path is None:
         raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
-    if out is None:
+    if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
+    if estimate_only or out is None:
+        est = dict(model=model, budgets=budgets, max_cost=max_cost)
+        print_estimate(console, repo, rev, runtime_path, store, system, data_dir, **est)
+        return None
     proposer = make_epistemic_proposer(offline, model, budgets, _announcer(console))
     claude = proposer.name == "claude"
     if claude and max_cost is None:
@@ -107,6 +112,37 @@ def draft_epistemic(
         settings=settings,
     )
     return _write(console, result, out, text_out)
+
+
+def print_estimate(
+    console: Console,
+    repo: str,
+    rev: str,
+    runtime_path: Path,
+    store: Path | None,
+    system: str | None,
+    data_dir: Path,
+    *,
+    model: str | None,
+    budgets: dict[str, int] | None,
+    max_cost: float | None,
+) -> None:
+    """``--estimate``: plan the run as Claude would and print the range; no call, no key."""
+    from graph.configuration import DEFAULT_MAX_COST, resolve_model
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.epistemic.workflow import plan_epistemic
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
+
+    try:
+        tools = ToolBudgets(**(budgets or {}))
+    except (ValueError, TypeError) as exc:
+        raise BadInput(str(exc)) from exc
+    inner = ClaudeProposer(resolve_model(model), api_key="not-used", budgets=tools)
+    proposer = ClaudeEpistemicProposer(inner)
+    plan_epistemic(repo, rev, runtime_path, proposer, store=store, system=system, data_dir=data_dir)
+    assert proposer.estimate is not None
+    cap = DEFAULT_MAX_COST if max_cost is None else max_cost
+    console.print(escape(proposer.estimate.line(cap)), soft_wrap=True)
 
 
 def _announcer(console: Console) -> Any:

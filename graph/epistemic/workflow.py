@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypedDict
 
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -90,11 +91,9 @@ def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     }
 
 
-def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
-    """Draft every section with the run's proposer."""
-    ctx = runtime.context
+def _context(state: EpiState, ctx: EpiRunContext) -> EpistemicContext:
     res = ctx.resources
-    ectx = EpistemicContext(
+    return EpistemicContext(
         system=state["system"] or "system",
         identity=state["identity"],
         sha=state["sha"],
@@ -103,6 +102,13 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
         text_of=ctx.text_of,
         path_exists=res.snapshot().exists,
     )
+
+
+def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Draft every section with the run's proposer."""
+    ctx = runtime.context
+    res = ctx.resources
+    ectx = _context(state, ctx)
     if hasattr(ctx.proposer, "bind_resources"):
         ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
@@ -266,3 +272,31 @@ def stored_run(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
     if not values.get("runtime_path"):
         raise BadInput(f"run {thread_id!r} is not an epistemic run")
     return values
+
+
+def plan_epistemic(
+    repo: str,
+    rev: str,
+    runtime_path: str | Path,
+    proposer: Any,
+    *,
+    store: str | Path | None = None,
+    system: str | None = None,
+    data_dir: Path | None = None,
+) -> Any:
+    """``--estimate``: the inputs a run would load and the proposer's plan, no thread
+    and no paid call; returns what ``proposer.plan`` returns."""
+    resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
+    ctx = EpiRunContext(resources, proposer)
+    state: EpiState = {
+        "repo": str(repo),
+        "rev": rev,
+        "runtime_path": str(runtime_path),
+        "store": str(store) if store else None,
+        "system": system,
+    }
+    try:
+        state.update(load_inputs(state, SimpleNamespace(context=ctx)))  # type: ignore[typeddict-item,arg-type]
+        return proposer.plan(_context(state, ctx))
+    finally:
+        resources.close()
