@@ -331,7 +331,8 @@ def draft_cmd(
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     console = Console(stderr=False)
     root = resolve_data_dir(data_dir)
-    if report_type == "epistemic" or runtime_path is not None:
+    epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
+    if report_type == "epistemic" or runtime_path is not None or epi_resume:
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
@@ -347,6 +348,9 @@ def draft_cmd(
             offline=offline,
             model=model,
             max_cost=max_cost,
+            resume_thread=epi_resume,
+            budgets={"record": record_tools, "account": account_tools},
+            estimate_only=estimate_only,
         )
         return
     if resume_thread:

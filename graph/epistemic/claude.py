@@ -1,39 +1,63 @@
-"""The Claude epistemic proposer: the offline plan and tables, records written by Claude.
+"""The Claude epistemic proposer: every EPI record and the framing through tool loops.
 
 Seam: the offline rules decide *which* EPI objects and routes exist, build the four
-tables (whose cells the cell checker verifies) and find the deciding lines; Claude
-rewrites each EPI record from those lines and the function around them.  Calls go
-through the runtime proposer's machinery (:class:`graph.proposers.claude.ClaudeProposer`):
-the same retries, one corrective retry on schema-invalid output, call journal, prompt
-cache marker and cost meter.  What the investigator tools of the model path will add
-(a bounded read/grep/search loop per record, Claude-written tables and prose) plugs in
-at :meth:`ClaudeEpistemicProposer.record_request` once that branch lands.
+tables and find each record's deciding lines.  Claude then investigates: one bounded
+conversation per record (:class:`graph.proposers.claude_loop.ToolLoop` with the
+snapshot tools of :mod:`graph.proposers.claude_tools`: read a file in pages, grep,
+search, survey, follow a symbol, check its quotes) ending in ``submit_record``, and
+one more conversation ending in ``submit_sections`` that rewrites the
+Source-and-claim boundary, the Bounded conclusion and the table cells it can decide
+(:mod:`graph.epistemic.claude_sections`).  Calls and tool answers go through the
+runtime proposer (:class:`graph.proposers.claude.ClaudeProposer`): the same
+retries, corrective turn, per-conversation tool budget, cache breakpoints, call and
+tool journal (so ``--resume`` replays instead of paying), and cost meter.
 
-Model output is untrusted: a ``part_of`` that is not a runtime record of the input is
-removed and flagged, so the draft never cites an invented record; a record the model
-cannot deliver keeps the offline version, flagged with the reason.
+Before the first paid call the run's estimate is announced (the record count is
+exact: the offline plan decides it).  Once ``--max-cost`` is spent no further call is
+made: records not yet drafted keep the offline version, flagged, and are listed as
+missing, so the draft is partial and says so.
+
+Model output is untrusted: a ``part_of`` that is not a runtime record is removed and
+flagged, an unknown record ID in the prose or a cell is removed and reported
+(:mod:`graph.epistemic.idguard`); a record the model cannot deliver keeps the offline
+version, flagged with the reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
 from drafter.model import Record, Report, Witness
 from graph.costs import BudgetExceeded
+from graph.epistemic.claude_sections import (
+    SECTIONS_TOOL_DEF,
+    SectionsDraft,
+    apply_sections,
+    sections_data,
+)
+from graph.epistemic.estimate import EpiEstimate, estimate_epistemic
+from graph.epistemic.idguard import guard_record
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
 from graph.proposer import ProposalRejected
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude_prompts import data_block
+from graph.proposers.claude_loop import CACHE, Phase, ToolLoop, Transcript
+from graph.proposers.claude_prompts import LEAD_HINTS, data_block
 from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
+from graph.proposers.claude_tools import tool_definitions
 
-CACHE = {"type": "ephemeral"}
 #: Lines of the owning file shown around a record's witnesses.
 CONTEXT_LINES = 12
+ROUTE_FIELDS = (
+    ", and the seven route fields: Immediate return, Later read-back, Delegated visibility, "
+    "Selection predicate, Invalidation or expiry, Activation or effect, Evidence limits "
+    '(say "not shown" when the source does not tell)'
+)
 
 
-def _prompt() -> str:
-    return files("prompts").joinpath("epistemic_record.md").read_text(encoding="utf-8")
+def _prompt(name: str) -> str:
+    return files("prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
 
 
 def shared_context(ctx: EpistemicContext, base: Report) -> str:
@@ -42,6 +66,7 @@ def shared_context(ctx: EpistemicContext, base: Report) -> str:
     plan = "\n".join(f"{r.id}: {r.label}" for r in base.records)
     return (
         f"System: {ctx.system}; SRC-1 is {ctx.identity} at {ctx.sha}.\n\n"
+        "Runtime record IDs you may cite (no others exist):\n"
         + data_block("runtime_records", runtime or "(none)")
         + "\n\nEpistemic records planned for this draft:\n"
         + plan
@@ -74,70 +99,140 @@ def excerpt(ctx: EpistemicContext, record: Record) -> str:
     return "\n\n".join(parts) or "(no verified lines)"
 
 
-def guard(record: Record, allowed: set[str]) -> Record:
-    """Drop a ``part_of`` the runtime input does not hold; never keep an invented ID."""
-    if record.part_of is None or record.part_of in allowed:
-        return record
-    flag = f"part-of {record.part_of} is not a runtime record of the input; removed"
-    return record.model_copy(update={"part_of": None, "flags": [*record.flags, flag]})
-
-
 class ClaudeEpistemicProposer:
-    """Epistemic drafts with Claude writing the EPI records."""
+    """Epistemic drafts with Claude investigating each EPI record and the framing."""
 
     name = "claude"
 
-    def __init__(self, inner: ClaudeProposer):
+    def __init__(self, inner: ClaudeProposer, announce: Callable[[str], None] | None = None):
         self.inner = inner
         self.offline = OfflineEpistemicProposer()
+        self.announce = announce
+        self.max_cost: float | None = None
         self._shared = ""
+        self.notes: list[str] = []
+        self.missing: list[str] = []
+        self.estimate: EpiEstimate | None = None
 
     def attach_journal(self, journal: Any) -> None:
         self.inner.attach_journal(journal)
 
-    def record_request(self, ctx: EpistemicContext, record: Record) -> dict[str, Any]:
-        lines = "\n".join(f"- {w.quote} --- {w.path}" for w in record.witnesses)
-        task = (
-            f"Write record {record.id} (label so far: {record.label}). Part of, if any, must "
-            f"be one of the runtime record IDs listed. Deciding lines found by the rules:\n"
-            + data_block("deciding_lines", lines or "(none)")
-        )
-        return {
-            "model": self.inner.model,
-            "max_tokens": self.inner.max_tokens,
-            "system": [
-                {"type": "text", "text": _prompt()},
-                {"type": "text", "text": self._shared, "cache_control": CACHE},
-            ],
-            "tools": [RECORD_TOOL_DEF],
-            "tool_choice": {"type": "tool", "name": RECORD_TOOL_DEF["name"]},
-            "messages": [
-                {
-                    "role": "user",
-                    "content": [
-                        {"type": "text", "text": task},
-                        {"type": "text", "text": excerpt(ctx, record)},
-                    ],
-                }
-            ],
-        }
+    def bind_resources(self, resources: Any) -> None:
+        """The investigation tools read this run's snapshot, survey and verifier."""
+        self.inner.bind_resources(resources)
 
-    def _rewrite(self, ctx: EpistemicContext, record: Record, allowed: set[str]) -> Record:
-        request = self.record_request(ctx, record)
+    # -- requests -------------------------------------------------------------------
+
+    def _loop(self, key: str, phase: Phase) -> ToolLoop:
+        tools = self.inner.tools
+        self.inner.transcripts[key] = Transcript()
+        return ToolLoop(
+            send=self.inner._send,  # journal, retries, budget check, meter
+            base={
+                "model": self.inner.model,
+                "max_tokens": self.inner.max_tokens,
+                "system": [
+                    {"type": "text", "text": _prompt("epistemic_record")},
+                    {"type": "text", "text": self._shared, "cache_control": CACHE},
+                ],
+            },
+            phase=phase,
+            tool_defs=tool_definitions(),
+            run_tool=self.inner._run_tool if tools is not None else None,
+            transcript=self.inner.transcripts[key],
+        )
+
+    def record_opening(self, ctx: EpistemicContext, record: Record) -> list[str]:
+        lines = "\n".join(f"- {w.quote} --- {w.path}" for w in record.witnesses)
+        task = _prompt("epistemic_task").format(
+            record_id=record.id,
+            label=record.label,
+            kind=record.kind,
+            budget=self.inner.budgets.record,
+            lead_hint=LEAD_HINTS.get(record.kind, ""),
+            route_fields=ROUTE_FIELDS if record.kind == "RTE" else "",
+            deciding_lines=data_block("deciding_lines", lines or "(none)"),
+        )
+        return [task, excerpt(ctx, record)]
+
+    def sections_opening(self, report: Report) -> list[str]:
+        records = "\n".join(f"- {r.id}: {r.label}" for r in report.records) or "(none)"
+        task = _prompt("epistemic_sections").format(
+            budget=self.inner.budgets.account, records=records
+        )
+        return [task, sections_data(report)]
+
+    # -- drafting -------------------------------------------------------------------
+
+    def _record(self, opening: list[str], record: Record, runtime: set[str], known: set[str]):
+        phase = Phase(
+            RECORD_TOOL_DEF,
+            RecordDraft,
+            lambda d: to_record(d, record.id),
+            self.inner.budgets.record,
+            "with shorter paragraphs and at most five witnesses",
+        )
         try:
-            new = self.inner._structured(  # the shared call path: retries, journal, costs
-                request, RecordDraft, lambda d: to_record(d, record.id)
-            )
+            new = self._loop(record.id, phase).run(opening)
         except ProposalRejected as exc:
             return record.model_copy(update={"flags": [*record.flags, f"model: {exc.reason}"]})
         except BudgetExceeded as exc:
-            return record.model_copy(update={"flags": [*record.flags, f"offline version: {exc}"]})
-        return guard(new, allowed)
+            self.missing.append(record.id)
+            flag = f"not drafted by the model ({exc}); offline version"
+            return record.model_copy(update={"flags": [*record.flags, flag]})
+        t = self.inner.transcripts[record.id]
+        self.notes.append(
+            f"{record.id}: {t.turns} paid call(s), tools {', '.join(t.calls) or 'none'}"
+        )
+        return guard_record(new, runtime, known)
 
-    def draft(self, ctx: EpistemicContext) -> Report:
+    def _sections(self, report: Report, known: set[str]) -> None:
+        phase = Phase(
+            SECTIONS_TOOL_DEF,
+            SectionsDraft,
+            lambda d: d,
+            self.inner.budgets.account,
+            "in fewer words",
+        )
+        try:
+            draft = self._loop("sections", phase).run(self.sections_opening(report))
+        except ProposalRejected as exc:
+            self.notes.append(f"sections: the rules' text kept (model: {exc.reason})")
+            return
+        except BudgetExceeded as exc:
+            self.missing.append("sections (boundary, conclusion, table cells)")
+            self.notes.append(f"sections: the rules' text kept ({exc})")
+            return
+        self.notes.extend(apply_sections(report, draft, known))
+
+    def plan(self, ctx: EpistemicContext) -> tuple[Report, dict[str, list[str]]]:
+        """The offline draft this run starts from, the shared block, every record's
+        opening and the estimate; nothing is sent."""
         base = self.offline.draft(ctx)
         self._shared = shared_context(ctx, base)
-        allowed = ctx.runtime.ids
+        openings = {r.id: self.record_opening(ctx, r) for r in base.records}
+        self.estimate = estimate_epistemic(
+            self.inner.model,
+            len(_prompt("epistemic_record")) + len(self._shared),
+            [sum(len(t) for t in o) for o in openings.values()],
+            sum(len(t) for t in self.sections_opening(base)),
+            self.inner.budgets.record,
+            self.inner.budgets.account,
+        )
+        return base, openings
+
+    def draft(self, ctx: EpistemicContext) -> Report:
+        self.notes, self.missing = [], []
+        base, openings = self.plan(ctx)
+        line = self.estimate.line(self.max_cost) if self.estimate else ""
+        self.notes.append(line)
+        if self.announce is not None:  # before the first paid call
+            self.announce(line)
+        runtime = set(ctx.runtime.ids)
+        known = runtime | {r.id for r in base.records}
         for section in base.sections:
-            section.records = [self._rewrite(ctx, r, allowed) for r in section.records]
+            section.records = [
+                self._record(openings[r.id], r, runtime, known) for r in section.records
+            ]
+        self._sections(base, known)
         return base

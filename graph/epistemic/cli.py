@@ -22,8 +22,14 @@ from graph.epistemic.workflow import EpiResult, run_epistemic
 from graph.summary import draft_table
 
 
-def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
-    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude."""
+def make_epistemic_proposer(
+    offline: bool,
+    model: str | None,
+    budgets: dict[str, int] | None = None,
+    announce: Any = None,
+) -> Any:
+    """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude
+    with the given tool budgets (``record``, ``account`` for the sections)."""
     from graph.cli import OFFLINE_NOTICE
     from graph.epistemic.offline import OfflineEpistemicProposer
 
@@ -34,15 +40,16 @@ def make_epistemic_proposer(offline: bool, model: str | None) -> Any:
         return OfflineEpistemicProposer()
     from graph.configuration import resolve_model, retry_base_seconds
     from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
     from graph.proposers.claude_client import RetryPolicy
 
     try:
         retry = RetryPolicy(base_delay=retry_base_seconds())
-    except ValueError as exc:
+        tools = ToolBudgets(**(budgets or {}))
+    except (ValueError, TypeError) as exc:
         raise BadInput(str(exc)) from exc
-    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry)
-    return ClaudeEpistemicProposer(inner)
+    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry, budgets=tools)
+    return ClaudeEpistemicProposer(inner, announce=announce)
 
 
 def draft_epistemic(
@@ -59,17 +66,40 @@ def draft_epistemic(
     offline: bool = True,
     model: str | None = None,
     max_cost: float | None = None,
-) -> EpiResult:
+    resume_thread: str | None = None,
+    budgets: dict[str, int] | None = None,
+    estimate_only: bool = False,
+) -> EpiResult | None:
+    if resume_thread is not None:
+        return resume_epistemic(console, resume_thread, data_dir, out, text_out)
     if repo is None:
         raise BadInput("REPO is required")
     if runtime_path is None:
         raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
-    if out is None:
+    if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    proposer = make_epistemic_proposer(offline, model)
+    if estimate_only or out is None:
+        est = dict(model=model, budgets=budgets, max_cost=max_cost)
+        print_estimate(console, repo, rev, runtime_path, store, system, data_dir, **est)
+        return None
+    proposer = make_epistemic_proposer(offline, model, budgets, _announcer(console))
+    claude = proposer.name == "claude"
+    if claude and max_cost is None:
+        from graph.configuration import DEFAULT_MAX_COST
+
+        max_cost = DEFAULT_MAX_COST
+    proposer.max_cost = max_cost
+    settings = {
+        "generator": proposer.name,
+        "model": model,
+        "max_cost": max_cost,
+        "budgets": budgets or {},
+        "out": str(out),
+        "text_out": str(text_out) if text_out else None,
+    }
     result = run_epistemic(
         repo,
         rev,
@@ -79,7 +109,79 @@ def draft_epistemic(
         data_dir=data_dir,
         proposer=proposer,
         max_cost=max_cost,
+        settings=settings,
     )
+    return _write(console, result, out, text_out)
+
+
+def print_estimate(
+    console: Console,
+    repo: str,
+    rev: str,
+    runtime_path: Path,
+    store: Path | None,
+    system: str | None,
+    data_dir: Path,
+    *,
+    model: str | None,
+    budgets: dict[str, int] | None,
+    max_cost: float | None,
+) -> None:
+    """``--estimate``: plan the run as Claude would and print the range; no call, no key."""
+    from graph.configuration import DEFAULT_MAX_COST, resolve_model
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.epistemic.workflow import plan_epistemic
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
+
+    try:
+        tools = ToolBudgets(**(budgets or {}))
+    except (ValueError, TypeError) as exc:
+        raise BadInput(str(exc)) from exc
+    inner = ClaudeProposer(resolve_model(model), api_key="not-used", budgets=tools)
+    proposer = ClaudeEpistemicProposer(inner)
+    plan_epistemic(repo, rev, runtime_path, proposer, store=store, system=system, data_dir=data_dir)
+    assert proposer.estimate is not None
+    cap = DEFAULT_MAX_COST if max_cost is None else max_cost
+    console.print(escape(proposer.estimate.line(cap)), soft_wrap=True)
+
+
+def _announcer(console: Console) -> Any:
+    return lambda line: console.print(escape(line), soft_wrap=True)
+
+
+def resume_epistemic(
+    console: Console, thread: str, data_dir: Path, out: Path | None, text_out: Path | None
+) -> EpiResult:
+    """``--resume epi-…``: the stored inputs and settings; answered calls are replayed."""
+    from graph.epistemic.workflow import stored_run
+
+    stored = stored_run(thread, data_dir)
+    settings = dict(stored.get("settings") or {})
+    claude = settings.get("generator") == "claude"
+    if claude and not os.environ.get("ANTHROPIC_API_KEY"):
+        raise BadInput(f"run {thread} was drafted with Claude: resuming needs ANTHROPIC_API_KEY")
+    out = out or (Path(settings["out"]) if settings.get("out") else None)
+    if out is None:
+        raise BadInput("--out is required (the run did not record where to write)")
+    if text_out is None and settings.get("text_out"):
+        text_out = Path(settings["text_out"])
+    proposer = make_epistemic_proposer(
+        not claude, settings.get("model"), settings.get("budgets"), _announcer(console)
+    )
+    proposer.max_cost = settings.get("max_cost")
+    result = run_epistemic(
+        stored["repo"],
+        stored["rev"],
+        stored["runtime_path"],
+        data_dir=data_dir,
+        proposer=proposer,
+        max_cost=settings.get("max_cost"),
+        resume_thread=thread,
+    )
+    return _write(console, result, out, text_out)
+
+
+def _write(console: Console, result: EpiResult, out: Path, text_out: Path | None) -> EpiResult:
     save_report(result.report, out, "json")
     if text_out is not None:
         save_report(result.report, text_out, "text")
@@ -87,7 +189,8 @@ def draft_epistemic(
     if result.report.meta is not None and result.report.meta.usage:
         console.print(usage_table(result.report.meta.usage))
     for p in result.problems:
-        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+        what = "partial draft" if p.startswith("missing (") else "cell check"
+        console.print(f"[red]{what}:[/] {escape(p)}", soft_wrap=True)
     s = report_summary(result.report)
     console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
     console.print(f"draft written to [bold]{escape(str(out))}[/]", soft_wrap=True)

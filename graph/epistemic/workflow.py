@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypedDict
 
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -23,6 +24,7 @@ from langgraph.runtime import Runtime
 
 from drafter import __version__
 from drafter.cellcheck import check_report_tables
+from drafter.errors import BadInput
 from drafter.model import DraftMeta, Record, Report, WitnessBlock
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
@@ -45,6 +47,10 @@ class EpiState(TypedDict, total=False):
     report: dict[str, Any]
     problems: list[str]
     usage: list[dict[str, Any]]
+    proposer_notes: list[str]
+    missing: list[str]
+    #: What ``--resume`` needs to rebuild the proposer: generator, model, cap, outputs.
+    settings: dict[str, Any]
 
 
 @dataclass
@@ -85,11 +91,9 @@ def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     }
 
 
-def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
-    """Draft every section with the run's proposer."""
-    ctx = runtime.context
+def _context(state: EpiState, ctx: EpiRunContext) -> EpistemicContext:
     res = ctx.resources
-    ectx = EpistemicContext(
+    return EpistemicContext(
         system=state["system"] or "system",
         identity=state["identity"],
         sha=state["sha"],
@@ -98,9 +102,23 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
         text_of=ctx.text_of,
         path_exists=res.snapshot().exists,
     )
+
+
+def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+    """Draft every section with the run's proposer."""
+    ctx = runtime.context
+    res = ctx.resources
+    ectx = _context(state, ctx)
+    if hasattr(ctx.proposer, "bind_resources"):
+        ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
         report = ctx.proposer.draft(ectx)
-    return {"report": report.model_dump(mode="json"), "usage": meter.entries()}
+    return {
+        "report": report.model_dump(mode="json"),
+        "usage": meter.entries(),
+        "proposer_notes": list(getattr(ctx.proposer, "notes", [])),
+        "missing": list(getattr(ctx.proposer, "missing", [])),
+    }
 
 
 def _keep_verified(r: Record) -> Record:
@@ -118,7 +136,13 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[s
     for s in report.sections:
         kept = [_keep_verified(r) for r in s.records]
         s.records = [r for r in kept if r.witnesses]
-    return {"report": report.model_dump(mode="json")}
+    notes = list(state.get("proposer_notes") or [])
+    for a in report.account:  # inline witnesses of model-written prose
+        bad = [b for b in a.blocks if isinstance(b, WitnessBlock) and not b.witness.verified]
+        if bad:
+            a.blocks = [b for b in a.blocks if b not in bad]
+            notes.append(f"{a.title}: {len(bad)} inline witness(es) dropped: not found")
+    return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 
 def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
@@ -138,14 +162,27 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     for r in report.records:
         if r.part_of and r.part_of not in rt.ids and report.record(r.part_of) is None:
             notes.append(f"{r.id}: part of unknown record {r.part_of}")
+    cell_problems = list(notes)
+    missing = list(state.get("missing") or [])
+    if missing:  # a partial draft says what the model did not draft
+        notes.append(f"missing (not drafted by the model): {', '.join(missing)}")
     report.meta = DraftMeta(
         generator=f"{runtime.context.proposer.name}-epistemic",
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         drafter_version=__version__,
         model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
         usage=summarize(state.get("usage") or []),
-        notes=[f"runtime input: {rt.origin} ({len(rt.ids)} records)", *notes_pin, *notes],
-        extra={"runtime_ids": sorted(rt.ids), "cell_problems": notes},
+        notes=[
+            f"runtime input: {rt.origin} ({len(rt.ids)} records)",
+            *notes_pin,
+            *(state.get("proposer_notes") or []),
+            *notes,
+        ],
+        extra={
+            "runtime_ids": sorted(rt.ids),
+            "cell_problems": cell_problems,
+            "missing": missing,
+        },
     )
     return {"report": report.model_dump(mode="json"), "problems": notes}
 
@@ -184,10 +221,15 @@ def run_epistemic(
     data_dir: Path | None = None,
     proposer: Any = None,
     max_cost: float | None = None,
+    settings: dict[str, Any] | None = None,
+    resume_thread: str | None = None,
 ) -> EpiResult:
-    """Run the workflow to the end with a fresh SqliteSaver thread (and, for a model
-    proposer, the run's call journal beside the checkpoint)."""
-    tid = new_thread_id(rev).replace("draft-", "epi-")
+    """Run the workflow to the end with a SqliteSaver thread (and, for a model
+    proposer, the run's call journal beside the checkpoint).
+
+    With ``resume_thread`` the stored thread continues where it stopped; the journal
+    answers every request and tool call made before, so nothing is paid twice."""
+    tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
@@ -197,13 +239,16 @@ def run_epistemic(
 
         journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
         proposer.attach_journal(journal)
-    inputs: EpiState = {
-        "repo": str(repo),
-        "rev": rev,
-        "runtime_path": str(runtime_path),
-        "store": str(store) if store else None,
-        "system": system,
-    }
+    inputs: EpiState | None = None
+    if resume_thread is None:
+        inputs = {
+            "repo": str(repo),
+            "rev": rev,
+            "runtime_path": str(runtime_path),
+            "store": str(store) if store else None,
+            "system": system,
+            "settings": settings or {},
+        }
     try:
         with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
             app = build_epistemic_graph().compile(checkpointer=saver)
@@ -214,3 +259,44 @@ def run_epistemic(
         if journal is not None:
             journal.close()
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
+
+
+def stored_run(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+    """The inputs and settings an epistemic run was started with (for ``--resume``)."""
+    path = checkpoint_path(thread_id, data_dir)
+    if not path.exists():
+        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        app = build_epistemic_graph().compile(checkpointer=saver)
+        values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    if not values.get("runtime_path"):
+        raise BadInput(f"run {thread_id!r} is not an epistemic run")
+    return values
+
+
+def plan_epistemic(
+    repo: str,
+    rev: str,
+    runtime_path: str | Path,
+    proposer: Any,
+    *,
+    store: str | Path | None = None,
+    system: str | None = None,
+    data_dir: Path | None = None,
+) -> Any:
+    """``--estimate``: the inputs a run would load and the proposer's plan, no thread
+    and no paid call; returns what ``proposer.plan`` returns."""
+    resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
+    ctx = EpiRunContext(resources, proposer)
+    state: EpiState = {
+        "repo": str(repo),
+        "rev": rev,
+        "runtime_path": str(runtime_path),
+        "store": str(store) if store else None,
+        "system": system,
+    }
+    try:
+        state.update(load_inputs(state, SimpleNamespace(context=ctx)))  # type: ignore[typeddict-item,arg-type]
+        return proposer.plan(_context(state, ctx))
+    finally:
+        resources.close()
