@@ -14,6 +14,7 @@ import click
 
 from drafter import __version__
 from drafter.errors import DrafterError
+from drafter.sanitize import visible
 
 
 class _LazyGroup(click.Group):
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(rv, int) and not isinstance(rv, bool):
             return rv
     except DrafterError as exc:
-        click.echo(f"drafter: error: {exc}", err=True)
+        click.echo(f"drafter: error: {visible(str(exc), keep_newlines=False)}", err=True)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
+from drafter.sanitize import visible
 from drafter.textformat.check import text_round_trip_problems
 
 
@@ -27,7 +28,7 @@ def _warn(warnings: list[str], quiet: bool) -> None:
     if quiet:
         return
     for w in warnings:
-        click.echo(f"drafter: warning: {w}", err=True)
+        click.echo(f"drafter: warning: {visible(w, keep_newlines=False)}", err=True)
 
 
 @click.command("parse")

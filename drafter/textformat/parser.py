@@ -29,7 +29,9 @@ from drafter.model import (
     ReportType,
     Source,
 )
+from drafter.sanitize import visible
 from drafter.textformat.blocks import BlockRun, Diagnostics, build_blocks, warn_unknown_statuses
+from drafter.textformat.escapes import unescape_report
 from drafter.textformat.lines import (
     classify,
     is_id_like,
@@ -68,7 +70,7 @@ _SOURCE_RE = re.compile(
 )
 _LABEL_RE = re.compile(r"^Label:\s*(?P<label>.*)$")
 _PART_OF_RE = re.compile(r"^Part of:\s*(?P<id>.*)$")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass
@@ -87,8 +89,13 @@ def _check_text(text: str, diag: Diagnostics) -> list[str]:
     m = _CONTROL_RE.search(text)
     if m:
         line = text.count("\n", 0, m.start()) + 1
-        what = "NUL byte" if m.group() == "\x00" else f"control character {m.group()!r}"
-        diag.error(line, f"{what} in report text (binary file?)")
+        if m.group() == "\x00":
+            diag.error(line, "NUL byte in report text (binary file?)")
+        diag.error(
+            line,
+            f"raw control character U+{ord(m.group()):04X} in report text "
+            f"(write it as {visible(m.group())})",
+        )
     if "\ufffd" in text:  # may be a quote of a lossily decoded file: unusual, not fatal
         line = text.count("\n", 0, text.index("\ufffd")) + 1
         diag.warn(line, "U+FFFD replacement character (text decoded from non-UTF-8 bytes?)")
@@ -478,7 +485,7 @@ def parse_report(text: str, *, where: str = "<report>") -> ParseResult:
     """
     diag = Diagnostics(where)
     lines = _check_text(text, diag)
-    report = _Parser(lines, diag).parse()
+    report = unescape_report(_Parser(lines, diag).parse())
     return ParseResult(report=report, warnings=diag.warnings)
 
 

@@ -9,6 +9,7 @@ plain dataclasses that carry exact 1-based line spans.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -17,6 +18,14 @@ import tree_sitter_python as tsp
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 LANGUAGE = Language(tsp.language())
+
+#: Deepest syntax tree a file may have to be surveyed.  Finding the enclosing symbol of
+#: a node walks its parents, and tree-sitter finds each parent from the root, so work
+#: grows with the cube of the depth: a 6 KB line of 3,000 nested calls took minutes.
+#: CPython itself refuses more than 200 nested brackets, so real code stays far below.
+MAX_TREE_DEPTH = 600
+#: Seconds one file may take to survey before it is given up as skipped.
+FILE_BUDGET_SECONDS = 10.0
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
 MAX_SNIPPET_LINES = 12
@@ -137,6 +146,41 @@ class PyFile:
             )
             self._uses_cache[key] = got
         return got
+
+
+class FileTooComplex(Exception):
+    """A file past the depth or time cap: skipped and reported, never surveyed for long."""
+
+
+def tree_depth(root: Node, cap: int) -> int:
+    """Depth of the tree under ``root``, walked iteratively; stops counting past ``cap``."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > cap:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
+
+
+class Budget:
+    """A per-file deadline, checked between extracted facts."""
+
+    def __init__(self, path: str, seconds: float):
+        self.path = path
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise FileTooComplex(f"took longer than {self.seconds:g} s to survey")
 
 
 def module_name(path: str) -> str:
@@ -288,11 +332,21 @@ def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
 _WS = re.compile(r"\s+")
 
 
-def parse_python(path: str, text: str) -> PyFile:
-    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged."""
+def parse_python(
+    path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS
+) -> PyFile:
+    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
+
+    Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a
+    file that takes longer than ``budget_seconds``; the caller reports it as skipped.
+    """
     data = text.encode("utf-8", errors="surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
+    depth = tree_depth(root, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
+    budget = Budget(path, budget_seconds)
     pf = PyFile(
         path=path,
         text=text,
@@ -314,6 +368,7 @@ def parse_python(path: str, text: str) -> PyFile:
             _collect_imports(pf, n, is_pkg)
 
     for _, caps in QueryCursor(query("defs")).matches(root):
+        budget.check()
         node = (caps.get("def") or caps.get("class"))[0]
         kind = "function" if "def" in caps else "class"
         name = _text(caps["name"][0])
@@ -349,6 +404,7 @@ def parse_python(path: str, text: str) -> PyFile:
         )
 
     for _, caps in QueryCursor(query("calls")).matches(root):
+        budget.check()
         node = caps["call"][0]
         fn = caps["fn"][0]
         args = caps["args"][0]
@@ -374,6 +430,7 @@ def parse_python(path: str, text: str) -> PyFile:
         )
 
     for _, caps in QueryCursor(query("strings")).matches(root):
+        budget.check()
         node = caps["string"][0]
         parent = node.parent
         if parent is not None and parent.type == "concatenated_string":
@@ -417,6 +474,7 @@ def parse_python(path: str, text: str) -> PyFile:
 
     for name, bucket in (("loops", pf.loops), ("compare", pf.compares), ("dicts", pf.dicts)):
         for _, caps in QueryCursor(query(name)).matches(root):
+            budget.check()
             node = next(iter(caps.values()))[0]
             extra: dict[str, str] = {}
             if node.type in ("for_statement", "while_statement"):
@@ -449,6 +507,7 @@ def parse_python(path: str, text: str) -> PyFile:
             )
 
     for _, caps in QueryCursor(query("assigns")).matches(root):
+        budget.check()
         node = caps["assign"][0]
         pf.assigns.append(
             Span(
