@@ -52,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     except DrafterError as exc:
         click.echo(f"drafter: error: {visible(str(exc), keep_newlines=False)}", err=True)
         return exc.exit_code
+    except OSError as exc:
+        # a filesystem failure that no command turned into BadInput: still one line
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        why = exc.strerror or str(exc)
+        click.echo(f"drafter: error: {visible(where + why, keep_newlines=False)}", err=True)
+        return 2
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:

@@ -32,11 +32,11 @@ def _warn(warnings: list[str], quiet: bool) -> None:
 
 
 @click.command("parse")
-@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("report", type=click.Path(path_type=Path))
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Write the JSON here (atomically) instead of stdout.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when the report raises any warning.")
@@ -51,7 +51,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 
 
 @click.command("render")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "-f",
@@ -64,7 +64,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Write here (atomically) instead of stdout.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")

@@ -140,7 +140,7 @@ def _summary_table(s: VerifySummary) -> Table:
 
 
 @click.command("verify")
-@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("report", type=click.Path(path_type=Path))
 @click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
 @click.option(
     "--rev",
@@ -151,7 +151,7 @@ def _summary_table(s: VerifySummary) -> Table:
 @click.option(
     "--write",
     "write",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Save the report with every witness's verification as draft JSON.",
 )
 def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:

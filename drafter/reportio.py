@@ -92,8 +92,14 @@ def load_report(path: str | os.PathLike[str]) -> Report:
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that a crash never leaves a partial file."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    if p.is_dir():
+        raise BadInput("is a folder; give a file name to write", where=str(p))
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        why = "a parent is a file, not a folder" if _under_file(p) else exc.strerror
+        raise BadInput(f"cannot write here: {why}", where=str(p)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
@@ -116,6 +122,20 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work is done, an output path that can never be written."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadInput("is a folder; give a file name to write", where=str(p))
+    if _under_file(p):
+        raise BadInput("cannot write here: a parent is a file, not a folder", where=str(p))
+
+
+def _under_file(p: Path) -> bool:
+    """Is some parent of ``p`` an existing regular file?"""
+    return any(q.is_file() for q in p.parents)
 
 
 def format_for(path: str | os.PathLike[str]) -> str:
@@ -147,6 +167,7 @@ def save_report(report: Report, path: str | os.PathLike[str], fmt: str | None = 
 __all__ = [
     "MAX_REPORT_BYTES",
     "atomic_write_text",
+    "check_output_path",
     "dump_report",
     "load_report",
     "load_report_with_warnings",

@@ -248,6 +248,11 @@ def draft_cmd(
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None:
         raise BadInput("--out DRAFT.json is required")
+    from drafter.reportio import check_output_path
+
+    for target in (out, text_out):
+        if target is not None:
+            check_output_path(target)
     # Pin the revision before a run is recorded: a run that can never start is not
     # worth a thread id the user is told to resume.
     from drafter.snapshot import Snapshot
