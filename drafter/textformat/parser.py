@@ -22,6 +22,7 @@ from drafter.model import (
     RUNTIME_TYPE_PATH,
     SECTION_KIND,
     AccountSection,
+    Heading,
     Paragraph,
     Record,
     RecordSection,
@@ -47,6 +48,12 @@ EPISTEMIC_ACCOUNT_SECTIONS = (
     "Authority-route ledger",
     "System-claim versus route comparison",
     "Bounded conclusion",
+)
+#: The sub-sections every runtime account in the analysts' reports uses, in order.
+RUNTIME_ACCOUNT_SUBSECTIONS = (
+    "Scope and ordinary invocation",
+    "Effect boundaries, authority and isolation",
+    "Load-bearing guarantees and forcing cases",
 )
 SHARED_RECORDS = "Shared records"
 ANNOTATIONS = "Annotations"
@@ -248,6 +255,7 @@ class _Parser:
                 self.pos += 1
             run = self._blocks(body_start, self.pos, headings=True)
             warn_unknown_statuses(run, self.diag, title)
+            self._warn_unknown_subsections(run, title)
             if not run.blocks:
                 self.diag.warn(start_line, f"section {title!r} is empty")
             report.account.append(AccountSection(title=title, blocks=run.blocks))
@@ -261,6 +269,15 @@ class _Parser:
             self.diag.warn(
                 self.lineno(min(self.pos, len(self.lines) - 1)), "account sections are out of order"
             )
+
+    def _warn_unknown_subsections(self, run: BlockRun, section: str) -> None:
+        """A sub-heading the report type does not define is kept, but never silently."""
+        known = RUNTIME_ACCOUNT_SUBSECTIONS if self.rtype == ReportType.runtime else ()
+        for block, line in zip(run.blocks, run.starts, strict=True):
+            if isinstance(block, Heading) and block.text not in known:
+                self.diag.warn(
+                    line, f"unknown sub-section {block.text!r} in {section!r} (kept as a heading)"
+                )
 
     def _blocks(self, start: int, end: int, *, headings: bool) -> BlockRun:
         return build_blocks(
