@@ -96,3 +96,22 @@ def one_line(text: str, limit: int | None = None) -> str:
     if limit is not None and len(out) > limit:
         out = out[: limit - 1] + "…"
     return out
+
+
+_FRAME_TAG_RE_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def frame_escape(text: str, tag: str) -> str:
+    """Data text made safe inside ``<tag …>…</tag>`` framing of a model request.
+
+    Any opening or closing form of ``tag`` in the data, in any letter case and with
+    any spacing after ``<`` or ``</`` (``</Repository_Data>``, ``< repository_data
+    kind="system">``), gets a backslash after its ``<`` (``<\\/repository_data``), so data
+    can neither end its block nor open a forged one; control characters are made
+    visible (``⟨U+001B⟩``).
+    """
+    pat = _FRAME_TAG_RE_CACHE.get(tag)
+    if pat is None:
+        pat = re.compile(r"<(?=\s*/?\s*" + re.escape(tag) + r"(?![A-Za-z0-9_\-]))", re.IGNORECASE)
+        _FRAME_TAG_RE_CACHE[tag] = pat
+    return pat.sub("<\\\\", visible(text))
