@@ -11,6 +11,7 @@ import sys
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from drafter.sanitize import json_safe, markup_safe, one_line, plain
 from drafter.snapshot import Snapshot
@@ -53,7 +54,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
             f"{f.category}/{f.kind}",
             plain(f.anchor, keep_newlines=False),
             plain(f.symbol, keep_newlines=False),
-            plain(one_line(f.snippet, 100)),
+            Text(one_line(f.snippet, 100)),  # one_line already made controls visible
         )
     console.print(table)
     counts: dict[str, int] = {}
