@@ -122,13 +122,16 @@ def test_search_table_never_emits_osc_or_markup(indexed, query, capsys, monkeypa
     monkeypatch.setenv("FORCE_COLOR", "1")
     path, sha, data = indexed
     capsys.readouterr()
-    assert main(["search", str(path), query, "--rev", sha, "-k", "20", "--data-dir", str(data)]) == 0
+    args = ["search", str(path), query, "--rev", sha, "-k", "20", "--data-dir", str(data)]
+    assert main(args) == 0
     out = capsys.readouterr().out
     assert "\x1b]" not in out and "\x9b" not in out and "\x07" not in out
     assert "⟨U+001B⟩" in out  # the payloads are there, visibly
 
 
-def test_search_into_a_pipe_has_no_escape_and_literal_markup(indexed, capsys, monkeypatch) -> None:
+def test_search_into_a_pipe_has_no_escape_and_literal_markup(
+    indexed, capsys, monkeypatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "300")  # wide enough that no snippet is folded
     path, sha, data = indexed
     capsys.readouterr()
