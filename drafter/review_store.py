@@ -43,8 +43,17 @@ STORE_SCHEMA = 1
 IDLE_CAP = 300.0
 
 #: Seconds a writer waits for another process holding the store before giving up with
-#: a one-line error (exit 2) that names the store.
+#: a one-line error (exit 2) that names the store; $DRAFTER_LOCK_WAIT overrides it.
 LOCK_WAIT_SECONDS = 10.0
+ENV_LOCK_WAIT = "DRAFTER_LOCK_WAIT"
+
+
+def _lock_wait_default() -> float:
+    raw = os.environ.get(ENV_LOCK_WAIT)
+    try:
+        return max(0.0, float(raw)) if raw else LOCK_WAIT_SECONDS
+    except ValueError:
+        raise BadInput(f"${ENV_LOCK_WAIT} must be a number of seconds, not {raw!r}") from None
 
 
 class Action(StrEnum):
@@ -270,11 +279,11 @@ class ReviewStore:
         path: str | os.PathLike[str],
         *,
         clock: Callable[[], float] = time.time,
-        lock_wait: float = LOCK_WAIT_SECONDS,
+        lock_wait: float | None = None,
     ):
         self.path = Path(path)
         self.clock = clock
-        self.lock_wait = lock_wait
+        self.lock_wait = _lock_wait_default() if lock_wait is None else lock_wait
         self._depth = 0  # nesting of transaction()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,9 +294,9 @@ class ReviewStore:
         try:
             self._db = sqlite3.connect(
                 str(self.path), isolation_level=None, check_same_thread=False,
-                timeout=lock_wait,
+                timeout=self.lock_wait,
             )  # fmt: skip
-            self._db.execute(f"PRAGMA busy_timeout={int(lock_wait * 1000)}")
+            self._db.execute(f"PRAGMA busy_timeout={int(self.lock_wait * 1000)}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             with self.transaction():
