@@ -164,6 +164,10 @@ def test_killed_3000_line_batch_rerun_leaves_exactly_3000_rows(draft, tmp_path: 
     assert _rows(d) == 3000
 
 
+def _spawn(cmd: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
 def _accepts(draft_path: Path) -> dict[str, int]:
     with sqlite3.connect(default_store_path(draft_path)) as db:
         rows = db.execute(
@@ -175,7 +179,7 @@ def _accepts(draft_path: Path) -> dict[str, int]:
 def test_concurrent_accept_verified_accepts_each_record_once(draft) -> None:
     d, repo, _ = draft
     cmd = [DRAFTER, "review", str(d), "--repo", str(repo), "--accept-verified"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    procs = [_spawn(cmd) for _ in range(3)]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err.decode()[-2000:]
@@ -188,7 +192,7 @@ def test_concurrent_decision_batches_store_each_line_once(draft, tmp_path: Path)
     dec = tmp_path / "dec.jsonl"
     _notes(dec, report, 200)
     cmd = [DRAFTER, "review", str(d), "--repo", str(repo), "--decisions", str(dec)]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    procs = [_spawn(cmd) for _ in range(2)]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err.decode()[-2000:]
