@@ -21,7 +21,10 @@ from drafter.reportio import report_from_json
 from drafter.textformat import parse_report, render_text
 from drafter.textformat.lines import classify, format_witness
 
-HEAD = "Sys runtime report\n\nType: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
+HEAD = (
+    "Sys runtime report\n\n"
+    "Type: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
+)
 
 
 def _report_text(witness_line: str, extra_account: str = "") -> str:
