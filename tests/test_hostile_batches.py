@@ -176,6 +176,49 @@ def _accepts(draft_path: Path) -> dict[str, int]:
     return dict(rows)
 
 
+def test_racing_accept_verified_accepts_each_record_once(draft, monkeypatch) -> None:
+    """Two writers that both read the states before either writes (forced with a
+    barrier that gives up after a moment) still accept each record once."""
+    import threading
+
+    from tui.batch import accept_verified
+    from tui.session import ReviewSession
+
+    d, repo, _ = draft
+    session = ReviewSession(d, repo)  # verifies the draft's witnesses once
+    report = session.report
+    session.close()
+    barrier = threading.Barrier(2, timeout=1.5)
+    real_states = ReviewStore.states
+
+    def states(self, records):  # noqa: ANN001, ANN202 - pass-through
+        got = real_states(self, records)
+        try:
+            barrier.wait()  # both readers meet here, unless one holds the write lock
+        except threading.BrokenBarrierError:
+            pass
+        return got
+
+    monkeypatch.setattr(ReviewStore, "states", states)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with ReviewStore(default_store_path(d)) as store:
+                accept_verified(store, report)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors
+    accepts = _accepts(d)
+    assert accepts and set(accepts.values()) == {1}
+
+
 def test_concurrent_accept_verified_accepts_each_record_once(draft) -> None:
     d, repo, _ = draft
     cmd = [DRAFTER, "review", str(d), "--repo", str(repo), "--accept-verified"]

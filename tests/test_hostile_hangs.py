@@ -21,13 +21,7 @@ from drafter.cli import main
 from drafter.snapshot import Snapshot
 from retrieval.chunking import chunk_file
 from retrieval.survey.runner import run_survey
-from retrieval.survey.source import (
-    MAX_TREE_DEPTH,
-    FileTooComplex,
-    _parser,
-    parse_python,
-    tree_depth,
-)
+from retrieval.survey.source import _parser, parse_python
 
 DRAFTER = str(Path(sys.executable).parent / "drafter")
 
@@ -75,12 +69,16 @@ def test_moderate_nesting_is_still_surveyed(tmp_path: Path) -> None:
 
 
 def test_depth_walk_is_iterative_and_stops_at_the_cap() -> None:
+    from retrieval.survey.source import MAX_TREE_DEPTH, tree_depth
+
     root = _parser().parse(nested(20_000).encode()).root_node
     assert tree_depth(root, MAX_TREE_DEPTH) == MAX_TREE_DEPTH + 1  # no RecursionError
     assert tree_depth(_parser().parse(b"x = 1\n").root_node, MAX_TREE_DEPTH) < 10
 
 
 def test_per_file_time_budget_skips_a_slow_file() -> None:
+    from retrieval.survey.source import FileTooComplex
+
     with pytest.raises(FileTooComplex, match="longer than"):
         parse_python("slow.py", nested(200), budget_seconds=0.0)
 

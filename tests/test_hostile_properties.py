@@ -27,7 +27,6 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.normalize import collapse, file_form
-from drafter.sanitize import unescape, visible
 from drafter.snapshot import Snapshot
 from drafter.textformat import parse_report, render_text
 from drafter.verify import Verifier
@@ -49,6 +48,8 @@ words = st.lists(piece, min_size=1, max_size=12).map(lambda ps: "w " + "".join(p
 @FAST
 @given(st.text(max_size=60))
 def test_visible_then_unescape_is_the_identity(text: str) -> None:
+    from drafter.sanitize import unescape, visible
+
     shown = visible(text)
     assert unescape(shown) == text
     assert not any(c in shown for c in CONTROLS if c != "\n")

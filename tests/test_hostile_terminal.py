@@ -28,7 +28,6 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.reportio import dump_report
-from drafter.sanitize import json_safe, markup_safe, one_line, plain, unescape, visible
 from drafter.textformat import parse_report, render_text
 
 ALL = {**ESCAPES, **MARKUP}
@@ -39,6 +38,8 @@ ALL = {**ESCAPES, **MARKUP}
 
 @pytest.mark.parametrize("name", sorted(ESCAPES))
 def test_visible_leaves_no_raw_control_and_reads_back(name: str) -> None:
+    from drafter.sanitize import unescape, visible
+
     payload = ESCAPES[name]
     shown = visible(payload)
     assert no_raw_control(shown)
@@ -47,12 +48,16 @@ def test_visible_leaves_no_raw_control_and_reads_back(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(ESCAPES))
 def test_one_line_cells_have_no_control_and_no_newline(name: str) -> None:
+    from drafter.sanitize import one_line
+
     shown = one_line(ESCAPES[name] + "\nsecond line", 40)
     assert no_raw_control(shown) and "\n" not in shown and len(shown) <= 40
 
 
 @pytest.mark.parametrize("name", sorted(MARKUP))
 def test_markup_is_printed_literally_by_rich(name: str) -> None:
+    from drafter.sanitize import markup_safe, plain
+
     console = Console(record=True, width=200, force_terminal=True, color_system="truecolor")
     console.print(markup_safe(MARKUP[name]))
     console.print(plain(MARKUP[name]))
@@ -62,12 +67,16 @@ def test_markup_is_printed_literally_by_rich(name: str) -> None:
 
 
 def test_escape_of_the_escape_is_exact() -> None:
+    from drafter.sanitize import unescape, visible
+
     tricky = "⟨U+001B⟩ and ⟨U+27E8⟩ and ⟨U+0041⟩ and \x1b"
     assert unescape(visible(tricky)) == tricky
     assert unescape("⟨U+0041⟩") == "⟨U+0041⟩"  # not an escapable character: left alone
 
 
 def test_json_safe_escapes_c1_and_stays_valid_json() -> None:
+    from drafter.sanitize import json_safe
+
     text = json.dumps({"q": "a\x9bb\x85c\u2028"}, ensure_ascii=False)
     safe = json_safe(text)
     assert no_raw_control(safe) and "\u2028" not in safe
