@@ -243,3 +243,19 @@ def test_error_line_naming_a_hostile_path_is_visible(tmp_path: Path, capsys) -> 
     err = capsys.readouterr().err
     assert no_raw_control(err.replace("\n", "")) and err.count("\n") == 1
     assert "⟨U+001B⟩]0;owned" in err
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_verify_output_shows_hostile_quotes_and_passages_as_text(
+    tmp_path: Path, capsys, as_json: bool
+) -> None:
+    src = 'banner = "\x1b]0;owned\x07 \x9b2J welcome to the tool"\n'
+    repo = tmp_path / "r"
+    sha = commit(repo, {"a.py": src})
+    rep = _report("x", "a.py", 'banner = "\x1b]0;owned\x07 \x9b2J welcome to the toolbox"', sha)
+    draft = tmp_path / "d.json"
+    draft.write_text(rep.to_json())
+    args = ["verify", str(draft), "--repo", str(repo)] + (["--json"] if as_json else [])
+    assert main(args) == 1  # the quote is not in the file
+    out = capsys.readouterr()
+    assert no_raw_control((out.out + out.err).replace("\n", ""))
