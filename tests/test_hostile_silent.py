@@ -89,7 +89,10 @@ def test_quoted_spaced_witness_verifies(tmp_path: Path, capsys) -> None:
     sha = commit(repo, {"with space.py": "x = 1\n"})
     report = tmp_path / "r.txt"
     report.write_text(_report_text('x = 1 --- "with space.py"'))
-    assert main(["verify", str(report), "--repo", str(repo), "--rev", sha]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(report), "--repo", str(repo), "--rev", sha, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert summary["total"] == 1 and summary["by_status"].get("verified") == 1, summary
 
 
 def test_rendered_spaced_witness_reads_back() -> None:
