@@ -219,17 +219,6 @@ def test_racing_accept_verified_accepts_each_record_once(draft, monkeypatch) -> 
     assert accepts and set(accepts.values()) == {1}
 
 
-def test_concurrent_accept_verified_accepts_each_record_once(draft) -> None:
-    d, repo, _ = draft
-    cmd = [DRAFTER, "review", str(d), "--repo", str(repo), "--accept-verified"]
-    procs = [_spawn(cmd) for _ in range(3)]
-    for p in procs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err.decode()[-2000:]
-    accepts = _accepts(d)
-    assert accepts and set(accepts.values()) == {1}
-
-
 def test_concurrent_decision_batches_store_each_line_once(draft, tmp_path: Path) -> None:
     d, repo, report = draft
     dec = tmp_path / "dec.jsonl"
