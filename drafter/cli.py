@@ -7,6 +7,7 @@ user can fix (:class:`drafter.errors.BadInput`) become one line on stderr and ex
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib.metadata import entry_points
 
@@ -52,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     except DrafterError as exc:
         click.echo(f"drafter: error: {visible(str(exc), keep_newlines=False)}", err=True)
         return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (``drafter survey | head``): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except OSError as exc:
         # a filesystem failure that no command turned into BadInput: still one line
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
