@@ -109,3 +109,13 @@ def test_deeply_nested_draft_json_is_one_line_error(tmp_path: Path, capsys, open
     assert main(["parse", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "deep.json" in err
+
+
+def test_many_moderately_deep_lines_are_surveyed_not_skipped() -> None:
+    """Under the depth cap, work is about linear in depth (memoised ancestors), so a file
+    of twenty 200-deep lines is surveyed in well under the per-file budget."""
+    text = "".join(f"z{i} = " + "f(" * 200 + "1" + ")" * 200 + "\n" for i in range(20))
+    t = time.monotonic()
+    pf = parse_python("many.py", text)
+    assert time.monotonic() - t < 5
+    assert len(pf.calls) == 20 * 200

@@ -208,36 +208,75 @@ def _end_line(node: Node) -> int:
     return end.row if end.column == 0 and end.row > node.start_point.row else end.row + 1
 
 
-def enclosing_symbol(node: Node, in_main: tuple[int, int] | None = None) -> str:
+class Ancestry:
+    """Memoised facts about a node's ancestors, for one tree.
+
+    Why: tree-sitter finds a node's parent by walking down from the root, so walking
+    every parent of every call costs about the cube of the nesting depth.  Facts are
+    memoised per ancestor (by node id); queries return outer nodes before inner ones,
+    so a walk up stops after a step or two at an ancestor already seen.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[int, tuple[str, ...]] = {}  # names of defs at or above a node
+        self._stop: dict[int, Node | None] = {}  # nearest statement-like node above
+
+    def def_names(self, node: Node) -> tuple[str, ...]:
+        """Names of the function/class definitions strictly above ``node``, outermost first."""
+        chain: list[Node] = []
+        cur = node.parent
+        while cur is not None and cur.id not in self._names:
+            chain.append(cur)
+            cur = cur.parent
+        names = self._names[cur.id] if cur is not None else ()
+        for n in reversed(chain):
+            if n.type in ("function_definition", "class_definition"):
+                names = (*names, _text(n.child_by_field_name("name")))
+            self._names[n.id] = names
+        return names
+
+    def stop_above(self, node: Node) -> Node | None:
+        """The nearest ancestor that ends :func:`statement_span`'s walk up."""
+        chain: list[Node] = []
+        cur = node.parent
+        while cur is not None and not _is_stop(cur) and cur.id not in self._stop:
+            chain.append(cur)
+            cur = cur.parent
+        found = cur if cur is None or _is_stop(cur) else self._stop[cur.id]
+        for n in chain:
+            self._stop[n.id] = found
+        return found
+
+
+def _is_stop(node: Node) -> bool:
+    t = node.type
+    return t in _COMPOUND or t in ("block", "module", "decorator") or t.endswith("statement")
+
+
+def enclosing_symbol(
+    node: Node, in_main: tuple[int, int] | None = None, anc: Ancestry | None = None
+) -> str:
     """``Class.method`` / ``function`` of the innermost definition, else ``<main>``/``<module>``."""
-    names: list[str] = []
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("function_definition", "class_definition"):
-            names.append(_text(cur.child_by_field_name("name")))
-        cur = cur.parent
+    names = (anc or Ancestry()).def_names(node)
     if names:
-        return ".".join(reversed(names))
+        return ".".join(names)
     if in_main and in_main[0] <= _line(node) <= in_main[1]:
         return "<main>"
     return "<module>"
 
 
-def statement_span(node: Node) -> tuple[int, int]:
+def statement_span(node: Node, anc: Ancestry | None = None) -> tuple[int, int]:
     """Lines of the simple statement holding ``node`` (or the node itself if long)."""
     start, end = _line(node), _end_line(node)
     own = (start, end)
-    cur = node.parent
-    while cur is not None:
+    cur = (anc or Ancestry()).stop_above(node)
+    if cur is not None:
         if cur.type in _COMPOUND or cur.type in ("block", "module"):
             # header of a compound statement: from its first line to the node's end
             if cur.type in _COMPOUND and _line(cur) >= start - 2:
                 start = _line(cur)
-            break
-        if cur.type.endswith("statement") or cur.type in ("decorator",):
+        else:  # a simple statement or a decorator
             start, end = min(start, _line(cur)), max(end, _end_line(cur))
-            break
-        cur = cur.parent
     # a call nested deep inside a long statement is anchored on its own lines
     if (end - start + 1 > 3 and own[0] > start) or end - start + 1 > MAX_SNIPPET_LINES:
         start, end = own[0], min(own[1], own[0] + MAX_SNIPPET_LINES - 1)
@@ -347,6 +386,7 @@ def parse_python(
     if depth > MAX_TREE_DEPTH:
         raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
     budget = Budget(path, budget_seconds)
+    anc = Ancestry()
     pf = PyFile(
         path=path,
         text=text,
@@ -380,7 +420,7 @@ def parse_python(
         decorators = (
             [_text(d)[1:].strip() for d in outer.children if d.type == "decorator"] if outer else []
         )
-        sym = enclosing_symbol(node)
+        sym = enclosing_symbol(node, anc=anc)
         symbol = f"{sym}.{name}" if sym not in ("<module>", "<main>") else name
         ds = _docstring(node.child_by_field_name("body"))
         params_node = node.child_by_field_name("parameters")
@@ -410,8 +450,8 @@ def parse_python(
         args = caps["args"][0]
         callee = _WS.sub("", _text(fn)) if fn.type in ("identifier", "attribute") else _text(fn)
         kwargs, positional = _split_args(args) if args.type == "argument_list" else ({}, [])
-        s, e = statement_span(node)
-        symbol = enclosing_symbol(node, pf.main_guard)
+        s, e = statement_span(node, anc)
+        symbol = enclosing_symbol(node, pf.main_guard, anc)
         pf.calls.append(
             Call(
                 callee=callee,
@@ -465,7 +505,7 @@ def parse_python(
                 value=string_value(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard),
+                symbol=enclosing_symbol(node, pf.main_guard, anc),
                 assigned_to=assigned,
                 is_docstring=bool(is_doc),
                 is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
@@ -494,14 +534,14 @@ def parse_python(
                 extra["callable_values"] = ",".join(vals)
                 extra["pairs"] = str(sum(1 for p in node.named_children if p.type == "pair"))
             if node.type == "comparison_operator":
-                s, e = statement_span(node)
+                s, e = statement_span(node, anc)
                 extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
             bucket.append(
                 Span(
                     text=_text(node),
                     start_line=_line(node),
                     end_line=_end_line(node),
-                    symbol=enclosing_symbol(node, pf.main_guard),
+                    symbol=enclosing_symbol(node, pf.main_guard, anc),
                     extra=extra,
                 )
             )
@@ -514,7 +554,7 @@ def parse_python(
                 text=_text(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard),
+                symbol=enclosing_symbol(node, pf.main_guard, anc),
                 extra={"lhs": _text(caps["lhs"][0]), "rhs_type": caps["rhs"][0].type},
             )
         )
