@@ -12,6 +12,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from drafter.errors import BadInput
+
 ENV_DATA_DIR = "DRAFTER_DATA_DIR"
 ENV_CHROMA_URL = "DRAFTER_CHROMA_URL"
 ENV_MODEL = "DRAFTER_MODEL"
@@ -31,8 +33,6 @@ def usable_dir(path: Path, what: str) -> Path:
     traceback from deep inside Chroma or SQLite; a probe file tells it up front (and,
     unlike ``os.access``, also for root on a read-only mount).
     """
-    from drafter.errors import BadInput  # local: config is imported very early
-
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
