@@ -259,3 +259,16 @@ def test_verify_output_shows_hostile_quotes_and_passages_as_text(
     assert main(args) == 1  # the quote is not in the file
     out = capsys.readouterr()
     assert no_raw_control((out.out + out.err).replace("\n", ""))
+
+
+def test_a_path_with_escape_bytes_round_trips_and_verifies(tmp_path: Path, capsys) -> None:
+    path = "evil\x1b]0;t\x07name.py"
+    repo = tmp_path / "r"
+    sha = commit(repo, {path: "import os\nos.system('pwd')\n"})
+    text = render_text(_report("x", path, "os.system('pwd')", sha))
+    assert no_raw_control(text.replace("\n", ""))
+    back = tmp_path / "r.txt"
+    back.write_text(text)
+    assert parse_report(text).report.witnesses[0].path == path
+    assert main(["verify", str(back), "--repo", str(repo)]) == 0
+    assert no_raw_control(capsys.readouterr().out.replace("\n", ""))
