@@ -7,6 +7,7 @@ user can fix (:class:`drafter.errors.BadInput`) become one line on stderr and ex
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib.metadata import entry_points
 
@@ -14,6 +15,7 @@ import click
 
 from drafter import __version__
 from drafter.errors import DrafterError
+from drafter.sanitize import visible
 
 
 class _LazyGroup(click.Group):
@@ -49,8 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(rv, int) and not isinstance(rv, bool):
             return rv
     except DrafterError as exc:
-        click.echo(f"drafter: error: {exc}", err=True)
+        click.echo(f"drafter: error: {visible(str(exc), keep_newlines=False)}", err=True)
         return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (``drafter survey | head``): stop quietly, as cat does
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except OSError as exc:
+        # a filesystem failure that no command turned into BadInput: still one line
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        why = exc.strerror or str(exc)
+        click.echo(f"drafter: error: {visible(where + why, keep_newlines=False)}", err=True)
+        return 2
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.ClickException as exc:

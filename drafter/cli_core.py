@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
+from drafter.sanitize import visible
 from drafter.textformat.check import text_round_trip_problems
 
 
@@ -27,15 +28,15 @@ def _warn(warnings: list[str], quiet: bool) -> None:
     if quiet:
         return
     for w in warnings:
-        click.echo(f"drafter: warning: {w}", err=True)
+        click.echo(f"drafter: warning: {visible(w, keep_newlines=False)}", err=True)
 
 
 @click.command("parse")
-@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("report", type=click.Path(path_type=Path))
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Write the JSON here (atomically) instead of stdout.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when the report raises any warning.")
@@ -50,7 +51,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 
 
 @click.command("render")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "-f",
@@ -63,7 +64,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 @click.option(
     "--out",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Write here (atomically) instead of stdout.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")

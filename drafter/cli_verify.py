@@ -19,6 +19,7 @@ from rich.text import Text
 from drafter.errors import BadInput
 from drafter.model import Report, VerifyStatus, Witness
 from drafter.reportio import atomic_write_text, load_report_with_warnings
+from drafter.sanitize import json_safe, visible
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier, VerifySummary, summarize
 
@@ -95,11 +96,11 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
     for num, where, anchor, v, quote in rows:
         t.add_row(
             num,
-            Text(where),
-            Text(anchor),
+            Text(visible(where, keep_newlines=False)),
+            Text(visible(anchor, keep_newlines=False)),
             Text(v.status.value, style=_STYLE[v.status]),
             Text(v.match_kind.value if v.match_kind else ""),
-            Text(_cut(quote, quote_w)),
+            Text(_cut(visible(quote, keep_newlines=False), quote_w)),
         )
     return t
 
@@ -109,10 +110,16 @@ def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
         v = w.verification
         if v is None or v.ok:
             continue
-        console.print(Text(f"#{i} {where} — {v.status.value}: {v.message}"))
+        line = f"#{i} {where} — {v.status.value}: {v.message}"
+        console.print(Text(visible(line, keep_newlines=False)))
         for p in v.nearest[:3]:
             console.print(
-                Text(f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {_excerpt(p.text, 90)}"),
+                Text(
+                    visible(
+                        f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {_excerpt(p.text, 90)}",
+                        keep_newlines=False,
+                    )
+                ),
                 no_wrap=True,
                 overflow="ellipsis",
             )
@@ -140,7 +147,7 @@ def _summary_table(s: VerifySummary) -> Table:
 
 
 @click.command("verify")
-@click.argument("report", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("report", type=click.Path(path_type=Path))
 @click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
 @click.option(
     "--rev",
@@ -151,14 +158,14 @@ def _summary_table(s: VerifySummary) -> Table:
 @click.option(
     "--write",
     "write",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     help="Save the report with every witness's verification as draft JSON.",
 )
 def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
     """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
     loaded = load_report_with_warnings(report)
     for warning in loaded.warnings:
-        click.echo(f"drafter: warning: {warning}", err=True)
+        click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
     rep = loaded.report
     named = rep.source.revision if rep.source else None
     if rev is None:
@@ -195,7 +202,7 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
                     for where, w in located
                 ],
             }
-            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            click.echo(json_safe(json.dumps(payload, indent=2, ensure_ascii=False)))
         else:
             out = Console() if Console().is_terminal else Console(width=160)
             if located:

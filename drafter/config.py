@@ -7,9 +7,12 @@ at a temporary directory with one environment variable.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from platformdirs import user_data_dir
+
+from drafter.errors import BadInput
 
 ENV_DATA_DIR = "DRAFTER_DATA_DIR"
 ENV_CHROMA_URL = "DRAFTER_CHROMA_URL"
@@ -20,7 +23,30 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """The data directory: ``override``, else $DRAFTER_DATA_DIR, else the user's data dir."""
     raw = override or os.environ.get(ENV_DATA_DIR) or user_data_dir("drafter", appauthor=False)
     path = Path(raw).expanduser()
-    path.mkdir(parents=True, exist_ok=True)
+    return usable_dir(path, "data dir")
+
+
+def usable_dir(path: Path, what: str) -> Path:
+    """Create ``path`` if needed and prove it writable, or raise one line naming it.
+
+    A read-only folder, or one under a regular file, would otherwise surface as a
+    traceback from deep inside Chroma or SQLite; a probe file tells it up front (and,
+    unlike ``os.access``, also for root on a read-only mount).
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BadInput(f"{what} is a file, not a folder", where=str(path)) from None
+    except OSError as exc:
+        raise BadInput(f"cannot create the {what}: {exc.strerror}", where=str(path)) from None
+    if not path.is_dir():
+        raise BadInput(f"{what} is not a folder", where=str(path))
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".drafter-probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise BadInput(f"{what} is not writable: {exc.strerror}", where=str(path)) from None
     return path
 
 

@@ -19,6 +19,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from drafter.sanitize import json_safe
+
 SCHEMA_VERSION = 1
 
 # -- vocabulary ---------------------------------------------------------------------
@@ -182,8 +184,12 @@ class Witness(_Base):
     @field_validator("path")
     @classmethod
     def _non_empty_path(cls, v: str) -> str:
-        if not v.strip() or any(c.isspace() for c in v):
-            raise ValueError(f"witness path {v!r} is empty or contains whitespace")
+        # spaces inside a path are legal in git (the text format quotes such paths), and
+        # other control characters are carried as ⟨U+XXXX⟩; line breaks and tabs are not
+        if not v.strip() or v != v.strip() or any(c.isspace() and c != " " for c in v):
+            raise ValueError(
+                f"witness path {v!r} is empty, has surrounding spaces or a line break/tab"
+            )
         return v
 
     @property
@@ -562,7 +568,9 @@ class Report(_Base):
     # JSON ------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=2, exclude_none=False) + "\n"
+        # C1 controls stay raw in pydantic's JSON; written as \u escapes they cannot
+        # drive a terminal that shows the file, and the data read back is the same
+        return json_safe(self.model_dump_json(indent=2, exclude_none=False)) + "\n"
 
     @classmethod
     def from_json(cls, text: str) -> Report:

@@ -9,6 +9,7 @@ crash leaves either the old file or the new one, never half of one.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from drafter.errors import BadInput, ReportFormatError
-from drafter.model import Report
+from drafter.model import SCHEMA_VERSION, Report
 from drafter.textformat import parse_report, render_markdown, render_text
 from drafter.textformat.parser import ParseResult
 
@@ -59,9 +60,16 @@ def looks_like_json(text: str) -> bool:
 
 
 def report_from_json(text: str, *, where: str = "<draft>") -> Report:
-    """Validate draft JSON into a Report; errors become one line naming the first problem."""
+    """Validate draft JSON into a Report; errors become one line naming the first problem.
+
+    Validation is strict: ``schema_version`` must be the integer 1 (not ``"1"``, not
+    ``true``), ``sections`` must be present, and no value is coerced to another type, so
+    a damaged or hand-edited draft is refused instead of read as an empty report.
+    """
+    body = text.lstrip("\ufeff")
+    _check_top_level(body, where)
     try:
-        return Report.model_validate_json(text.lstrip("\ufeff"))
+        return Report.model_validate_json(body, strict=True)
     except ValidationError as exc:
         errs = exc.errors()
         first = errs[0]
@@ -72,6 +80,29 @@ def report_from_json(text: str, *, where: str = "<draft>") -> Report:
             ctx = first.get("ctx") or {}
             raise ReportFormatError(f"invalid JSON: {ctx.get('error', msg)}", where=where) from None
         raise ReportFormatError(f"invalid draft JSON at {loc}: {msg}{more}", where=where) from None
+
+
+def _check_top_level(body: str, where: str) -> None:
+    """The keys a draft must carry, checked before the model's defaults could fill them."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise ReportFormatError(f"invalid JSON: {msg}", where=where) from None
+    if not isinstance(data, dict):
+        raise ReportFormatError("draft JSON must be an object", where=where)
+    for key in ("schema_version", "sections"):
+        if key not in data:
+            raise ReportFormatError(f"invalid draft JSON: {key!r} is missing", where=where)
+    v = data["schema_version"]
+    if type(v) is not int:
+        raise ReportFormatError(
+            f"invalid draft JSON at schema_version: must be the integer {SCHEMA_VERSION}, "
+            f"not {json.dumps(v)}",
+            where=where,
+        )
+    if not isinstance(data["sections"], list):
+        raise ReportFormatError("invalid draft JSON at sections: must be a list", where=where)
 
 
 def load_report_with_warnings(path: str | os.PathLike[str]) -> ParseResult:
@@ -92,8 +123,14 @@ def load_report(path: str | os.PathLike[str]) -> Report:
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that a crash never leaves a partial file."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    if p.is_dir():
+        raise BadInput("is a folder; give a file name to write", where=str(p))
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        why = "a parent is a file, not a folder" if _under_file(p) else exc.strerror
+        raise BadInput(f"cannot write here: {why}", where=str(p)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
@@ -116,6 +153,20 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work is done, an output path that can never be written."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadInput("is a folder; give a file name to write", where=str(p))
+    if _under_file(p):
+        raise BadInput("cannot write here: a parent is a file, not a folder", where=str(p))
+
+
+def _under_file(p: Path) -> bool:
+    """Is some parent of ``p`` an existing regular file?"""
+    return any(q.is_file() for q in p.parents)
 
 
 def format_for(path: str | os.PathLike[str]) -> str:
@@ -147,6 +198,7 @@ def save_report(report: Report, path: str | os.PathLike[str], fmt: str | None = 
 __all__ = [
     "MAX_REPORT_BYTES",
     "atomic_write_text",
+    "check_output_path",
     "dump_report",
     "load_report",
     "load_report_with_warnings",

@@ -28,7 +28,8 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -40,6 +41,19 @@ STORE_SCHEMA = 1
 
 #: Seconds of inactivity after which time stops counting as review time.
 IDLE_CAP = 300.0
+
+#: Seconds a writer waits for another process holding the store before giving up with
+#: a one-line error (exit 2) that names the store; $DRAFTER_LOCK_WAIT overrides it.
+LOCK_WAIT_SECONDS = 10.0
+ENV_LOCK_WAIT = "DRAFTER_LOCK_WAIT"
+
+
+def _lock_wait_default() -> float:
+    raw = os.environ.get(ENV_LOCK_WAIT)
+    try:
+        return max(0.0, float(raw)) if raw else LOCK_WAIT_SECONDS
+    except ValueError:
+        raise BadInput(f"${ENV_LOCK_WAIT} must be a number of seconds, not {raw!r}") from None
 
 
 class Action(StrEnum):
@@ -260,24 +274,113 @@ class ReviewStore:
     ``clock`` is injectable so tests (and snapshot screenshots) see fixed times.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Callable[[], float] = time.time,
+        lock_wait: float | None = None,
+    ):
         self.path = Path(path)
         self.clock = clock
+        self.lock_wait = _lock_wait_default() if lock_wait is None else lock_wait
+        self._depth = 0  # nesting of transaction()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BadInput(
+                f"cannot create the review store's folder: {exc.strerror}", where=str(self.path)
+            ) from None
+        try:
             self._db = sqlite3.connect(
-                str(self.path), isolation_level=None, check_same_thread=False
-            )
+                str(self.path), isolation_level=None, check_same_thread=False,
+                timeout=self.lock_wait,
+            )  # fmt: skip
+            self._db.execute(f"PRAGMA busy_timeout={int(self.lock_wait * 1000)}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(_DDL)
-            self._check_schema()
+            with self.transaction():
+                for stmt in _DDL.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+                self._migrate()
+                self._check_schema()
+        except sqlite3.OperationalError as exc:
+            raise self._db_error(exc) from None
         except sqlite3.DatabaseError as exc:
             raise BadInput(
                 f"review store is not a usable SQLite file: {exc}", where=str(self.path)
             ) from None
         self._session: int | None = None
+
+    def _db_error(self, exc: sqlite3.Error) -> BadInput:
+        """One line naming the store for an SQLite failure (locked, read-only, corrupt)."""
+        msg = str(exc)
+        if "locked" in msg or "busy" in msg:
+            return BadInput(
+                f"review store is locked by another process (waited {self.lock_wait:g} s); "
+                "try again when it has finished",
+                where=str(self.path),
+            )
+        if "readonly" in msg or "read-only" in msg:
+            return BadInput("review store is read-only", where=str(self.path))
+        if "unable to open" in msg:
+            return BadInput("cannot open the review store", where=str(self.path))
+        return BadInput(f"review store is not usable: {msg}", where=str(self.path))
+
+    def _migrate(self) -> None:
+        """Add the batch key column (idempotent batches) to stores made before it existed."""
+        cols = {r[1] for r in self._db.execute("PRAGMA table_info(decisions)")}
+        if "batch_key" not in cols:
+            self._db.execute("ALTER TABLE decisions ADD COLUMN batch_key TEXT")
+        self._db.execute(
+            "CREATE UNIQUE INDEX IF NOT EXISTS decisions_batch_key ON decisions(batch_key)"
+            " WHERE batch_key IS NOT NULL"
+        )
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction: everything inside commits together or not at all.
+
+        ``BEGIN IMMEDIATE`` takes the write lock before anything is read, so two
+        processes running a batch serialise: the second sees what the first wrote.
+        Nested use joins the outer transaction.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise self._db_error(exc) from None
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self._rollback()
+            raise
+        self._depth = 0
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise self._db_error(exc) from None
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the failure that brought us here already ended the transaction
+
+    def has_batch_key(self, key: str) -> bool:
+        """Was the batch decision with this key stored already (live or undone)?"""
+        row = self._db.execute("SELECT 1 FROM decisions WHERE batch_key=?", (key,)).fetchone()
+        return row is not None
 
     def _check_schema(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
@@ -312,52 +415,71 @@ class ReviewStore:
         witness: str | None = None,
         field_name: str | None = None,
         text: str | None = None,
+        batch_key: str | None = None,
     ) -> int:
         now = self.clock()
-        cur = self._db.execute(
-            "INSERT INTO decisions(ts, record_id, record_hash, action, witness, field, text)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (now, r.id, record_hash(r), action.value, witness, field_name, text),
-        )
-        self.touch()
+        try:
+            with self.transaction():
+                cur = self._db.execute(
+                    "INSERT INTO decisions(ts, record_id, record_hash, action, witness, field,"
+                    " text, batch_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (now, r.id, record_hash(r), action.value, witness, field_name, text,
+                     batch_key),
+                )  # fmt: skip
+                self.touch()
+        except sqlite3.OperationalError as exc:
+            raise self._db_error(exc) from None
         return int(cur.lastrowid or 0)
 
-    def accept(self, r: Record, note: str | None = None) -> int:
-        return self._append(r, Action.accept, text=note)
+    def accept(self, r: Record, note: str | None = None, *, batch_key: str | None = None) -> int:
+        return self._append(r, Action.accept, text=note, batch_key=batch_key)
 
-    def reject(self, r: Record, reason: str) -> int:
+    def reject(self, r: Record, reason: str, *, batch_key: str | None = None) -> int:
         if not reason.strip():
             raise BadInput(f"{r.id}: a rejection needs a reason")
-        return self._append(r, Action.reject, text=reason.strip())
+        return self._append(r, Action.reject, text=reason.strip(), batch_key=batch_key)
 
-    def annotate(self, r: Record, text: str) -> int:
+    def annotate(self, r: Record, text: str, *, batch_key: str | None = None) -> int:
         if not text.strip():
             raise BadInput(f"{r.id}: an annotation is empty")
-        return self._append(r, Action.annotate, text=text.strip())
+        return self._append(r, Action.annotate, text=text.strip(), batch_key=batch_key)
 
-    def edit(self, r: Record, field_name: str, value: str) -> int:
+    def edit(
+        self, r: Record, field_name: str, value: str, *, batch_key: str | None = None
+    ) -> int:
         apply_edit(r, field_name, value)  # refuse bad values before storing them
-        return self._append(r, Action.edit, field_name=field_name, text=value)
+        return self._append(
+            r, Action.edit, field_name=field_name, text=value, batch_key=batch_key
+        )
 
     def decide_witness(
-        self, r: Record, index: int, accepted: bool, reason: str | None = None
+        self,
+        r: Record,
+        index: int,
+        accepted: bool,
+        reason: str | None = None,
+        *,
+        batch_key: str | None = None,
     ) -> int:
         ws = r.witnesses
         if not 0 <= index < len(ws):
             raise BadInput(f"{r.id}: no witness #{index + 1} (record has {len(ws)})")
         action = Action.accept_witness if accepted else Action.reject_witness
-        return self._append(r, action, witness=witness_key(ws[index]), text=reason)
+        return self._append(
+            r, action, witness=witness_key(ws[index]), text=reason, batch_key=batch_key
+        )
 
     def undo(self) -> DecisionRow | None:
         """Mark the latest live decision undone and return it (None if nothing to undo)."""
-        row = self._db.execute(
-            "SELECT seq, ts, record_id, record_hash, action, witness, field, text FROM decisions"
-            " WHERE undone=0 ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        self._db.execute("UPDATE decisions SET undone=1 WHERE seq=?", (row[0],))
-        self.touch()
+        with self.transaction():
+            row = self._db.execute(
+                "SELECT seq, ts, record_id, record_hash, action, witness, field, text"
+                " FROM decisions WHERE undone=0 ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            self._db.execute("UPDATE decisions SET undone=1 WHERE seq=?", (row[0],))
+            self.touch()
         return _row(row)
 
     # -- view state ----------------------------------------------------------------

@@ -121,6 +121,12 @@ def resolve_git_dir(repo: str | os.PathLike[str]) -> str:
         raise RepoError(f"repository {str(repo)!r} is not a directory")
     r = _git(None, "-C", str(p), "rev-parse", "--absolute-git-dir")
     if r.returncode != 0:
+        if b"dubious ownership" in r.stderr or b"safe.directory" in r.stderr:
+            raise RepoError(
+                f"git refuses {str(repo)!r}: it is owned by another user (dubious ownership); "
+                "if you trust it, add it with: git config --global --add safe.directory "
+                f"{p.resolve()}"
+            )
         raise RepoError(f"{str(repo)!r} is not a git repository")
     return r.stdout.decode().strip()
 
@@ -148,8 +154,21 @@ class Snapshot:
         r = _git(self.git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", spec)
         out = r.stdout.decode().strip()
         if r.returncode != 0 or not _HEX40.match(out):
+            n = self._prefix_matches(rev)
+            if n > 1:
+                raise UnknownRevision(
+                    f"revision {rev!r} is ambiguous in {self.repo}: {n} objects start with it; "
+                    "give more hex digits"
+                )
             raise UnknownRevision(f"revision {rev!r} not found in {self.repo}")
         return out
+
+    def _prefix_matches(self, rev: str) -> int:
+        """How many objects a short hex name could mean (2+ means ambiguous, not missing)."""
+        if not re.fullmatch(r"[0-9a-fA-F]{4,39}", rev):
+            return 0
+        r = _git(self.git_dir, "rev-parse", f"--disambiguate={rev.lower()}")
+        return len(r.stdout.split()) if r.returncode == 0 else 0
 
     @property
     def identity(self) -> str:

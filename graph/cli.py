@@ -183,6 +183,7 @@ def _execute(
 
 def _finish(console: Console, result: RunResult, out: Path, text_out: Path | None) -> Report:
     from drafter.reportio import save_report
+    from drafter.sanitize import markup_safe
 
     report = result.report
     if report is None:
@@ -204,10 +205,10 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     if meta is not None and meta.missing:
         console.print("[yellow]partial draft; missing:[/]")
         for m in meta.missing:
-            console.print(f"  - {m}")
-    console.print(f"draft written to [bold]{out}[/]", soft_wrap=True)
+            console.print(f"  - {markup_safe(m, keep_newlines=False)}")
+    console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if text_out is not None:
-        console.print(f"rendered report: [bold]{text_out}[/]", soft_wrap=True)
+        console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
     return report
 
 
@@ -360,6 +361,11 @@ def draft_cmd(
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
+    from drafter.reportio import check_output_path
+
+    for target in (out, text_out):
+        if target is not None:
+            check_output_path(target)
     # Pin the revision before a run is recorded: a run that can never start is not
     # worth a thread id the user is told to resume.
     from drafter.snapshot import Snapshot

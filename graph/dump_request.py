@@ -8,7 +8,12 @@ answers with a canned submission), so the file holds the bytes that would go ove
 the wire, minus the API key header.  The canned answer carries one wrong quote, so
 the repair request for the same record is captured too.  No network, no key.
 
-    .venv/bin/python -m graph.dump_request [REPO --rev REV] [--record ID] [--out FILE]
+    drafter dump-request [REPO --rev REV] [--record ID] [--out FILE] [--no-index]
+
+Use the ``drafter`` command, not ``python -m graph.dump_request``: ``python -m`` puts
+the current folder first on ``sys.path``, so run inside an analysed repository that
+ships its own ``graph`` package it would import (and run) that package instead.  The
+console script's path starts at its own folder, never the current one.
 
 Without REPO the shipped sample is materialised in a temporary folder.  It lives in
 ``graph`` (a module, not a loose script) because it drives the workflow's own context
@@ -23,6 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import click
 import httpx2
 
 from drafter.sample import materialize
@@ -74,10 +80,8 @@ def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTr
     return httpx2.MockTransport(handler)
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(
-        prog="python -m graph.dump_request", description=(__doc__ or "").splitlines()[0]
-    )
+def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_request") -> None:
+    ap = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     ap.add_argument("repo", nargs="?")
     ap.add_argument("--rev", default="HEAD")
     ap.add_argument(
@@ -145,6 +149,17 @@ def main(argv: list[str] | None = None) -> None:
     res.close()
     if tmp is not None:
         tmp.cleanup()
+
+
+@click.command(
+    "dump-request",
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def dump_request_cmd(args: tuple[str, ...]) -> None:
+    """Write the exact Claude requests for one record to a file (no network, no key)."""
+    main(list(args), prog="drafter dump-request")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,9 +156,17 @@ def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any
     path = checkpoint_path(thread_id, data_dir)
     if not path.exists():
         raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = build_graph().compile(checkpointer=saver)
-        values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    try:
+        with SqliteSaver.from_conn_string(str(path)) as saver:
+            app = build_graph().compile(checkpointer=saver)
+            values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    except (sqlite3.DatabaseError, ValueError) as exc:
+        # a damaged checkpoint cannot be resumed; say so in one line naming the file
+        raise BadInput(
+            f"checkpoint of run {thread_id!r} is unreadable ({str(exc).splitlines()[0]}); "
+            "start a new run",
+            where=str(path),
+        ) from None
     if not values:
         raise BadInput(f"run {thread_id!r} has no checkpoint to resume")
     return values

@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from drafter.sanitize import json_safe, markup_safe, plain
 from drafter.snapshot import Snapshot
 from retrieval.index import IndexStats, open_index
 from retrieval.search import Hit, search
@@ -29,7 +30,9 @@ _url_opt = click.option(
 
 
 def _summary(stats: IndexStats) -> Table:
-    table = Table(title=f"index {stats.identity} @ {stats.revision[:12]}", show_header=False)
+    table = Table(
+        title=f"index {markup_safe(stats.identity)} @ {stats.revision[:12]}", show_header=False
+    )
     table.add_column("what")
     table.add_column("value", justify="right")
     table.add_row("files in revision", str(stats.files_total))
@@ -100,15 +103,16 @@ def search_cmd(repo: str, query: str, rev: str, k: int, path_glob: str | None,
         for h in hits:
             row = asdict(h)
             row.pop("text")
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json_safe(json.dumps(row, ensure_ascii=False)))
         return
-    table = Table(title=f"{len(hits)} hits for {query!r}")
+    table = Table(title=f"{len(hits)} hits for {markup_safe(repr(query))}")
     table.add_column("#", justify="right")
     table.add_column("location", no_wrap=True)
     table.add_column("symbol", no_wrap=True, max_width=30)
     table.add_column("score", justify="right")
     table.add_column("snippet", overflow="fold")
     for n, h in enumerate(hits, 1):
-        table.add_row(str(n), f"{h.path}:{h.start_line}-{h.end_line}", h.symbol,
-                      f"{h.score:.3f}", f"L{h.line}: {_line_at(h)}")
+        table.add_row(str(n), plain(f"{h.path}:{h.start_line}-{h.end_line}", keep_newlines=False),
+                      plain(h.symbol, keep_newlines=False), f"{h.score:.3f}",
+                      plain(f"L{h.line}: {_line_at(h)}", keep_newlines=False))
     Console().print(table)

@@ -10,16 +10,12 @@ import sys
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from drafter.sanitize import json_safe, markup_safe, one_line, plain
 from drafter.snapshot import Snapshot
 from retrieval.survey import CATEGORIES, run_survey
-
-
-def _one_line(snippet: str, limit: int = 100) -> str:
-    text = " ".join(snippet.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @click.command("survey")
@@ -42,17 +38,23 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     if categories:
         survey.findings = [f for f in survey.findings if f.category in categories]
     if as_json:
-        click.echo(survey.model_dump_json(indent=2))
+        click.echo(json_safe(survey.model_dump_json(indent=2)))
         return
     console = Console(width=None if sys.stdout.isatty() else 200)
-    table = Table(title=f"Survey of {survey.repository} @ {survey.revision[:12]}", show_lines=False)
+    table = Table(
+        title=f"Survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}",
+        show_lines=False,
+    )
     table.add_column("category", style="bold")
     table.add_column("path:lines", style="cyan", no_wrap=True)
     table.add_column("symbol", style="magenta")
     table.add_column("snippet")
     for f in survey.findings:
         table.add_row(
-            f"{f.category}/{f.kind}", f.anchor, escape(f.symbol), escape(_one_line(f.snippet))
+            f"{f.category}/{f.kind}",
+            plain(f.anchor, keep_newlines=False),
+            plain(f.symbol, keep_newlines=False),
+            Text(one_line(f.snippet, 100)),  # one_line already made controls visible
         )
     console.print(table)
     counts: dict[str, int] = {}
@@ -66,4 +68,4 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
         f"{sum(len(v) for v in survey.call_graph.edges.values())} edges (best effort)"
     )
     for n in survey.notices:
-        console.print(f"[yellow]notice:[/] {n}")
+        console.print(f"[yellow]notice:[/] {markup_safe(n, keep_newlines=False)}")

@@ -14,11 +14,14 @@ them).  A decisions file is JSON lines, one decision per line::
 ``witness`` is 1-based, as shown in the app.  An optional ``"hash"`` (the record's
 content hash) makes the decision refuse to apply to a record that changed since.
 The whole file is checked before anything is written, so a typo on line 40 does not
-leave 39 decisions applied.
+leave 39 decisions applied; then it is written in one transaction, so a batch killed
+half-way leaves nothing, and a line already stored (same content, same record
+content) is skipped, so rerunning the file never duplicates a decision.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,7 +53,19 @@ def _text(
     return v
 
 
-def _parse(path: Path, report: Report) -> list[Callable[[ReviewStore], object]]:
+#: One checked decision: how to store it, given the key that makes it idempotent.
+Op = Callable[[ReviewStore, str], object]
+
+
+def batch_key(obj: dict[str, object], r: Record, occurrence: int) -> str:
+    """Identity of one decision line: its content, the record's content, and which
+    repetition of an identical line it is (two identical notes in one file are two)."""
+    canon = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(f"{canon}\n{record_hash(r)}".encode()).hexdigest()[:32]
+    return f"batch:{digest}#{occurrence}"
+
+
+def _parse(path: Path, report: Report) -> list[tuple[Op, str]]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -60,7 +75,8 @@ def _parse(path: Path, report: Report) -> list[Callable[[ReviewStore], object]]:
     except UnicodeDecodeError:
         raise BadInput("decisions file is not UTF-8 text", where=str(path)) from None
     where = str(path)
-    ops: list[Callable[[ReviewStore], object]] = []
+    ops: list[tuple[Op, str]] = []
+    seen: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -90,21 +106,23 @@ def _parse(path: Path, report: Report) -> list[Callable[[ReviewStore], object]]:
                 where=where,
                 line=n,
             )
-        ops.append(_op(obj, r, action or "", where, n))
+        base = batch_key(obj, r, 0)
+        seen[base] = seen.get(base, 0) + 1
+        ops.append((_op(obj, r, action or "", where, n), batch_key(obj, r, seen[base])))
     return ops
 
 
-def _op(
-    obj: dict[str, object], r: Record, action: str, where: str, n: int
-) -> Callable[[ReviewStore], object]:
+def _op(obj: dict[str, object], r: Record, action: str, where: str, n: int) -> Op:
     if action == "accept":
-        return lambda s: s.accept(r)
+        return lambda s, k: s.accept(r, batch_key=k)
     if action == "reject":
         reason = _text(obj, "reason", where, n) or ""
-        return lambda s: s.reject(r, reason)
+        if not reason.strip():
+            raise BadInput("a rejection needs a reason", where=where, line=n)
+        return lambda s, k: s.reject(r, reason, batch_key=k)
     if action == "annotate":
         note = _text(obj, "text", where, n) or ""
-        return lambda s: s.annotate(r, note)
+        return lambda s, k: s.annotate(r, note, batch_key=k)
     if action == "edit":
         name = _text(obj, "field", where, n) or ""
         value = obj.get("value")
@@ -114,7 +132,7 @@ def _op(
             apply_edit(r, name, value)
         except BadInput as exc:
             raise BadInput(str(exc), where=where, line=n) from None
-        return lambda s: s.edit(r, name, value)
+        return lambda s, k: s.edit(r, name, value, batch_key=k)
     idx = obj.get("witness")
     if not isinstance(idx, int) or isinstance(idx, bool) or not 1 <= idx <= len(r.witnesses):
         raise BadInput(
@@ -124,15 +142,26 @@ def _op(
         )
     reason = _text(obj, "reason", where, n, required=False)
     ok = action == "accept_witness"
-    return lambda s: s.decide_witness(r, idx - 1, ok, reason)
+    return lambda s, k: s.decide_witness(r, idx - 1, ok, reason, batch_key=k)
 
 
 def apply_decisions_file(store: ReviewStore, report: Report, path: Path) -> BatchResult:
-    """Check every line, then store every decision in order."""
+    """Check every line, then store every decision in order, in ONE transaction.
+
+    A batch killed half-way leaves nothing applied; a decision line already stored
+    (same content, same record content) is skipped, so rerunning a file never
+    duplicates a note.  A concurrent writer waits for the transaction to end.
+    """
     ops = _parse(path, report)
-    for op in ops:
-        op(store)
-    return BatchResult(applied=len(ops), skipped=0)
+    applied = skipped = 0
+    with store.transaction():
+        for op, key in ops:
+            if store.has_batch_key(key):
+                skipped += 1
+                continue
+            op(store, key)
+            applied += 1
+    return BatchResult(applied=applied, skipped=skipped)
 
 
 def accept_verified(store: ReviewStore, report: Report) -> BatchResult:
@@ -140,17 +169,18 @@ def accept_verified(store: ReviewStore, report: Report) -> BatchResult:
 
     Records already decided are left alone: a script must not overrule an analyst.
     """
-    states = store.states(report.records)
     applied = skipped = 0
-    for r in report.records:
-        ws = r.witnesses
-        if (
-            states[r.id].mark in (Mark.pending, Mark.changed)
-            and ws
-            and all(witness_ok(w) for w in ws)
-        ):
-            store.accept(r, note="accept-verified")
-            applied += 1
-        else:
-            skipped += 1
+    with store.transaction():  # read and write under one lock: two runs serialise
+        states = store.states(report.records)
+        for r in report.records:
+            ws = r.witnesses
+            if (
+                states[r.id].mark in (Mark.pending, Mark.changed)
+                and ws
+                and all(witness_ok(w) for w in ws)
+            ):
+                store.accept(r, note="accept-verified")
+                applied += 1
+            else:
+                skipped += 1
     return BatchResult(applied=applied, skipped=skipped)

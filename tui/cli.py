@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from drafter.errors import BadInput
+from drafter.sanitize import markup_safe
 from tui.batch import BatchResult, accept_verified, apply_decisions_file
 from tui.export import FORMATS, export_accepted
 from tui.session import ReviewSession
@@ -99,14 +100,14 @@ def _batch(
     if decisions_file is not None:
         results.append(
             (
-                f"decisions from {decisions_file}",
+                f"decisions from {markup_safe(str(decisions_file))}",
                 apply_decisions_file(session.store, session.report, decisions_file),
             )
         )
     if accept:
         results.append(("accept verified", accept_verified(session.store, session.report)))
     p = session.store.progress(session.report.records)
-    table = Table(title=f"Review of {session.draft_path.name}")
+    table = Table(title=f"Review of {markup_safe(session.draft_path.name)}")
     table.add_column("step")
     table.add_column("applied", justify="right")
     table.add_column("left alone", justify="right")
@@ -115,9 +116,9 @@ def _batch(
     if export_path is not None:
         fmt = fmt or {".md": "markdown", ".json": "json"}.get(export_path.suffix.lower(), "text")
         n = export_accepted(session.store, session.report, fmt, export_path)
-        table.add_row(f"export {fmt} → {export_path}", str(n), "")
+        table.add_row(f"export {fmt} → {markup_safe(str(export_path))}", str(n), "")
     console.print(table)
     console.print(
         f"reviewed {p.reviewed}/{p.total}, accepted {p.accepted}, rejected {p.rejected}, "
-        f"changed since review {p.changed}; store {session.store.path}"
+        f"changed since review {p.changed}; store {markup_safe(str(session.store.path))}"
     )

@@ -8,6 +8,7 @@ functions of a line, makes that agreement testable line by line.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -21,6 +22,15 @@ BULLET = "•"
 
 LineKind = Literal["blank", "witness", "bad_witness", "table", "bullet", "numbered", "text"]
 
+#: A witness whose path needs quoting: ``<quote> --- "<path with spaces>"[:a-b]``.
+_QUOTED_RE = re.compile(
+    r'^(?P<quote>.*?\S.*) --- (?P<path>"(?:[^"\\]|\\.)*")(?P<range>:\d+(?:-\d+)?)?$'
+)
+#: The tail of a line that was meant as a witness whose path has spaces in it: a few
+#: words ending in something path-shaped (a file suffix or a folder separator).
+_SPACED_PATH_RE = re.compile(
+    r"^(?:[^\s,;!?]+ ){1,5}[^\s,;!?]*(?:\.[A-Za-z0-9_]{1,10}|/[^\s/]+)(?::\d+(?:-\d+)?)?$"
+)
 _ANCHOR_RANGE_RE = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?$")
 _BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)•[ \t]*(?P<text>.*)$")
 _NUMBERED_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<number>\d{1,4})\.[ \t]+(?P<text>\S.*)$")
@@ -89,8 +99,19 @@ def split_witness(line: str) -> Line | None:
                 "bad_witness", line, stripped, problem="witness line has a path but no quote"
             )
         return None
+    quoted = _quoted_witness(line, stripped)
+    if quoted is not None:
+        return quoted
     tail = stripped[idx + len(WITNESS_SEP) :].strip()
     quote = stripped[:idx].strip()
+    if tail and any(c.isspace() for c in tail) and _SPACED_PATH_RE.match(tail):
+        return Line(
+            "bad_witness",
+            line,
+            stripped,
+            problem=f"witness path {tail!r} has spaces; write it in double quotes "
+            f'(<quote> --- "dir/a file.py")',
+        )
     if not tail or any(c.isspace() for c in tail):
         return None
     if not quote:
@@ -108,6 +129,36 @@ def split_witness(line: str) -> Line | None:
         witness=Witness(quote=quote, path=path, lines=lines),
         problem=note,
     )
+
+
+def _quoted_witness(line: str, stripped: str) -> Line | None:
+    """``<quote> --- "<path>"[:a-b]``: the form for paths with spaces (JSON string rules)."""
+    m = _QUOTED_RE.match(stripped)
+    if not m:
+        return None
+    try:
+        path = json.loads(m.group("path"))
+    except ValueError:
+        return Line("bad_witness", line, stripped, problem="witness path in quotes is malformed")
+    try:
+        _, lines, note = parse_anchor("x" + (m.group("range") or ""))
+        witness = Witness(quote=m.group("quote").strip(), path=path, lines=lines)
+    except ValueError as exc:
+        return Line("bad_witness", line, stripped, problem=f"witness: {_first_line(exc)}")
+    indent = line[: len(line) - len(line.lstrip())]
+    return Line("witness", line, witness.quote, indent=indent, witness=witness, problem=note)
+
+
+def _first_line(exc: Exception) -> str:
+    errs = getattr(exc, "errors", None)
+    if callable(errs):
+        return str(errs()[0].get("msg", exc))
+    return str(exc).splitlines()[0]
+
+
+def needs_quoting(path: str) -> bool:
+    """Paths written in double quotes on a witness line: spaces, or a leading quote."""
+    return any(c.isspace() for c in path) or path.startswith('"')
 
 
 def classify(line: str) -> Line:
@@ -170,5 +221,8 @@ def looks_like_subheading(text: str) -> bool:
 
 
 def format_witness(w: Witness, indent: str = "") -> str:
-    """The one-line text form of a witness."""
+    """The one-line text form of a witness (a path with spaces goes in double quotes)."""
+    if needs_quoting(w.path):
+        anchor = json.dumps(w.path, ensure_ascii=False) + (f":{w.lines}" if w.lines else "")
+        return f"{indent}{w.quote} {WITNESS_SEP.strip()} {anchor}"
     return f"{indent}{w.quote} {WITNESS_SEP.strip()} {w.anchor}"

@@ -24,6 +24,7 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from drafter.textformat.escapes import escape_report
 from drafter.textformat.parser import ANNOTATIONS, SHARED_RECORDS, TYPE_PATHS
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]<>|&])")
@@ -132,7 +133,8 @@ def _record(r: Record) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report as CommonMark/GFM text."""
+    """The whole report as CommonMark/GFM text (control characters made visible)."""
+    report = escape_report(report)
     out = [f"# {escape(report.system)} {report.type.value} report", ""]
     out.append(f"Type: {code(report.type_path or TYPE_PATHS[report.type])}")
     if report.source is not None:

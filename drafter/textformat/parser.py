@@ -22,6 +22,7 @@ from drafter.model import (
     RUNTIME_TYPE_PATH,
     SECTION_KIND,
     AccountSection,
+    Heading,
     Paragraph,
     Record,
     RecordSection,
@@ -29,7 +30,9 @@ from drafter.model import (
     ReportType,
     Source,
 )
+from drafter.sanitize import visible
 from drafter.textformat.blocks import BlockRun, Diagnostics, build_blocks, warn_unknown_statuses
+from drafter.textformat.escapes import unescape_report
 from drafter.textformat.lines import (
     classify,
     is_id_like,
@@ -45,6 +48,12 @@ EPISTEMIC_ACCOUNT_SECTIONS = (
     "Authority-route ledger",
     "System-claim versus route comparison",
     "Bounded conclusion",
+)
+#: The sub-sections every runtime account in the analysts' reports uses, in order.
+RUNTIME_ACCOUNT_SUBSECTIONS = (
+    "Scope and ordinary invocation",
+    "Effect boundaries, authority and isolation",
+    "Load-bearing guarantees and forcing cases",
 )
 SHARED_RECORDS = "Shared records"
 ANNOTATIONS = "Annotations"
@@ -68,7 +77,7 @@ _SOURCE_RE = re.compile(
 )
 _LABEL_RE = re.compile(r"^Label:\s*(?P<label>.*)$")
 _PART_OF_RE = re.compile(r"^Part of:\s*(?P<id>.*)$")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass
@@ -87,8 +96,13 @@ def _check_text(text: str, diag: Diagnostics) -> list[str]:
     m = _CONTROL_RE.search(text)
     if m:
         line = text.count("\n", 0, m.start()) + 1
-        what = "NUL byte" if m.group() == "\x00" else f"control character {m.group()!r}"
-        diag.error(line, f"{what} in report text (binary file?)")
+        if m.group() == "\x00":
+            diag.error(line, "NUL byte in report text (binary file?)")
+        diag.error(
+            line,
+            f"raw control character U+{ord(m.group()):04X} in report text "
+            f"(write it as {visible(m.group())})",
+        )
     if "\ufffd" in text:  # may be a quote of a lossily decoded file: unusual, not fatal
         line = text.count("\n", 0, text.index("\ufffd")) + 1
         diag.warn(line, "U+FFFD replacement character (text decoded from non-UTF-8 bytes?)")
@@ -241,6 +255,7 @@ class _Parser:
                 self.pos += 1
             run = self._blocks(body_start, self.pos, headings=True)
             warn_unknown_statuses(run, self.diag, title)
+            self._warn_unknown_subsections(run, title)
             if not run.blocks:
                 self.diag.warn(start_line, f"section {title!r} is empty")
             report.account.append(AccountSection(title=title, blocks=run.blocks))
@@ -254,6 +269,15 @@ class _Parser:
             self.diag.warn(
                 self.lineno(min(self.pos, len(self.lines) - 1)), "account sections are out of order"
             )
+
+    def _warn_unknown_subsections(self, run: BlockRun, section: str) -> None:
+        """A sub-heading the report type does not define is kept, but never silently."""
+        known = RUNTIME_ACCOUNT_SUBSECTIONS if self.rtype == ReportType.runtime else ()
+        for block, line in zip(run.blocks, run.starts, strict=True):
+            if isinstance(block, Heading) and block.text not in known:
+                self.diag.warn(
+                    line, f"unknown sub-section {block.text!r} in {section!r} (kept as a heading)"
+                )
 
     def _blocks(self, start: int, end: int, *, headings: bool) -> BlockRun:
         return build_blocks(
@@ -478,7 +502,7 @@ def parse_report(text: str, *, where: str = "<report>") -> ParseResult:
     """
     diag = Diagnostics(where)
     lines = _check_text(text, diag)
-    report = _Parser(lines, diag).parse()
+    report = unescape_report(_Parser(lines, diag).parse())
     return ParseResult(report=report, warnings=diag.warnings)
 
 

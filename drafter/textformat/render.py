@@ -22,6 +22,7 @@ from drafter.model import (
     Table,
     WitnessBlock,
 )
+from drafter.textformat.escapes import escape_report
 from drafter.textformat.lines import BULLET, WITNESS_SEP, format_witness, is_id_like, split_witness
 from drafter.textformat.parser import (
     ACCOUNT_SECTIONS,
@@ -55,12 +56,15 @@ def _prose(text: str) -> str:
     whatever still reads back differently.
     """
     line = _one_line(text)
-    found = split_witness(line)
-    if found is not None and found.kind != "bad_witness":
-        head, _, tail = line.rpartition(WITNESS_SEP)
-        line = f"{head} — {tail}"
-    elif found is not None:  # ends in " ---": would be a witness without a path
-        line = line[: line.rfind("---")] + "—" + line[line.rfind("---") + 3 :]
+    while split_witness(line) is not None:  # each pass removes one "---"
+        if line.rstrip().endswith("---"):
+            cut = line.rfind("---")
+            line = line[:cut] + "—" + line[cut + 3 :]
+        elif WITNESS_SEP in line:
+            head, _, tail = line.rpartition(WITNESS_SEP)
+            line = f"{head} — {tail}"
+        else:
+            line = line.replace("---", "—", 1)
     return line
 
 
@@ -130,7 +134,12 @@ def _note_lines(note: str) -> list[str]:
 
 
 def render_text(report: Report) -> str:
-    """The whole report in the text format (ends with one newline)."""
+    """The whole report in the text format (ends with one newline).
+
+    Control characters are written as ``⟨U+XXXX⟩`` (see :mod:`drafter.sanitize`), so
+    the file never carries a raw escape sequence and parses back to the same text.
+    """
+    report = escape_report(report)
     indent = ITEM_INDENT[report.type]
     out = [
         f"{report.system} {report.type.value} report",

@@ -3,9 +3,9 @@
 Prompts live as files in ``prompts/`` (one per node) and are loaded with
 ``importlib.resources`` so they ship with the package and can be edited without
 touching code.  Repository text is always wrapped in ``<repository_data>`` elements
-whose closing tag cannot be forged from inside: any ``</repository_data`` in the data
-is escaped, so text in an analysed file can never end the data block and speak as
-the prompt.
+whose tags cannot be forged from inside: any opening or closing ``repository_data`` tag
+in the data, in any letter case, is escaped (see :func:`drafter.sanitize.frame_escape`),
+so text in an analysed file can never end the data block and speak as the prompt.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from importlib.resources import files
 from typing import Any
 
 from drafter.model import LEAD_LABELS
+from drafter.sanitize import frame_escape
 from retrieval.survey.model import CATEGORIES
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
-_CLOSE = "</repository_data"
+_TAG = "repository_data"
 
 LEAD_HINTS = {
     "CMP": "Source-native identity: … Representational form: … Storage substrate: …",
@@ -43,11 +44,12 @@ def render(name: str, **values: Any) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace(_CLOSE, "<\\/repository_data")
+    """Tag-like text of either form, any case, and control characters are escaped."""
+    return frame_escape(text, _TAG)
 
 
 def _attr(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(_escape(value), ensure_ascii=False)
 
 
 def data_block(kind: str, body: str, **attrs: str) -> str:

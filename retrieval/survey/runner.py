@@ -32,7 +32,7 @@ from retrieval.survey import (
 from retrieval.survey.base import Hit
 from retrieval.survey.callgraph import build_call_graph
 from retrieval.survey.model import CATEGORIES, Finding, SkippedFile, Survey
-from retrieval.survey.source import PyFile, parse_python
+from retrieval.survey.source import FileTooComplex, PyFile, parse_python
 
 #: Python files larger than this are skipped as generated/huge (bytes).
 MAX_PY_BYTES = 600_000
@@ -123,7 +123,13 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
                     skipped["generated"] += 1
                     continue
                 bar.update(task, description=f"survey: {e.path[-40:]}")
-                pf = parse_python(e.path, tf.text)
+                try:
+                    pf = parse_python(e.path, tf.text)
+                except FileTooComplex as exc:
+                    survey.skipped.append(SkippedFile(path=e.path, reason=str(exc)))
+                    skipped["too complex to survey"] += 1
+                    survey.notices.append(f"{e.path}: skipped: {exc}")
+                    continue
                 if pf.has_errors:
                     survey.notices.append(f"{e.path}: syntax errors; surveyed what parsed")
                 if tf.lossy:

@@ -9,6 +9,7 @@ plain dataclasses that carry exact 1-based line spans.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -17,6 +18,14 @@ import tree_sitter_python as tsp
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 LANGUAGE = Language(tsp.language())
+
+#: Deepest syntax tree a file may have to be surveyed.  Finding the enclosing symbol of
+#: a node walks its parents, and tree-sitter finds each parent from the root, so work
+#: grows with the cube of the depth: a 6 KB line of 3,000 nested calls took minutes.
+#: CPython itself refuses more than 200 nested brackets, so real code stays far below.
+MAX_TREE_DEPTH = 600
+#: Seconds one file may take to survey before it is given up as skipped.
+FILE_BUDGET_SECONDS = 10.0
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
 MAX_SNIPPET_LINES = 12
@@ -139,6 +148,41 @@ class PyFile:
         return got
 
 
+class FileTooComplex(Exception):
+    """A file past the depth or time cap: skipped and reported, never surveyed for long."""
+
+
+def tree_depth(root: Node, cap: int) -> int:
+    """Depth of the tree under ``root``, walked iteratively; stops counting past ``cap``."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > cap:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
+
+
+class Budget:
+    """A per-file deadline, checked between extracted facts."""
+
+    def __init__(self, path: str, seconds: float):
+        self.path = path
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise FileTooComplex(f"took longer than {self.seconds:g} s to survey")
+
+
 def module_name(path: str) -> str:
     """Dotted module name of a repository path (``a/b/__init__.py`` -> ``a.b``)."""
     p = path[:-3] if path.endswith(".py") else path
@@ -164,36 +208,75 @@ def _end_line(node: Node) -> int:
     return end.row if end.column == 0 and end.row > node.start_point.row else end.row + 1
 
 
-def enclosing_symbol(node: Node, in_main: tuple[int, int] | None = None) -> str:
+class Ancestry:
+    """Memoised facts about a node's ancestors, for one tree.
+
+    Why: tree-sitter finds a node's parent by walking down from the root, so walking
+    every parent of every call costs about the cube of the nesting depth.  Facts are
+    memoised per ancestor (by node id); queries return outer nodes before inner ones,
+    so a walk up stops after a step or two at an ancestor already seen.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[int, tuple[str, ...]] = {}  # names of defs at or above a node
+        self._stop: dict[int, Node | None] = {}  # nearest statement-like node above
+
+    def def_names(self, node: Node) -> tuple[str, ...]:
+        """Names of the function/class definitions strictly above ``node``, outermost first."""
+        chain: list[Node] = []
+        cur = node.parent
+        while cur is not None and cur.id not in self._names:
+            chain.append(cur)
+            cur = cur.parent
+        names = self._names[cur.id] if cur is not None else ()
+        for n in reversed(chain):
+            if n.type in ("function_definition", "class_definition"):
+                names = (*names, _text(n.child_by_field_name("name")))
+            self._names[n.id] = names
+        return names
+
+    def stop_above(self, node: Node) -> Node | None:
+        """The nearest ancestor that ends :func:`statement_span`'s walk up."""
+        chain: list[Node] = []
+        cur = node.parent
+        while cur is not None and not _is_stop(cur) and cur.id not in self._stop:
+            chain.append(cur)
+            cur = cur.parent
+        found = cur if cur is None or _is_stop(cur) else self._stop[cur.id]
+        for n in chain:
+            self._stop[n.id] = found
+        return found
+
+
+def _is_stop(node: Node) -> bool:
+    t = node.type
+    return t in _COMPOUND or t in ("block", "module", "decorator") or t.endswith("statement")
+
+
+def enclosing_symbol(
+    node: Node, in_main: tuple[int, int] | None = None, anc: Ancestry | None = None
+) -> str:
     """``Class.method`` / ``function`` of the innermost definition, else ``<main>``/``<module>``."""
-    names: list[str] = []
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("function_definition", "class_definition"):
-            names.append(_text(cur.child_by_field_name("name")))
-        cur = cur.parent
+    names = (anc or Ancestry()).def_names(node)
     if names:
-        return ".".join(reversed(names))
+        return ".".join(names)
     if in_main and in_main[0] <= _line(node) <= in_main[1]:
         return "<main>"
     return "<module>"
 
 
-def statement_span(node: Node) -> tuple[int, int]:
+def statement_span(node: Node, anc: Ancestry | None = None) -> tuple[int, int]:
     """Lines of the simple statement holding ``node`` (or the node itself if long)."""
     start, end = _line(node), _end_line(node)
     own = (start, end)
-    cur = node.parent
-    while cur is not None:
+    cur = (anc or Ancestry()).stop_above(node)
+    if cur is not None:
         if cur.type in _COMPOUND or cur.type in ("block", "module"):
             # header of a compound statement: from its first line to the node's end
             if cur.type in _COMPOUND and _line(cur) >= start - 2:
                 start = _line(cur)
-            break
-        if cur.type.endswith("statement") or cur.type in ("decorator",):
+        else:  # a simple statement or a decorator
             start, end = min(start, _line(cur)), max(end, _end_line(cur))
-            break
-        cur = cur.parent
     # a call nested deep inside a long statement is anchored on its own lines
     if (end - start + 1 > 3 and own[0] > start) or end - start + 1 > MAX_SNIPPET_LINES:
         start, end = own[0], min(own[1], own[0] + MAX_SNIPPET_LINES - 1)
@@ -288,11 +371,22 @@ def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
 _WS = re.compile(r"\s+")
 
 
-def parse_python(path: str, text: str) -> PyFile:
-    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged."""
+def parse_python(
+    path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS
+) -> PyFile:
+    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
+
+    Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a
+    file that takes longer than ``budget_seconds``; the caller reports it as skipped.
+    """
     data = text.encode("utf-8", errors="surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
+    depth = tree_depth(root, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
+    budget = Budget(path, budget_seconds)
+    anc = Ancestry()
     pf = PyFile(
         path=path,
         text=text,
@@ -314,6 +408,7 @@ def parse_python(path: str, text: str) -> PyFile:
             _collect_imports(pf, n, is_pkg)
 
     for _, caps in QueryCursor(query("defs")).matches(root):
+        budget.check()
         node = (caps.get("def") or caps.get("class"))[0]
         kind = "function" if "def" in caps else "class"
         name = _text(caps["name"][0])
@@ -325,7 +420,7 @@ def parse_python(path: str, text: str) -> PyFile:
         decorators = (
             [_text(d)[1:].strip() for d in outer.children if d.type == "decorator"] if outer else []
         )
-        sym = enclosing_symbol(node)
+        sym = enclosing_symbol(node, anc=anc)
         symbol = f"{sym}.{name}" if sym not in ("<module>", "<main>") else name
         ds = _docstring(node.child_by_field_name("body"))
         params_node = node.child_by_field_name("parameters")
@@ -349,13 +444,14 @@ def parse_python(path: str, text: str) -> PyFile:
         )
 
     for _, caps in QueryCursor(query("calls")).matches(root):
+        budget.check()
         node = caps["call"][0]
         fn = caps["fn"][0]
         args = caps["args"][0]
         callee = _WS.sub("", _text(fn)) if fn.type in ("identifier", "attribute") else _text(fn)
         kwargs, positional = _split_args(args) if args.type == "argument_list" else ({}, [])
-        s, e = statement_span(node)
-        symbol = enclosing_symbol(node, pf.main_guard)
+        s, e = statement_span(node, anc)
+        symbol = enclosing_symbol(node, pf.main_guard, anc)
         pf.calls.append(
             Call(
                 callee=callee,
@@ -374,6 +470,7 @@ def parse_python(path: str, text: str) -> PyFile:
         )
 
     for _, caps in QueryCursor(query("strings")).matches(root):
+        budget.check()
         node = caps["string"][0]
         parent = node.parent
         if parent is not None and parent.type == "concatenated_string":
@@ -408,7 +505,7 @@ def parse_python(path: str, text: str) -> PyFile:
                 value=string_value(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard),
+                symbol=enclosing_symbol(node, pf.main_guard, anc),
                 assigned_to=assigned,
                 is_docstring=bool(is_doc),
                 is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
@@ -417,6 +514,7 @@ def parse_python(path: str, text: str) -> PyFile:
 
     for name, bucket in (("loops", pf.loops), ("compare", pf.compares), ("dicts", pf.dicts)):
         for _, caps in QueryCursor(query(name)).matches(root):
+            budget.check()
             node = next(iter(caps.values()))[0]
             extra: dict[str, str] = {}
             if node.type in ("for_statement", "while_statement"):
@@ -436,26 +534,27 @@ def parse_python(path: str, text: str) -> PyFile:
                 extra["callable_values"] = ",".join(vals)
                 extra["pairs"] = str(sum(1 for p in node.named_children if p.type == "pair"))
             if node.type == "comparison_operator":
-                s, e = statement_span(node)
+                s, e = statement_span(node, anc)
                 extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
             bucket.append(
                 Span(
                     text=_text(node),
                     start_line=_line(node),
                     end_line=_end_line(node),
-                    symbol=enclosing_symbol(node, pf.main_guard),
+                    symbol=enclosing_symbol(node, pf.main_guard, anc),
                     extra=extra,
                 )
             )
 
     for _, caps in QueryCursor(query("assigns")).matches(root):
+        budget.check()
         node = caps["assign"][0]
         pf.assigns.append(
             Span(
                 text=_text(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard),
+                symbol=enclosing_symbol(node, pf.main_guard, anc),
                 extra={"lhs": _text(caps["lhs"][0]), "rhs_type": caps["rhs"][0].type},
             )
         )
