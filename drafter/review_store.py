@@ -240,12 +240,6 @@ class Progress:
         return self.accepted + self.rejected
 
 
-def default_store_path(draft: str | os.PathLike[str]) -> Path:
-    """The store beside the draft: ``DRAFT.json`` -> ``DRAFT.review.sqlite``."""
-    p = Path(draft)
-    return p.with_name(p.stem + ".review.sqlite")
-
-
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS decisions (

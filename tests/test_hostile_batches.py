@@ -22,7 +22,8 @@ from review_material import tiny_draft
 
 from drafter.cli import main
 from drafter.model import Report
-from drafter.review_store import ReviewStore, default_store_path
+from drafter.review_identity import identity_store_path
+from drafter.review_store import ReviewStore
 
 DRAFTER = str(Path(sys.executable).parent / "drafter")
 
@@ -42,8 +43,13 @@ def _notes(path: Path, report: Report, n: int) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def _store(draft_path: Path) -> Path:
+    """The store `drafter review` opens for this draft (keyed by the draft's identity)."""
+    return identity_store_path(draft_path, Report.from_json(draft_path.read_text()))
+
+
 def _rows(draft_path: Path) -> int:
-    with sqlite3.connect(default_store_path(draft_path)) as db:
+    with sqlite3.connect(_store(draft_path)) as db:
         return int(db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0])
 
 
@@ -90,7 +96,7 @@ def test_a_bad_line_leaves_nothing_applied(draft, tmp_path: Path, capsys) -> Non
         f.write('{"record": "RT-CLM-nope", "action": "accept"}\n')
     assert _review(d, repo, "--decisions", str(dec)) == 2
     assert "dec.jsonl:11:" in capsys.readouterr().err
-    store = default_store_path(d)
+    store = _store(d)
     assert not store.exists() or _rows(d) == 0
 
 
@@ -100,7 +106,7 @@ def test_a_failure_mid_batch_rolls_the_whole_batch_back(draft, tmp_path: Path) -
     d, _, report = draft
     dec = tmp_path / "dec.jsonl"
     _notes(dec, report, 20)
-    store = ReviewStore(default_store_path(d))
+    store = ReviewStore(_store(d))
     calls = {"n": 0}
     real = store._append
 
@@ -148,7 +154,7 @@ def test_killed_3000_line_batch_rerun_leaves_exactly_3000_rows(draft, tmp_path: 
     d, repo, report = draft
     dec = tmp_path / "dec.jsonl"
     _notes(dec, report, 3000)
-    store = default_store_path(d)
+    store = _store(d)
     child = subprocess.Popen(
         [sys.executable, "-c", _KILL_CHILD, str(d), str(dec), str(store), "1500"],
         stdout=subprocess.PIPE, text=True,
@@ -169,7 +175,7 @@ def _spawn(cmd: list[str]) -> subprocess.Popen[bytes]:
 
 
 def _accepts(draft_path: Path) -> dict[str, int]:
-    with sqlite3.connect(default_store_path(draft_path)) as db:
+    with sqlite3.connect(_store(draft_path)) as db:
         rows = db.execute(
             "SELECT record_id, COUNT(*) FROM decisions WHERE action='accept' GROUP BY record_id"
         ).fetchall()
@@ -204,7 +210,7 @@ def test_racing_accept_verified_accepts_each_record_once(draft, monkeypatch) -> 
 
     def run() -> None:
         try:
-            with ReviewStore(default_store_path(d)) as store:
+            with ReviewStore(_store(d)) as store:
                 accept_verified(store, report)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -236,8 +242,8 @@ def test_locked_store_waits_then_one_line_exit_2(
     draft, tmp_path: Path, capsys, monkeypatch, step: str
 ) -> None:
     d, repo, report = draft
-    ReviewStore(default_store_path(d)).close()  # the store exists, schema made
-    holder = sqlite3.connect(default_store_path(d), isolation_level=None)
+    ReviewStore(_store(d)).close()  # the store exists, schema made
+    holder = sqlite3.connect(_store(d), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process is writing
     monkeypatch.setenv("DRAFTER_LOCK_WAIT", "0.3")
     dec = tmp_path / "dec.jsonl"
@@ -250,7 +256,7 @@ def test_locked_store_waits_then_one_line_exit_2(
         holder.close()
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "locked" in err
-    assert str(default_store_path(d)) in err
+    assert str(_store(d)) in err
 
 
 def test_undo_after_a_batch_is_not_reapplied_by_a_rerun(draft, tmp_path: Path) -> None:
@@ -258,8 +264,8 @@ def test_undo_after_a_batch_is_not_reapplied_by_a_rerun(draft, tmp_path: Path) -
     dec = tmp_path / "dec.jsonl"
     dec.write_text(json.dumps({"record": report.records[0].id, "action": "accept"}) + "\n")
     assert _review(d, repo, "--decisions", str(dec)) == 0
-    with ReviewStore(default_store_path(d)) as store:
+    with ReviewStore(_store(d)) as store:
         assert store.undo() is not None
     assert _review(d, repo, "--decisions", str(dec)) == 0
-    with ReviewStore(default_store_path(d)) as store:
+    with ReviewStore(_store(d)) as store:
         assert store.rows() == []  # the analyst's undo stands

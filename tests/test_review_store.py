@@ -25,7 +25,6 @@ from drafter.review_store import (
     Mark,
     ReviewStore,
     apply_edit,
-    default_store_path,
     editable_fields,
     record_hash,
 )
@@ -250,9 +249,3 @@ def test_unusable_store_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="schema 99"):
         ReviewStore(good)
 
-
-def test_default_store_sits_beside_the_draft(tmp_path: Path) -> None:
-    assert (
-        default_store_path(tmp_path / "run" / "draft.json")
-        == tmp_path / "run" / "draft.review.sqlite"
-    )
