@@ -61,6 +61,8 @@ class Configuration:
     concurrency: int = 4
     retrieval_k: int = 6
     max_file_chars: int = 12_000
+    #: Offline long form: more records and witnesses per record than a review needs.
+    thorough: bool = False
 
     def __post_init__(self) -> None:
         if self.max_records < 1:

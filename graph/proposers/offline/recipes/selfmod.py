@@ -1,0 +1,174 @@
+"""The self-modification loop: what a run produces becomes what the next run obeys.
+
+Agentic systems that improve themselves close a loop through storage: a run writes
+a file (a patch, a prompt, an archive of scored candidates) and a later step loads
+it as code, reads it as instruction, or decides from it.  The survey shows each half
+separately (a write, a read-back of the same name, a git operation, a dynamic load);
+this recipe joins them into one record when the code shows both halves, naming the
+consumer by what the reading side reaches: code execution or loading, a model call,
+or a gate.  A git operation that commits or applies changes to the working tree in a
+function that also runs code is the same loop with the repository itself as storage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import para, short_symbol, slug, where
+from graph.proposers.offline.rank import decisive_rank, path_class
+from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipes.artifacts import families
+from retrieval.survey import Finding
+from retrieval.survey.index import SurveyIndex
+
+#: What the consumer of fed-back state does with it, most authority first.
+_CONSUMERS = ("code", "instruction", "selection")
+_GIT_CHANGES = ("apply", "commit", "checkout", "reset", "merge", "am", "cherry-pick")
+
+
+@dataclass
+class Loop:
+    write: Finding
+    read: Finding
+    consumer: str  # one of _CONSUMERS
+    decider: Finding | None
+    name: str
+
+
+def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | None:
+    """What the reading function (or its direct caller) does with what it read."""
+    nodes = [read.node, *sorted(ix.callers.get(read.node, set()))[:3]]
+    for want in _CONSUMERS:
+        for n in nodes:
+            for f in ix.reached_findings(n)[:200]:
+                if want == "code" and (
+                    f.category == "exec_effect"
+                    or f.kind in ("import_module", "exec_module", "run_path")
+                ):
+                    return want, f
+                if want == "instruction" and f.category == "model_call" and f.kind != "client":
+                    return want, f
+                if want == "selection" and f.category == "gating" and decisive_rank(f) <= 1:
+                    return want, f
+    return None
+
+
+def find_loops(ix: SurveyIndex) -> list[Loop]:
+    """Write → read-back pairs whose reader feeds code, a model or a gate."""
+    loops: list[Loop] = []
+    for fam, arts in families(ix).items():
+        writes = [f for fs in arts.values() for f in fs if f.kind not in ("delete", "move")]
+        if not writes:
+            continue
+        keys = set(arts)
+        for r in ix.category("read_back"):
+            written = str(r.detail.get("written_as", ""))
+            if not (
+                r.detail.get("written_value") in keys
+                or r.detail.get("target_value") in keys
+                or any(str(w.detail.get("target", "")) == written for w in writes)
+            ):
+                continue
+            got = _consumer(ix, r)
+            if got is not None:
+                loops.append(Loop(writes[0], r, got[0], got[1], fam.partition(":")[2]))
+    for g in ix.category("persistence"):
+        if g.kind != "git" or not any(c in g.snippet for c in _GIT_CHANGES):
+            continue
+        runs = [
+            f
+            for f in ix.reached_findings(g.node)
+            if f.category == "exec_effect" and f.kind != "git"
+        ]
+        for n in sorted(ix.callers.get(g.node, set()))[:3]:
+            runs += [f for f in ix.reached_findings(n) if f.category == "exec_effect"]
+        if runs:
+            loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree"))
+    loops.sort(
+        key=lambda lp: (
+            path_class(lp.write.path),
+            _CONSUMERS.index(lp.consumer),
+            lp.write.path,
+            lp.write.start_line,
+        )
+    )
+    return loops
+
+
+class SelfModification:
+    name = "self_modification"
+    kind = "BAP"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        items: list[PlanItem] = []
+        seen: set[str] = set()
+        for lp in find_loops(st.ix):
+            if lp.name in seen or path_class(lp.write.path) == 2:
+                continue
+            seen.add(lp.name)
+            facts = [lp.write, lp.read, *([lp.decider] if lp.decider else [])]
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take(
+                        "BAP", slug("self-modification", lp.name.rstrip("/").rsplit("/", 1)[-1])
+                    ),
+                    f"Self-modification loop: {lp.name} written by a run, then {_VERB[lp.consumer]}",
+                    facts,
+                    "What a run produces becomes what the next run obeys.",
+                    {
+                        "consumer": lp.consumer,
+                        "write": lp.write.id,
+                        "read": lp.read.id,
+                        "decider": lp.decider.id if lp.decider else None,
+                        "store": lp.name,
+                    },
+                )
+            )
+            if len(items) >= (3 if st.limits.thorough else 1):
+                break
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        h = ctx.item.hints
+        by_id = {f.id: f for f in ctx.findings}
+        write, read = by_id.get(str(h.get("write"))), by_id.get(str(h.get("read")))
+        decider = by_id.get(str(h.get("decider")))
+        if write is None or read is None:
+            return None
+        consumer = str(h.get("consumer"))
+        lead = (
+            f"Consumer: {short_symbol((decider or read).node)}, which {_VERB[consumer]}. "
+            f"Channel: {h.get('store')} — written at {where(write)}, read again at {where(read)}"
+            + (f", acted on at {where(decider)}" if decider and decider is not read else "")
+            + ". "
+            f"Force: {_FORCE[consumer]} Horizon: every later run or iteration that reads the "
+            "store while it persists; the loop is closed by the code, not by a reviewer."
+        )
+        blocks: list[Block] = [
+            para(lead),
+            para(
+                "What one run writes is what a later run obeys, so the system's behaviour drifts "
+                "with its own outputs; the survey shows the wiring, not whether any run took it."
+            ),
+        ]
+        blocks += ctx.witnesses([write, read, *([decider] if decider else [])])
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+_VERB = {
+    "code": "loaded or executed as code",
+    "instruction": "fed to a model as instruction or context",
+    "selection": "used to decide what is kept or chosen next",
+}
+_FORCE = {
+    "code": "executed with the full authority of the process; nothing in the survey reviews "
+    "it between the write and the run.",
+    "instruction": "natural-language or data context a model conditions on; not enforced, but "
+    "it shapes every later call that reads it.",
+    "selection": "fixed predicates in code choose from what earlier runs stored; the stored "
+    "values are trusted as written.",
+}
