@@ -141,14 +141,23 @@ class SurveyIndex:
                 continue
             by_node[u.node] = u
             u.reached = self.reached_findings(u.node)
-            u.library = (
-                u.primary.kind in ("main_guard", "argparse")
-                and u.primary.path in self.imported_paths
-                and u.primary.path not in launched
-                and not u.primary.path.endswith("__main__.py")
-            )
+            u.library = self._is_library(u, launched)
             out.append(u)
         return out
+
+    def _is_library(self, u: EntryUnit, launched: set[str]) -> bool:
+        """A module other modules import, whose ``__main__`` block parses no command
+        line and that no script or declaration launches: a self-test, not an entry."""
+        path = u.primary.path
+        if u.primary.kind != "main_guard" or path.endswith("__main__.py"):
+            return False
+        if path not in self.imported_paths or path in launched:
+            return False
+        parses = any(
+            f.category == "entry_point" and f.kind in ("argparse", "click", "typer")
+            for f in self.by_path.get(path, [])
+        )
+        return not parses
 
     def _unit_node(self, f: Finding) -> str:
         target = f.detail.get("target_node")

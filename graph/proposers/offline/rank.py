@@ -15,9 +15,11 @@ import re
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
-#: Tests, examples and docs: they show the system, they are not it.
+#: Tests, examples and docs show the system; logs, predictions and outputs committed
+#: to the repository are recorded runs.  None of them is the system.
 _TESTY = re.compile(
-    r"(^|/)(tests?|testing|examples?|docs?|demos?)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"(^|/)(tests?|testing|examples?|docs?|demos?|logs?|predictions?|outputs?)/"
+    r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
 )
 #: Code that supports the system: baselines, analysis, scripts, vendored copies.
 _SECONDARY = re.compile(

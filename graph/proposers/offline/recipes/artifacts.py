@@ -66,9 +66,10 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
     """(name of what ``f`` writes, whether the survey could name it).
 
     Named: a git operation; a resolved value that is a path or holds a path literal
-    (``STATE_DIR / "runs.jsonl"``); a target that is a path literal or a constant the
-    code defines (``RESULTS_FILE``).  Anything else is a computed expression
-    (``str(dst)``, ``os.path.join(root, "x")``) and is not a name for an object."""
+    (``STATE_DIR / "runs.jsonl"``); a target holding a literal with a directory or a
+    file extension (``os.path.join(out, "log.jsonl")``) or naming a constant the code
+    defines (``RESULTS_FILE``).  Anything else is a computed expression (``str(dst)``,
+    ``os.path.join(root, "domains")``) and is not a name for an object."""
     if f.kind == "git":
         return "git repository state", True
     v = str(f.detail.get("target_value") or "")
@@ -76,9 +77,9 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
         if _PATHLIKE.match(v) or any(_PATHLIKE.match(x) for x in _LITERAL.findall(v)):
             return v, True
     t = str(f.detail.get("target", "")).strip()
-    lit = _LITERAL.fullmatch(t)
-    if lit and _PATHLIKE.match(lit.group(1)):
-        return lit.group(1), True
+    lits = [x for x in _LITERAL.findall(t) if _PATHLIKE.match(x)]
+    if lits:  # a file name inside a computed path still names the file
+        return max(lits, key=len), True
     if _CONSTANT.fullmatch(t):
         return t, True
     return t or f"{f.path}:{f.start_line}", False

@@ -119,7 +119,10 @@ class Endpoint:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         items = []
-        for (provider, model), fs in endpoint_groups(st.ix)[:MAX_COMPONENTS]:
+        groups = endpoint_groups(st.ix)
+        if any(min(path_class(f.path) for f in fs) == 0 for _, fs in groups):
+            groups = [(k, fs) for k, fs in groups if min(path_class(f.path) for f in fs) == 0]
+        for (provider, model), fs in groups[:MAX_COMPONENTS]:
             direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
             via = sorted(
                 (f for f in fs if f.kind == "via_wrapper"),

@@ -276,6 +276,8 @@ class ModelLoops:
             {f.node for f in st.ix.category("model_call") if f.kind != "client"} - covered,
             key=lambda n: (path_class(n), n),
         )
+        if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
+            nodes = [n for n in nodes if path_class(n) == 0]
         items = []
         for node in nodes[:MAX_LOOP_ROUTES]:
             local = [

@@ -17,7 +17,7 @@ from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 
-MAX_SCORES = 4
+MAX_SCORES = 5
 _JUDGES = {"answer_extraction", "reference_def", "answer_check", "grading_scale"}
 _KINDS = {
     "answer_extraction": "answer extraction from model output",

@@ -12,6 +12,7 @@ function that also runs code is the same loop with the repository itself as stor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from drafter.model import Block, Record
@@ -55,10 +56,29 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
     return None
 
 
-def find_loops(ix: SurveyIndex) -> list[Loop]:
-    """Write → read-back pairs whose reader feeds code, a model or a gate."""
+def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -> list[Loop]:
+    """Writes of executable source (``.py``/``.sh`` files) that code elsewhere runs or
+    imports by the same name: the system writing the program a later run executes."""
     loops: list[Loop] = []
-    for fam, arts in families(ix).items():
+    runners = [f for c in ("exec_effect", "tool_dispatch") for f in ix.category(c)]
+    for fam, arts in fams.items():
+        for key, fs in arts.items():
+            base = key.rstrip("/").rsplit("/", 1)[-1]
+            if not re.search(r"\.(py|sh)$", base):
+                continue
+            stem = base.rsplit(".", 1)[0]
+            loader = next((r for r in runners if r.path != fs[0].path and stem in r.snippet), None)
+            if loader is not None:
+                loops.append(Loop(fs[0], loader, "code", loader, key))
+    return loops
+
+
+def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
+    """Write → read-back pairs whose reader feeds code, a model or a gate, the ones
+    the primary route reaches (``core``) first."""
+    fams = families(ix)
+    loops: list[Loop] = _source_writes(ix, fams)
+    for fam, arts in fams.items():
         writes = [f for fs in arts.values() for f in fs if f.kind not in ("delete", "move")]
         if not writes:
             continue
@@ -86,8 +106,10 @@ def find_loops(ix: SurveyIndex) -> list[Loop]:
             runs += [f for f in ix.reached_findings(n) if f.category == "exec_effect"]
         if runs:
             loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree"))
+    core = core or set()
     loops.sort(
         key=lambda lp: (
+            lp.write.node not in core,
             path_class(lp.write.path),
             _CONSUMERS.index(lp.consumer),
             lp.write.path,
@@ -104,7 +126,8 @@ class SelfModification:
     def plan(self, st: PlanState) -> list[PlanItem]:
         items: list[PlanItem] = []
         seen: set[str] = set()
-        for lp in find_loops(st.ix):
+        core = set(st.ix.reachable(st.units[0].node)) if st.units else set()
+        for lp in find_loops(st.ix, core):
             if lp.name in seen or path_class(lp.write.path) == 2:
                 continue
             seen.add(lp.name)
