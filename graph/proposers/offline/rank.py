@@ -156,28 +156,43 @@ def group_alternatives(steps: list[str]) -> list[list[str]]:
     return out
 
 
-def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
-    """The route's steps: the entry's own callees that lead to a fact, in call order
-    (alternatives folded together), then the last step followed down its shortest
-    chain toward a model call so the chain ends where the route does its work."""
-    fact_nodes = {f.node for f in u.reached}
-    steps: list[str] = []
-    for callee in ix.callees(u.node):
+def _effectful_callees(node: str, ix: SurveyIndex, fact_nodes: set[str]) -> list[str]:
+    """Callees of ``node`` that hold a fact of the route or lead to one, in call order."""
+    out: list[str] = []
+    for callee in ix.callees(node):
         if callee.endswith("::<module>") and callee not in fact_nodes:
             continue
         if callee in fact_nodes or any(n in fact_nodes for n in ix.reachable(callee)):
-            steps.append(callee)
-        if len(steps) >= MAX_STEPS:
+            out.append(callee)
+        if len(out) >= MAX_STEPS:
             break
+    return out
+
+
+def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
+    """The route's steps: the entry's own callees that lead to a fact, in call order
+    (alternatives folded together); a lone step is opened up to its own steps (an
+    entry that only calls ``main()``); then the last step is followed down its
+    shortest chain toward a model call, so the chain ends where the route works."""
+    fact_nodes = {f.node for f in u.reached}
+    out: list[list[str]] = [[u.node]]
+    node = u.node
+    for _ in range(3):
+        groups = group_alternatives(_effectful_callees(node, ix, fact_nodes))
+        if not groups:
+            break
+        out += groups
+        if len(groups) > 1 or len(groups[0]) > 1:
+            break
+        node = groups[0][0]
     chains = ix.survey.chains_from(u.node)
     if not chains:
-        return [[u.node]]
+        return out
     model_nodes = {f.node for f in u.reached if f.category == "model_call"}
     pool = [c for c in chains if c[-1] in model_nodes] or chains
     deep = max(pool, key=lambda c: (len(c), -chains.index(c)))
-    if not steps:
+    if len(out) == 1:
         return [[n] for n in deep]
-    out = [[u.node], *group_alternatives(steps)]
     last = out[-1]
     if len(last) == 1 and last[0] in deep:
         i = deep.index(last[0])

@@ -67,7 +67,7 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
             if not re.search(r"\.(py|sh)$", base):
                 continue
             stem = base.rsplit(".", 1)[0]
-            loader = next((r for r in runners if r.path != fs[0].path and stem in r.snippet), None)
+            loader = next((r for r in runners if r.node != fs[0].node and stem in r.snippet), None)
             if loader is not None:
                 loops.append(Loop(fs[0], loader, "code", loader, key))
     return loops
