@@ -70,18 +70,18 @@ def _commanded(u: EntryUnit, commands: set[str]) -> bool:
     return path in commands or stem in commands
 
 
-def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int, int]:
-    """Sort key, lowest first: own code before support code; entries declared as the
-    way to start (console scripts, README commands) before others; entries that reach
-    a model before those that do not; then by the weight of effects reached; then
-    shallower paths first."""
+def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
+    """Sort key, lowest first: own code before support code; declared entries (console
+    scripts, README commands) that reach a model, then any entry that reaches a model
+    (a README's setup command does not outrank the loop); then declared ones; then by
+    the weight of effects reached; then shallower paths first."""
     f = u.primary
     declared = f.kind == "console_script" or _commanded(u, commands)
     cats = [x.category for x in u.reached]
+    model = "model_call" in cats or "model_loop" in cats
     return (
         path_class(f.path),
-        0 if declared else 1,
-        0 if "model_call" in cats or "model_loop" in cats else 1,
+        0 if declared and model else 1 if model else 2 if declared else 3,
         -sum(_EFFECT_WEIGHT.get(c, 0) for c in cats),
         f.path.count("/"),
     )

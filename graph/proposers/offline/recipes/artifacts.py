@@ -206,11 +206,14 @@ class Artifacts:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         fams = families(st.ix)
         read_backs = st.ix.category("read_back")
+        # what the system hands to an agent outside it (a composed program) is core
+        handed = {it.facts[-1] for it in st.of_recipe("external_agent") if it.facts}
 
-        def rank(fam: str) -> tuple[int, int, int, int, str]:
+        def rank(fam: str) -> tuple[int, int, int, int, int, str]:
             fs = [f for v in fams[fam].values() for f in v]
             read = any(_reads_one_of(r, list(fams[fam]), fams[fam]) for r in read_backs)
             return (
+                0 if any(f.id in handed for f in fs) else 1,
                 min(path_class(f.path) for f in fs),
                 0 if any(f.node in route_nodes for f in fs) else 1,
                 0 if read else 1,

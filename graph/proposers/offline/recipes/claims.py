@@ -186,8 +186,12 @@ class Claims:
                     "Claim: " + clip(re.sub(r"[`*]|__", "", sentence), 80),
                     [*fs[:3], *related],
                     f"A sentence in {fs[0].path} that promises behaviour.",
-                    {"claim": fs[0].id, "sentence": sentence, "said_at": [f.id for f in fs],
-                        "identifiers": idents},
+                    {
+                        "claim": fs[0].id,
+                        "sentence": sentence,
+                        "said_at": [f.id for f in fs],
+                        "identifiers": idents,
+                    },
                 )
             )
         return items

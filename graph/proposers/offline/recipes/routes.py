@@ -153,10 +153,11 @@ def _caller(entry: Finding) -> str:
 
 def _deciding(reached: list[Finding]) -> list[Finding]:
     """The lines that decide what a route does: the model call, the gate, the effect."""
+    reached = sorted(reached, key=lambda f: path_class(f.path))  # own code's lines first
     calls = [f for f in reached if f.category == "model_call" and f.kind != "client"]
     gates = sorted(
         (f for f in reached if f.category == "gating"),
-        key=lambda f: (decisive_rank(f), f.path, f.start_line),
+        key=lambda f: (decisive_rank(f), path_class(f.path), f.path, f.start_line),
     )
     execs = [f for f in reached if f.category == "exec_effect"]
     writes = [f for f in reached if f.category == "persistence"]

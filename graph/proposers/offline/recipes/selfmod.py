@@ -73,11 +73,32 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
     return loops
 
 
+_APPLIES_PATCH = re.compile(r"\bpatch\s+-p\d|\bgit\b.{0,40}\b(apply|am)\b|apply_patch|\bpatch\(")
+_PATCH_NAME = re.compile(r"patch|diff", re.I)
+
+
+def _patch_loops(ix: SurveyIndex) -> list[Loop]:
+    """A run writes a patch (a diff of the code it changed) and code elsewhere applies
+    a patch to a working tree: the changed code is what a later run executes."""
+    writes = [
+        f
+        for f in ix.category("persistence")
+        if f.kind in ("write", "append") and _PATCH_NAME.search(str(f.detail.get("target", "")))
+    ]
+    appliers = [
+        f
+        for c in ("exec_effect", "persistence")
+        for f in ix.category(c)
+        if _APPLIES_PATCH.search(f.snippet)
+    ]
+    return [Loop(w, a, "code", a, "patch files") for w in writes[:1] for a in appliers[:1]]
+
+
 def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
     """Write → read-back pairs whose reader feeds code, a model or a gate, the ones
     the primary route reaches (``core``) first."""
     fams = families(ix)
-    loops: list[Loop] = _source_writes(ix, fams)
+    loops: list[Loop] = _source_writes(ix, fams) + _patch_loops(ix)
     for fam, arts in fams.items():
         writes = [f for fs in arts.values() for f in fs if f.kind not in ("delete", "move")]
         if not writes:
