@@ -43,8 +43,9 @@ def run_offline(
     )  # fmt: skip
 
 
-def draft_offline(repo: Path | str, rev: str = "HEAD", data_dir: Path | None = None,
-                  **kw: object) -> Report:
+def draft_offline(
+    repo: Path | str, rev: str = "HEAD", data_dir: Path | None = None, **kw: object
+) -> Report:
     """The report of :func:`run_offline` (witnesses verified by the workflow)."""
     result = run_offline(repo, rev, data_dir, **kw)  # type: ignore[arg-type]
     if result.report is None:

@@ -83,9 +83,7 @@ NOISE_REPO = {
         '    print(litellm.completion(model="gpt-x", messages=["base"]))\n'
     ),
     "examples/demo.py": (
-        "from llm import ask\n\n\n"
-        'if __name__ == "__main__":\n'
-        '    print(ask("demo"))\n'
+        'from llm import ask\n\n\nif __name__ == "__main__":\n    print(ask("demo"))\n'
     ),
 }
 
@@ -101,7 +99,8 @@ def test_unresolved_path_expressions_name_no_object(noisy: Report) -> None:
     objs = _labels(noisy, "OBJ")
     assert not any(s in label for label in objs for s in ("str(", "os.path", "dirname")), objs
     results = next(r for r in noisy.records_of_kind("OBJ") if "results.jsonl" in r.label)
-    assert results.witnesses[0].quote == 'with open("results.jsonl", "a") as f: f.write(json.dumps(record))'
+    first = results.witnesses[0].quote
+    assert first == 'with open("results.jsonl", "a") as f: f.write(json.dumps(record))'
     assert all(w.verified for w in noisy.witnesses)
 
 

@@ -52,7 +52,8 @@ def account_sections(
             f"Offline first draft from a static survey of {sv.repository} at {sv.revision}: "
             f"{sv.python_files} Python files of {sv.files_total}, {len(sv.findings)} findings. No "
             "model was called and no code of the repository was run; operation and benefit remain "
-            "uninspected. Every quote below is taken from a record and checked against the revision."
+            "uninspected. Every quote below is taken from a record and checked against the "
+            "revision."
         )
     )
     blocks += _primary(by_recipe)

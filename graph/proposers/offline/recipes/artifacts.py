@@ -264,9 +264,9 @@ class Artifacts:
             blocks.append(
                 para(
                     "Composed from the shipped prompt files "
-                    f"{join_names([f.path for f in sources], 4)}: the code reads them and writes the "
-                    "result out without sending it to a model of its own, so the text is instruction "
-                    "for an agent outside the repository."
+                    f"{join_names([f.path for f in sources], 4)}: the code reads them and writes "
+                    "the result out without sending it to a model of its own, so the text is "
+                    "instruction for an agent outside the repository."
                 )
             )
         # the deciding lines: the write, then where a later step reads it again
@@ -307,6 +307,6 @@ def _lifecycle(writes: list[Finding], reads: list[Finding]) -> str:
             "checks its provenance is not established by the survey."
         )
     return (
-        text
-        + "Later read-back: none found by the survey (reads through computed paths are not followed)."
+        text + "Later read-back: none found by the survey (reads through computed paths are not "
+        "followed)."
     )

@@ -223,7 +223,8 @@ class StateGate:
             f"read back ({files}) at {join_names([where(r) for r in reads], 3)}. Force: fixed "
             "predicates in code decide from what was read"
             + (f" ({join_names([clip(g.snippet, 60) for g in gates], 2)})" if gates else "")
-            + "; the files are trusted as written. Horizon: every later run while the files persist."
+            + "; the files are trusted as written. Horizon: every later run while the files "
+            "persist."
         )
         return _bap(ctx, lead, gates[:1] + reads[:1] + gates[1:] + reads[1:])
 
@@ -266,9 +267,11 @@ class LoadedCode:
         )
         lead = (
             f"Consumer: {short_symbol(f.node)} in {f.path}. Channel: "
-            f"{join_names(sorted({x.kind.replace('_', ' ') for x in fs}))} of {targets}. Force: the "
+            f"{join_names(sorted({x.kind.replace('_', ' ') for x in fs}))} of {targets}. "
+            "Force: the "
             "loaded code runs with the full authority of the importing process; the survey shows "
-            f"no sandbox or allow-list at this point. Horizon: each call of {short_symbol(f.node)}; "
+            "no sandbox or allow-list at this point. "
+            f"Horizon: each call of {short_symbol(f.node)}; "
             "edits to the loaded files take effect at the next load."
         )
         return _bap(ctx, lead, fs)

@@ -207,7 +207,9 @@ class Claims:
                 f"Claimed operation: {sentence} Source: {_SOURCE.get(c.kind, 'text')} in "
                 f"{c.path}:{c.start_line}"
                 + (
-                    f" (said again at {join_names([f'{f.path}:{f.start_line}' for f in said[1:]], 3)})"
+                    " (said again at "
+                    + join_names([f"{f.path}:{f.start_line}" for f in said[1:]], 3)
+                    + ")"
                     if len(said) > 1
                     else ""
                 )

@@ -151,7 +151,8 @@ class Endpoint:
                     st.ids.take("CMP", s),
                     label,
                     fs + settings[:5],
-                    f"Distinct model endpoint reached through {provider} at {len(fs)} call site(s).",
+                    f"Distinct model endpoint reached through {provider} at {len(fs)} call "
+                    "site(s).",
                     {"role": role, "provider": provider},
                 )
             )
@@ -203,7 +204,8 @@ def _identity(first: Finding, direct: list[Finding]) -> str:
     )
     if value and value != model:
         model_txt += f", which resolves in {first.path} to {value}"
-    ident = f"Source-native identity: {provider} call {first.detail.get('call', '')} in {where(first)}, {model_txt}."
+    call = first.detail.get("call", "")
+    ident = f"Source-native identity: {provider} call {call} in {where(first)}, {model_txt}."
     variants = sorted({c.path for c in direct})
     if len(variants) > 1:
         ident = (
@@ -240,7 +242,8 @@ class RoleModel:
                     st.ids.take("CMP", slug(role, "model")),
                     f"{role.capitalize()} model: {names}",
                     cs[:4],
-                    f"A {role} model named in configuration, called by code outside the repository.",
+                    f"A {role} model named in configuration, called by code outside the "
+                    "repository.",
                     {"role": role},
                 )
             )
@@ -258,7 +261,8 @@ class RoleModel:
         )
         blocks: list[Block] = [
             para(
-                f"Source-native identity: the {role} model, named in the code's settings as {named}. "
+                f"Source-native identity: the {role} model, named in the code's settings as "
+                f"{named}. "
                 "Representational form: distributed-parametric (an external model). Storage "
                 "substrate: external provider or model deployment, not repository files."
             ),
@@ -330,9 +334,10 @@ class ExternalAgent:
         target = write.detail.get("target_value") or write.detail.get("target") or "a file"
         blocks: list[Block] = [
             para(
-                f"Source-native identity: the agent addressed by {pfile.path}, which {where(read)} "
-                f"reads and writes out to {target} ({where(write)}); no model call is reachable from "
-                "that function, so the model that follows the text runs outside the repository. "
+                f"Source-native identity: the agent addressed by {pfile.path}, which "
+                f"{where(read)} reads and writes out to {target} ({where(write)}); no model "
+                "call is reachable from that function, so the model that follows the text "
+                "runs outside the repository. "
                 "Representational form: distributed-parametric, inside an agent runtime the "
                 "repository does not contain. Model and version: uninspected."
             ),

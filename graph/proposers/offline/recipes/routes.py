@@ -188,7 +188,9 @@ def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
         )
     if by["exec_effect"]:
         out.append(
-            f"It runs external commands or code at {join_names([where(f) for f in by['exec_effect']], 3)}."
+            "It runs external commands or code at "
+            + join_names([where(f) for f in by["exec_effect"]], 3)
+            + "."
         )
     writes = by["persistence"]
     if writes:
@@ -316,7 +318,8 @@ class ModelLoops:
         if not reached:
             return None
         lead = (
-            f"Endpoints/progression: external caller (framework or importer) → {short_symbol(node)}. "
+            "Endpoints/progression: external caller (framework or importer) → "
+            f"{short_symbol(node)}. "
             f"No entry point of the repository reaches {short_symbol(node)} through the call "
             "graph; it is invoked from outside, which the survey cannot see."
         )

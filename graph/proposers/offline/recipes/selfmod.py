@@ -61,7 +61,7 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
     imports by the same name: the system writing the program a later run executes."""
     loops: list[Loop] = []
     runners = [f for c in ("exec_effect", "tool_dispatch") for f in ix.category(c)]
-    for fam, arts in fams.items():
+    for arts in fams.values():
         for key, fs in arts.items():
             base = key.rstrip("/").rsplit("/", 1)[-1]
             if not re.search(r"\.(py|sh)$", base):
@@ -160,7 +160,8 @@ class SelfModification:
                     st.ids.take(
                         "BAP", slug("self-modification", lp.name.rstrip("/").rsplit("/", 1)[-1])
                     ),
-                    f"Self-modification loop: {lp.name} written by a run, then {_VERB[lp.consumer]}",
+                    f"Self-modification loop: {lp.name} written by a run, then "
+                    f"{_VERB[lp.consumer]}",
                     facts,
                     "What a run produces becomes what the next run obeys.",
                     {
