@@ -102,9 +102,12 @@ class Resources:
     def survey(self) -> Any:
         with self._lock:
             if self._survey is None:
-                from retrieval.survey import run_survey
+                from drafter.config import data_dir
+                from retrieval.survey.cache import cached_survey
 
-                self._survey = run_survey(self.snapshot())
+                # deterministic per revision and survey code: a warm run loads it
+                root = data_dir(self.data_dir) / "surveys"
+                self._survey = cached_survey(self.snapshot(), root)
             return self._survey
 
     def close(self) -> None:

@@ -16,7 +16,15 @@ import re
 
 from drafter.model import Block, LineRange, Record, Witness, WitnessBlock
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import clip, collapse, join_names, para, sentence_witness, slug
+from graph.proposers.offline.prose import (
+    clip,
+    collapse,
+    join_names,
+    para,
+    sentence_witness,
+    slug,
+    witness,
+)
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
@@ -263,10 +271,12 @@ def search_code(ctx: DraftContext, sentence: str) -> list[Block]:
     sharing most words with the claim."""
     assert ctx.search is not None
     want = stems(sentence)
+    own = min(1, path_class(ctx.findings[0].path)) if ctx.findings else 0
     out: list[Block] = []
     for hit in ctx.search(sentence, 8, None):
         path, text = str(hit.get("path") or ""), str(hit.get("text") or "")
-        if not path.endswith(".py") or path_class(path) == 2 or not hit.get("start"):
+        # the system's own code; supporting code only for a claim made about it
+        if not path.endswith(".py") or path_class(path) > own or not hit.get("start"):
             continue
         w = _deciding_line(
             ctx, path, int(hit["start"]), int(hit.get("end") or hit["start"]), text, want
@@ -278,6 +288,15 @@ def search_code(ctx: DraftContext, sentence: str) -> list[Block]:
         if len(out) >= 2:
             break
     return out
+
+
+def _code_line(line: str) -> bool:
+    """A line of code, not a comment, docstring or prose (which would quote the claim
+    back instead of the code that decides it)."""
+    s = line.strip()
+    if len(s) < 8 or s.startswith(("#", '"', "'")):
+        return False
+    return re.search(r"[(=<>\[]", s) is not None
 
 
 def _deciding_line(
@@ -293,18 +312,19 @@ def _deciding_line(
             f = max(
                 inside, key=lambda f: (sum(s in f.snippet.lower() for s in want), -f.start_line)
             )
-            line = f.snippet.split("\n")[0]
-            if len(collapse(line)) >= 8:
-                return Witness(
-                    quote=collapse(line),
-                    path=path,
-                    lines=LineRange(start=f.start_line, end=f.start_line),
-                )
+            found = witness(f, ctx.text_of)
+            if found is not None:
+                return found
     best, best_n = None, 0
+    in_doc = False
     for i, line in enumerate(text.split("\n")):
+        quotes = line.count('"""') + line.count("'''")
+        was_doc, in_doc = in_doc, in_doc != (quotes % 2 == 1)
+        if was_doc or quotes:  # docstring text would quote the claim back
+            continue
         low = line.lower()
         n = sum(1 for s in want if s in low)
-        if n > best_n and len(collapse(line)) >= 8 and not line.strip().startswith("#"):
+        if n > best_n and _code_line(line):
             best, best_n = (i, line), n
     if best is None or best_n < 2:
         return None
