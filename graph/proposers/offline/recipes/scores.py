@@ -32,16 +32,36 @@ _KINDS = {
 }
 
 
+#: What decides a score, most decisive first: what counts as right (the check against
+#: a reference), the promotion or gate, then how the number is formed and reported.
+_DECIDES = {
+    "answer_check": 0, "answer_extraction": 0, "grading_scale": 0, "reference_def": 1,
+    "promotion": 0, "threshold": 1, "selection": 2, "score_aggregate": 2, "score_report": 3,
+}  # fmt: skip
+
+
 def deciding_first(fs: list[Finding]) -> list[Finding]:
-    """Gating findings, the lines that decide first; headline numbers before per-class."""
-    return sorted(
+    """Gating findings, one of each kind in turn from the most deciding kind down, so
+    three witnesses show the check, the gate and the number; headline numbers
+    (overall, average, best) before per-class ones."""
+    ordered = sorted(
         fs,
         key=lambda f: (
+            _DECIDES.get(f.kind, 4),
             decisive_rank(f),
             0 if re.search(r"overall|average|mean|total|final|best", f.snippet, re.I) else 1,
             f.start_line,
         ),
     )
+    by: dict[str, list[Finding]] = {}
+    for f in ordered:
+        by.setdefault(f.kind, []).append(f)
+    out: list[Finding] = []
+    while any(by.values()):
+        for q in by.values():
+            if q:
+                out.append(q.pop(0))
+    return out
 
 
 class Scores:
