@@ -18,7 +18,7 @@ from retrieval.survey.index import EntryUnit, SurveyIndex
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
 #: to the repository are recorded runs.  None of them is the system.
 _TESTY = re.compile(
-    r"(^|/)(tests?|testing|examples?|docs?|demos?|logs?|predictions?|outputs?)/"
+    r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
 )
 #: Code that supports the system: baselines, analysis, scripts, vendored copies.

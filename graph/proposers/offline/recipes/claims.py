@@ -41,7 +41,8 @@ _STRONG_CLAIM = re.compile(
 _SETUP = re.compile(
     r"\b(pip3?|conda|install\w*|requirements?\.txt|python ?3\.\d+|versions? \d|docker build|"
     r"platforms?|linux|mac ?os|windows|gpus?|cuda|nvidia|apt(-get)?|brew|virtualenv|venv|"
-    r"api[_ ]?keys?|export [A-Z_]+|supports? python|compatib\w+|licen[cs]e\w*|citation|cite)\b",
+    r"api[_ ]?keys?|\w+_API_KEY|export [A-Z_]+|supports? python|compatib\w+|licen[cs]e\w*|"
+    r"citation|cite)\b",
     re.I,
 )
 _STOP = frozenset(

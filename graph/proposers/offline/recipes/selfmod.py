@@ -41,7 +41,9 @@ class Loop:
 def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | None:
     """What the reading function (or its direct caller) does with what it read."""
     nodes = [read.node, *sorted(ix.callers.get(read.node, set()))[:3]]
-    for want in _CONSUMERS:
+    # stored data read back is instruction or a decision far more often than code: a
+    # reached subprocess does not execute what was read, so code is the last resort
+    for want in ("instruction", "selection", "code"):
         for n in nodes:
             for f in ix.reached_findings(n)[:200]:
                 if want == "code" and (
@@ -114,7 +116,12 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
                 continue
             got = _consumer(ix, r)
             if got is not None:
-                loops.append(Loop(writes[0], r, got[0], got[1], fam.partition(":")[2]))
+                kind, _, name = fam.partition(":")
+                if kind == "files":  # a writer's family: name the file that was read
+                    name = str(
+                        r.detail.get("written_value") or r.detail.get("target_value") or name
+                    )
+                loops.append(Loop(writes[0], r, got[0], got[1], name))
     for g in ix.category("persistence"):
         if g.kind != "git" or not any(c in g.snippet for c in _GIT_CHANGES):
             continue
