@@ -74,7 +74,10 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
         return "git repository state", True
     v = str(f.detail.get("target_value") or "")
     if v and not v.startswith("env "):
-        if _PATHLIKE.match(v) or any(_PATHLIKE.match(x) for x in _LITERAL.findall(v)):
+        lits = [x for x in _LITERAL.findall(v) if _PATHLIKE.match(x)]
+        if "(" in v and lits:  # a call builds the path: the literal is its name
+            return max(lits, key=len), True
+        if _PATHLIKE.match(v) or lits:
             return v, True
     t = str(f.detail.get("target", "")).strip()
     lits = [x for x in _LITERAL.findall(t) if _PATHLIKE.match(x)]

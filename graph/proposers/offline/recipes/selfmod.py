@@ -118,8 +118,15 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
             if got is not None:
                 kind, _, name = fam.partition(":")
                 if kind == "files":  # a writer's family: name the file that was read
-                    name = str(
-                        r.detail.get("written_value") or r.detail.get("target_value") or name
+                    read_as = {r.detail.get("written_value"), r.detail.get("target_value")}
+                    name = next(
+                        (
+                            k
+                            for k, fs in arts.items()
+                            if k in read_as
+                            or any(str(w.detail.get("target", "")) == written for w in fs)
+                        ),
+                        name,
                     )
                 loops.append(Loop(writes[0], r, got[0], got[1], name))
     for g in ix.category("persistence"):
