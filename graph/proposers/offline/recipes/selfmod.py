@@ -36,6 +36,9 @@ class Loop:
     consumer: str  # one of _CONSUMERS
     decider: Finding | None
     name: str
+    #: how directly the code shows the loop: 0 code written and run, 1 stored state read
+    #: back, 2 a git operation in a function that also runs code
+    strength: int = 1
 
 
 def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | None:
@@ -71,7 +74,7 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
             stem = base.rsplit(".", 1)[0]
             loader = next((r for r in runners if r.node != fs[0].node and stem in r.snippet), None)
             if loader is not None:
-                loops.append(Loop(fs[0], loader, "code", loader, key))
+                loops.append(Loop(fs[0], loader, "code", loader, key, 0))
     return loops
 
 
@@ -79,28 +82,42 @@ _APPLIES_PATCH = re.compile(r"\bpatch\s+-p\d|\bgit\b.{0,40}\b(apply|am)\b|apply_
 _PATCH_NAME = re.compile(r"patch|diff", re.I)
 
 
-def _patch_loops(ix: SurveyIndex) -> list[Loop]:
+def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
     """A run writes a patch (a diff of the code it changed) and code elsewhere applies
-    a patch to a working tree: the changed code is what a later run executes."""
-    writes = [
-        f
-        for f in ix.category("persistence")
-        if f.kind in ("write", "append") and _PATCH_NAME.search(str(f.detail.get("target", "")))
-    ]
-    appliers = [
-        f
-        for c in ("exec_effect", "persistence")
-        for f in ix.category(c)
-        if _APPLIES_PATCH.search(f.snippet)
-    ]
-    return [Loop(w, a, "code", a, "patch files") for w in writes[:1] for a in appliers[:1]]
+    a patch to a working tree: the changed code is what a later run executes.  The
+    write and the application the primary route reaches, in the system's own code,
+    are the ones quoted."""
+
+    def rank(f: Finding) -> tuple[bool, int, str, int]:
+        return (f.node not in core, path_class(f.path), f.path, f.start_line)
+
+    writes = sorted(
+        (
+            f
+            for f in ix.category("persistence")
+            if f.kind in ("write", "append", "file")
+            and _PATCH_NAME.search(str(f.detail.get("target", "")))
+        ),
+        key=rank,
+    )
+    appliers = sorted(
+        (
+            f
+            for c in ("exec_effect", "persistence")
+            for f in ix.category(c)
+            if _APPLIES_PATCH.search(f.snippet)
+        ),
+        key=rank,
+    )
+    return [Loop(w, a, "code", a, "patch files", 0) for w in writes[:1] for a in appliers[:1]]
 
 
 def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
     """Write → read-back pairs whose reader feeds code, a model or a gate, the ones
     the primary route reaches (``core``) first."""
     fams = families(ix)
-    loops: list[Loop] = _source_writes(ix, fams) + _patch_loops(ix)
+    core = core or set()
+    loops: list[Loop] = _source_writes(ix, fams) + _patch_loops(ix, core)
     for fam, arts in fams.items():
         writes = [f for fs in arts.values() for f in fs if f.kind not in ("delete", "move")]
         if not writes:
@@ -140,11 +157,11 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
         for n in sorted(ix.callers.get(g.node, set()))[:3]:
             runs += [f for f in ix.reached_findings(n) if f.category == "exec_effect"]
         if runs:
-            loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree"))
-    core = core or set()
+            loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree", 2))
     loops.sort(
         key=lambda lp: (
             lp.write.node not in core,
+            lp.strength,
             path_class(lp.write.path),
             _CONSUMERS.index(lp.consumer),
             lp.write.path,
