@@ -61,6 +61,14 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
     return None
 
 
+def _names(f: Finding, base: str, stem: str) -> bool:
+    """Whether ``f``'s line names the written file: by its file name, or by its module
+    name as a whole word when that name is distinctive (five letters or more)."""
+    if base in f.snippet:
+        return True
+    return len(stem) >= 5 and re.search(rf"\b{re.escape(stem)}\b", f.snippet) is not None
+
+
 def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -> list[Loop]:
     """Writes of executable source (``.py``/``.sh`` files) that code elsewhere runs or
     imports by the same name: the system writing the program a later run executes."""
@@ -72,7 +80,9 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
             if not re.search(r"\.(py|sh)$", base):
                 continue
             stem = base.rsplit(".", 1)[0]
-            loader = next((r for r in runners if r.node != fs[0].node and stem in r.snippet), None)
+            loader = next(
+                (r for r in runners if r.node != fs[0].node and _names(r, base, stem)), None
+            )
             if loader is not None:
                 loops.append(Loop(fs[0], loader, "code", loader, key, 0))
     return loops
