@@ -21,9 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from drafter.sample import materialize
-from drafter.snapshot import Snapshot
-from graph.proposers.offline import draft_offline
-from retrieval.survey.runner import run_survey
+from graph.offline_run import draft_offline
 from tui.session import ReviewSession
 from tui.widgets.code_view import highlight_lines
 
@@ -33,8 +31,7 @@ DECISIONS = 1000
 
 def _draft(base: Path) -> tuple[Path, Path]:
     repo = materialize(base / "repo")
-    with Snapshot(repo.path, repo.sha) as snap:
-        report = draft_offline(snap, run_survey(snap))
+    report = draft_offline(repo.path, repo.sha, base / "data", system="repo", thorough=True)
     records = list(report.records)
     i = 0
     while len(report.records) < RECORDS:

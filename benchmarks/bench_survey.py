@@ -25,7 +25,7 @@ from rich.table import Table
 from drafter.reportio import load_report
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier, verify_report
-from graph.proposers.offline import draft_offline
+from graph.offline_run import draft_offline
 from retrieval.survey import run_survey
 
 MIRRORS = Path("/work/.mirror")
@@ -122,8 +122,7 @@ def time_survey(repo: Path, rev: str) -> tuple[float, int, int, int]:
 
 def gold_overlap(repo: Path, rev: str, gold_file: Path) -> dict[str, object]:
     with Snapshot(repo, rev) as snap:
-        sv = run_survey(snap)
-        draft = verify_report(draft_offline(snap, sv, repo.parent.name), snap)
+        draft = verify_report(draft_offline(repo, rev, system=repo.parent.name), snap)
         gold = verify_report(load_report(gold_file), snap, verifier=Verifier(snap))
     dw = [w for w in draft.witnesses if w.verified]
     gw = [w for w in gold.witnesses if w.verified]

@@ -38,7 +38,9 @@ from graph.runner import RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
 
 MODEL_MAX_RECORDS = 40
-OFFLINE_MAX_RECORDS = 150
+#: Offline default sized for one analyst's review; ``--thorough`` keeps the long form.
+OFFLINE_MAX_RECORDS = 25
+OFFLINE_THOROUGH_MAX_RECORDS = 150
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
 
@@ -46,9 +48,17 @@ def make_proposer(config: Configuration, resources: Resources) -> Proposer:
     """The proposer a configuration names; the key is read here, never stored."""
     if config.generator == "offline":
         from graph.proposers.offline import OfflineProposer
+        from graph.proposers.offline.recipe import Limits
 
-        # the offline rules read whole files, not the size-capped texts of a context
-        return OfflineProposer(snapshot=resources.snapshot())
+        # the offline rules read whole files, not the size-capped texts of a context;
+        # they search the index only where it helps (claims), and never wait for it
+        # when the run has none
+        return OfflineProposer(
+            snapshot=resources.snapshot(),
+            survey_source=resources.survey,
+            search=resources.search if resources.use_index else None,
+            limits=Limits.for_run(config.max_records, config.thorough),
+        )
     from graph.proposers.claude import ClaudeProposer
     from graph.proposers.claude_client import RetryPolicy
 
@@ -255,7 +265,14 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     type=int,
     default=None,
     help=f"Records to plan at most (default {MODEL_MAX_RECORDS} with a model, "
-    f"{OFFLINE_MAX_RECORDS} offline, where records cost nothing).",
+    f"{OFFLINE_MAX_RECORDS} offline, {OFFLINE_THOROUGH_MAX_RECORDS} with --thorough).",
+)
+@click.option(
+    "--thorough",
+    is_flag=True,
+    help="Offline long form: up to "
+    f"{OFFLINE_THOROUGH_MAX_RECORDS} records and 8 witnesses each (default: a short, "
+    "core-first draft of at most 25 records and 3 witnesses each).",
 )
 @click.option("--repair-rounds", type=int, default=2, show_default=True)
 @click.option("--concurrency", type=int, default=4, show_default=True)
@@ -313,6 +330,7 @@ def draft_cmd(
     model: str | None,
     max_cost: float | None,
     max_records: int | None,
+    thorough: bool,
     repair_rounds: int,
     concurrency: int,
     resume_thread: str | None,
@@ -380,7 +398,9 @@ def draft_cmd(
         click.echo(OFFLINE_NOTICE, err=True)
         generator = "offline"
     if max_records is None:
-        max_records = OFFLINE_MAX_RECORDS if generator == "offline" else MODEL_MAX_RECORDS
+        max_records = MODEL_MAX_RECORDS
+        if generator == "offline":
+            max_records = OFFLINE_THOROUGH_MAX_RECORDS if thorough else OFFLINE_MAX_RECORDS
     try:
         config = Configuration(
             model=resolve_model(model),
@@ -390,6 +410,7 @@ def draft_cmd(
             max_cost=DEFAULT_MAX_COST if max_cost is None and generator == "claude" else max_cost,
             concurrency=concurrency,
             **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+            thorough=thorough,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc

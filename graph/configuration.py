@@ -71,6 +71,8 @@ class Configuration:
     record_tool_calls: int = 12
     repair_tool_calls: int = 6
     account_tool_calls: int = 10
+    #: Offline long form: more records and witnesses per record than a review needs.
+    thorough: bool = False
 
     def __post_init__(self) -> None:
         if self.max_records < 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from drafter.model import AccountSection, Passage, Record, Witness
 
@@ -28,6 +29,13 @@ class PlanItem(BaseModel):
     rationale: str = Field(default="", description="Why this record matters, one sentence.")
     facts: list[str] = Field(
         default_factory=list, description="IDs of survey findings it builds on."
+    )
+    # Typed meaning for rule-based proposers: which record builder drafts the item and
+    # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
+    # records) but hidden from a model's tool schema, which has no use for them.
+    recipe: SkipJsonSchema[str] = Field(default="", description="Record builder to use.")
+    hints: SkipJsonSchema[dict[str, Any]] = Field(
+        default_factory=dict, description="Parameters for the record builder."
     )
 
 

@@ -27,16 +27,13 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.sample import materialize
-from drafter.snapshot import Snapshot
-from graph.proposers.offline import draft_offline
-from retrieval.survey.runner import run_survey
+from graph.offline_run import draft_offline
 
 
 def sample_draft(base: Path) -> tuple[Path, Path, str]:
     """Write ``base/draft.json``; returns (draft, repo, ID of the record with a broken quote)."""
     repo = materialize(base / "repo")
-    with Snapshot(repo.path, repo.sha) as snap:
-        report = draft_offline(snap, run_survey(snap))
+    report = draft_offline(repo.path, repo.sha, base / "data", system="repo")
     assert report.source is not None and report.source.revision == repo.sha
     two = [r for r in report.records if len(r.witnesses) >= 2]
     assert two, "the offline draft of the sample has no record with two witnesses"

@@ -29,13 +29,18 @@ from evals.metrics import KindScore
 #: family with their read-backs, gates quoted by their deciding lines, instruction-file
 #: rules mined as claims, components split by model role and a retained-state → gate
 #: path added: P 0.65, R 0.68, F1 0.67, file recall 0.98, line recall 0.52, line
-#: precision 0.66 (read-back and gate quotes the gold does not cite).  Floors sit a
-#: little below the latest figures; validity must stay perfect.
+#: precision 0.66 (read-back and gate quotes the gold does not cite).  Re-measured
+#: when the default draft became sized for review (at most 25 records and 3 witnesses
+#: each, the deciding line first; ``--thorough`` keeps the long form): P 0.71, R 0.68,
+#: F1 0.69, file recall 0.95, line precision 0.71, and line recall 0.38 — the gold
+#: cites 60 witnesses over 25 records (2.4 a record, up to 6), so three per record
+#: cannot reach the lines the long form did (the long form scores line recall 0.42).
+#: Floors sit a little below the latest figures; validity must stay perfect.
 OFFLINE_FLOOR = {
-    "f1": 0.64,
+    "f1": 0.66,
     "recall": 0.64,
     "file_recall": 0.95,
-    "line_recall": 0.48,
+    "line_recall": 0.36,
     "line_precision": 0.65,
     "validity": 1.0,
 }

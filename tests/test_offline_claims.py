@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from offline_graph import draft_offline_graph
 from test_survey import make_repo
 
 from drafter.snapshot import Snapshot
-from drafter.verify import verify_report
-from graph.proposers.offline import draft_offline
 from retrieval.survey import run_survey
 
 REPO = {
@@ -41,7 +40,7 @@ def test_instruction_rules_are_claims_related_to_the_code_they_name(tmp_path: Pa
     repo = make_repo(tmp_path / "r", REPO)
     with Snapshot(repo, "HEAD") as snap:
         survey = run_survey(snap)
-        draft = verify_report(draft_offline(snap, survey, "x"), snap)
+        draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
     rules = [f for f in survey.by_category("claim") if f.kind == "instruction_rule"]
     assert [f.start_line for f in rules] == [5, 6, 7]
     claims = draft.records_of_kind("CLM")
@@ -87,8 +86,7 @@ ROLE_REPO = {
 
 def test_a_user_simulator_model_passed_on_by_name_is_its_own_component(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r", ROLE_REPO)
-    with Snapshot(repo, "HEAD") as snap:
-        draft = verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+    draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
     comps = {c.id: c for c in draft.records_of_kind("CMP")}
     assert any(i.startswith("RT-CMP-litellm-") for i in comps), list(comps)
     user = comps["RT-CMP-user-simulator-model"]
@@ -139,8 +137,7 @@ def test_agent_variants_merge_and_an_addressed_external_agent_is_a_component(
     tmp_path: Path,
 ) -> None:
     repo = make_repo(tmp_path / "r", VARIANT_REPO)
-    with Snapshot(repo, "HEAD") as snap:
-        draft = verify_report(draft_offline(snap, run_survey(snap), "x"), snap)
+    draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
     labels = sorted(c.label for c in draft.records_of_kind("CMP"))
     assert labels == [
         "Agent model (anthropic, litellm) in templates/",

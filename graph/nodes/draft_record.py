@@ -41,9 +41,12 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
                 seen.add(key)
                 chunks.append(h)
 
-    add(res.search(query, k=cfg.retrieval_k))
-    for path in item.files[:SEARCH_FILES]:
-        add(res.search(query, k=2, path_glob=path))
+    # a proposer that does its own retrieval (the offline recipes) does not make every
+    # record wait for the index
+    if getattr(ctx.proposer, "wants_chunks", True):
+        add(res.search(query, k=cfg.retrieval_k))
+        for path in item.files[:SEARCH_FILES]:
+            add(res.search(query, k=2, path_glob=path))
     texts: dict[str, str] = {}
     snap = res.snapshot()
     for path in item.files[:MAX_FILES_PER_RECORD]:

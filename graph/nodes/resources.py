@@ -33,6 +33,11 @@ class Resources:
     _index: Any = field(default=None, repr=False)
     _survey: Any = field(default=None, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    # the index has its own lock: a build in the background must not block the
+    # snapshot, the verifier or the survey, which share ``_lock``
+    _index_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _index_thread: threading.Thread | None = field(default=None, repr=False)
+    index_error: str | None = None
 
     # -- snapshot and verifier ----------------------------------------------------
 
@@ -54,8 +59,9 @@ class Resources:
     # -- index and search ---------------------------------------------------------
 
     def index(self) -> Any:
-        """The Chroma index of this revision, built or completed on first use."""
-        with self._lock:
+        """The Chroma index of this revision, built or completed on first use (waits
+        for a build :meth:`start_index` began)."""
+        with self._index_lock:
             if self._index is None and self.use_index:
                 from retrieval.index import open_index
 
@@ -63,6 +69,22 @@ class Resources:
                 self.index_stats = idx.ensure(self.snapshot(), progress=self.progress)
                 self._index = idx
             return self._index
+
+    def start_index(self) -> None:
+        """Build or complete the index in a background thread, so the survey and the
+        plan never wait for index work; the first search waits for it, and
+        :meth:`close` lets it finish so the next run finds the index complete."""
+        if not self.use_index or self._index is not None or self._index_thread is not None:
+            return
+
+        def build() -> None:
+            try:
+                self.index()
+            except Exception as exc:  # noqa: BLE001 - reported by the run, retried on search
+                self.index_error = f"{type(exc).__name__}: {exc}"
+
+        self._index_thread = threading.Thread(target=build, name="drafter-index", daemon=True)
+        self._index_thread.start()
 
     def search(self, query: str, k: int, path_glob: str | None = None) -> list[dict[str, Any]]:
         """Hybrid search hits as plain dicts (path, start, end, symbol, score, text)."""
@@ -80,15 +102,22 @@ class Resources:
     def survey(self) -> Any:
         with self._lock:
             if self._survey is None:
-                from retrieval.survey import run_survey
+                from drafter.config import data_dir
+                from retrieval.survey.cache import cached_survey
 
-                self._survey = run_survey(self.snapshot())
+                # deterministic per revision and survey code: a warm run loads it
+                root = data_dir(self.data_dir) / "surveys"
+                self._survey = cached_survey(self.snapshot(), root)
             return self._survey
 
     def close(self) -> None:
+        if self._index_thread is not None:
+            self._index_thread.join()
+            self._index_thread = None
         with self._lock:
-            if self._index is not None and hasattr(self._index, "close"):
-                self._index.close()
+            with self._index_lock:
+                if self._index is not None and hasattr(self._index, "close"):
+                    self._index.close()
                 self._index = None
             if self._snapshot is not None:
                 self._snapshot.close()

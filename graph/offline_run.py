@@ -1,0 +1,53 @@
+"""Draft offline through the workflow from Python (scripts, benchmarks, tests).
+
+This is not a second pipeline: it calls :func:`graph.runner.run_draft` with the
+offline settings ``drafter draft --offline`` uses, so everything a caller gets went
+through the same LangGraph nodes, checkpoint and verifier as a CLI run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from drafter.model import Report
+from graph.cli import OFFLINE_MAX_RECORDS, OFFLINE_THOROUGH_MAX_RECORDS, make_proposer
+from graph.configuration import Configuration
+from graph.runner import RunResult, run_draft
+
+
+def run_offline(
+    repo: Path | str,
+    rev: str = "HEAD",
+    data_dir: Path | None = None,
+    *,
+    system: str | None = None,
+    thorough: bool = False,
+    max_records: int | None = None,
+    use_index: bool = False,
+) -> RunResult:
+    """One offline run of the workflow; a temporary data dir when none is given."""
+    default = OFFLINE_THOROUGH_MAX_RECORDS if thorough else OFFLINE_MAX_RECORDS
+    config = Configuration(
+        generator="offline", max_records=max_records or default, thorough=thorough
+    )
+    if data_dir is None:
+        with tempfile.TemporaryDirectory(prefix="drafter-offline-") as tmp:
+            return run_offline(
+                repo, rev, Path(tmp), system=system, thorough=thorough,
+                max_records=max_records, use_index=use_index,
+            )  # fmt: skip
+    return run_draft(
+        str(repo), rev, config, make_proposer, data_dir=data_dir, system=system,
+        use_index=use_index,
+    )  # fmt: skip
+
+
+def draft_offline(
+    repo: Path | str, rev: str = "HEAD", data_dir: Path | None = None, **kw: object
+) -> Report:
+    """The report of :func:`run_offline` (witnesses verified by the workflow)."""
+    result = run_offline(repo, rev, data_dir, **kw)  # type: ignore[arg-type]
+    if result.report is None:
+        raise RuntimeError(f"offline run {result.thread_id} ended without a draft")
+    return result.report

@@ -1,0 +1,201 @@
+"""Core-first ranking: which code is the system and which supports it.
+
+An analyst reads the primary route first: the way the system is meant to be started
+(a console script, a command the README tells users to run, the loop that calls the
+models) and the effects it reaches.  Code in tests, examples, baselines, scripts or
+vendored copies supports the system and ranks lower; a library module's
+``__main__`` self-test is not a way of starting the system at all.  Everything here
+reads paths and the survey's structure, never the name of one particular project.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.survey import Finding
+from retrieval.survey.index import EntryUnit, SurveyIndex
+
+#: Tests, examples and docs show the system; logs, predictions and outputs committed
+#: to the repository are recorded runs.  None of them is the system.
+_TESTY = re.compile(
+    r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
+    r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+)
+#: Code that supports the system: baselines, analysis, scripts, vendored copies.
+_SECONDARY = re.compile(
+    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|scripts?|tools?/scripts"
+    r"|third_party|vendor(ed)?|external|site-packages)/"
+)
+#: Effects an entry point can reach, most telling first.
+_EFFECT_WEIGHT = {
+    "model_call": 3,
+    "model_loop": 3,
+    "exec_effect": 2,
+    "tool_dispatch": 2,
+    "persistence": 1,
+    "gating": 1,
+}
+#: ``python path.py`` / ``python -m module`` in a README's commands.
+_README_RUN = re.compile(
+    r"(?:python[0-9.]*|uv run(?: python)?|poetry run python)\s+(?:-u\s+)?"
+    r"(?:-m\s+([A-Za-z0-9_.]+)|([A-Za-z0-9_./\-]+\.py))"
+)
+
+
+def path_class(path: str) -> int:
+    """0 for the system's own code, 1 for supporting code, 2 for tests and examples."""
+    if _TESTY.search(path):
+        return 2
+    if _SECONDARY.search(path):
+        return 1
+    return 0
+
+
+def readme_targets(readme_text: str) -> set[str]:
+    """Paths and modules a README tells users to run (``python x.py``, ``python -m m``)."""
+    out: set[str] = set()
+    for m in _README_RUN.finditer(readme_text):
+        if m.group(1):
+            out.add(m.group(1).replace(".", "/"))
+        else:
+            out.add(m.group(2).removeprefix("./"))
+    return out
+
+
+def _commanded(u: EntryUnit, commands: set[str]) -> bool:
+    path = u.primary.path
+    stem = path[:-3] if path.endswith(".py") else path
+    if stem.endswith("/__main__"):
+        stem = stem[: -len("/__main__")]
+    return path in commands or stem in commands
+
+
+def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
+    """Sort key, lowest first: own code before support code; declared entries (console
+    scripts, README commands) that reach a model, then any entry that reaches a model
+    (a README's setup command does not outrank the loop); then declared ones; then by
+    the weight of effects reached; then shallower paths first."""
+    f = u.primary
+    declared = f.kind == "console_script" or _commanded(u, commands)
+    cats = [x.category for x in u.reached]
+    model = "model_call" in cats or "model_loop" in cats
+    return (
+        path_class(f.path),
+        0 if declared and model else 1 if model else 2 if declared else 3,
+        -sum(_EFFECT_WEIGHT.get(c, 0) for c in cats),
+        f.path.count("/"),
+    )
+
+
+def rank_units(
+    ix: SurveyIndex, commands: set[str], max_routes: int
+) -> tuple[list[EntryUnit], list[EntryUnit]]:
+    """(routes to draft, core first; the rest, summarised).  Library ``__main__``
+    blocks are never routes; supporting code only fills places the core leaves."""
+    units = sorted(
+        ix.entry_units,
+        key=lambda u: (unit_score(u, commands), u.primary.path, u.primary.start_line),
+    )
+    routes: list[EntryUnit] = []
+    rest: list[EntryUnit] = []
+    for u in units:
+        core = path_class(u.primary.path) == 0 and not u.library
+        if core and u.reached and len(routes) < max_routes:
+            routes.append(u)
+        else:
+            rest.append(u)
+    if not routes:  # a repository of scripts only: its best supporting entry is the route
+        routes = [u for u in rest if not u.library][:1]
+        rest = [u for u in rest if u not in routes]
+    return routes, rest
+
+
+def decisive_rank(f: Finding) -> int:
+    """How directly a gating finding decides an outcome, lowest first: storing a
+    selection's result (promotion), a comparison between two named values, a
+    comparison with a literal, a choice by max/min, then aggregations and reports."""
+    if f.kind == "promotion":
+        return 0
+    if f.kind == "threshold":
+        cmp = str(f.detail.get("comparison", ""))
+        named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None
+        return 1 if named else 2
+    if f.kind in ("selection", "answer_check"):
+        return 3
+    return 4
+
+
+MAX_STEPS = 8
+
+
+def _class_of(node: str) -> str | None:
+    """``path::Name.__init__`` → ``Name``: a constructor call in the call graph."""
+    sym = node.split("::", 1)[-1]
+    return sym[: -len(".__init__")] if sym.endswith(".__init__") else None
+
+
+def _name_tail(name: str) -> str:
+    """The last CamelCase word of a class name (``FooRunner`` → ``Runner``)."""
+    words = re.findall(r"[A-Z][a-z0-9]*", name)
+    return words[-1] if words else name
+
+
+def group_alternatives(steps: list[str]) -> list[list[str]]:
+    """Steps in call order, with constructors of sibling classes (same name ending,
+    e.g. three ``…Runner`` classes one call site chooses among) folded into one step:
+    they are alternatives, not a sequence."""
+    out: list[list[str]] = []
+    for s in steps:
+        cls = _class_of(s)
+        prev = out[-1] if out else None
+        prev_cls = _class_of(prev[0]) if prev else None
+        if cls and prev_cls and prev is not None and _name_tail(cls) == _name_tail(prev_cls):
+            prev.append(s)
+        else:
+            out.append([s])
+    return out
+
+
+def _effectful_callees(node: str, ix: SurveyIndex, fact_nodes: set[str]) -> list[str]:
+    """Callees of ``node`` that hold a fact of the route or lead to one, in call order."""
+    out: list[str] = []
+    for callee in ix.callees(node):
+        if callee.endswith("::<module>") and callee not in fact_nodes:
+            continue
+        if callee in fact_nodes or any(n in fact_nodes for n in ix.reachable(callee)):
+            out.append(callee)
+        if len(out) >= MAX_STEPS:
+            break
+    return out
+
+
+def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
+    """The route's steps: the entry's own callees that lead to a fact, in call order
+    (alternatives folded together); a lone step is opened up to its own steps (an
+    entry that only calls ``main()``); then the last step is followed down its
+    shortest chain toward a model call, so the chain ends where the route works."""
+    fact_nodes = {f.node for f in u.reached}
+    out: list[list[str]] = [[u.node]]
+    node = u.node
+    for _ in range(3):
+        groups = group_alternatives(_effectful_callees(node, ix, fact_nodes))
+        if not groups:
+            break
+        out += groups
+        if len(groups) > 1 or len(groups[0]) > 1:
+            break
+        node = groups[0][0]
+    chains = ix.survey.chains_from(u.node)
+    if not chains:
+        return out
+    model_nodes = {f.node for f in u.reached if f.category == "model_call"}
+    pool = [c for c in chains if c[-1] in model_nodes] or chains
+    deep = max(pool, key=lambda c: (len(c), -chains.index(c)))
+    if len(out) == 1:
+        return [[n] for n in deep]
+    last = out[-1]
+    if len(last) == 1 and last[0] in deep:
+        i = deep.index(last[0])
+        seen = {n for grp in out for n in grp}
+        out += [[x] for x in deep[i + 1 :] if x not in seen][:3]
+    return out

@@ -1,0 +1,148 @@
+"""The recipe contract: one module per record family, each with ``plan`` and ``draft``.
+
+Why recipes: a plan item carries its meaning in typed fields (``recipe``, ``hints``),
+so the record builder that drafts it is chosen by ``item.recipe`` and reads its
+parameters from ``item.hints`` — never from the label or the rationale, which are
+prose for people.  Planning state shared across recipes (the survey index, the IDs
+handed out so far, the items earlier recipes planned, the ranked entry units) travels
+in :class:`PlanState`; what one record's builder may use travels in
+:class:`DraftContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from drafter.model import Block, Record
+from graph.proposer import Plan, PlanItem
+from graph.proposers.offline.prose import TextOf, clip, wblock, witness
+from retrieval.survey import Finding
+from retrieval.survey.index import EntryUnit, SurveyIndex
+
+#: Hybrid search over the revision's chunks: (query, k, path glob) -> hit dicts.
+Search = Callable[[str, int, str | None], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long the draft may be.  The default is sized for one analyst's review;
+    ``thorough`` keeps the long form (more records, more witnesses each)."""
+
+    records: int = 25
+    witnesses: int = 3
+    thorough: bool = False
+
+    @classmethod
+    def for_run(cls, max_records: int | None, thorough: bool) -> Limits:
+        if thorough:
+            return cls(records=max_records or 150, witnesses=8, thorough=True)
+        return cls(records=max_records or 25, witnesses=3)
+
+
+class Ids:
+    """Hands out unique record IDs in plan order (the order itself is deterministic)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, kind: str, slug_: str) -> str:
+        base = f"RT-{kind}-{slug_}"
+        ident, n = base, 2
+        while ident in self.used:
+            ident, n = f"{base}-{n}", n + 1
+        self.used.add(ident)
+        return ident
+
+
+@dataclass
+class PlanState:
+    """What recipes share while planning."""
+
+    ix: SurveyIndex
+    limits: Limits
+    units: list[EntryUnit] = field(default_factory=list)  # core-first, entry routes only
+    secondary_units: list[EntryUnit] = field(default_factory=list)  # summarised, not routed
+    repo_modules: set[str] = field(default_factory=set)
+    ids: Ids = field(default_factory=Ids)
+    items: list[PlanItem] = field(default_factory=list)
+
+    def of_recipe(self, *names: str) -> list[PlanItem]:
+        return [i for i in self.items if i.recipe in names]
+
+
+@dataclass
+class DraftContext:
+    """What one record's builder may use."""
+
+    item: PlanItem
+    findings: list[Finding]
+    plan: Plan
+    text_of: TextOf | None
+    limits: Limits
+    ix: SurveyIndex | None = None
+    search: Search | None = None
+
+    def witnesses(self, fs: list[Finding], limit: int | None = None) -> list[Block]:
+        """Witness blocks for ``fs`` in order, at most the record's witness budget."""
+        cap = self.limits.witnesses if limit is None else min(limit, self.limits.witnesses)
+        return witness_blocks(fs, self.text_of, cap)
+
+    def item_with(self, finding: Finding, *recipes: str) -> PlanItem | None:
+        """The plan item of one of ``recipes`` that builds on ``finding``."""
+        for it in self.plan.items:
+            if it.recipe in recipes and finding.id in it.facts:
+                return it
+        return None
+
+
+class Recipe(Protocol):
+    """One record family."""
+
+    name: str
+    kind: str
+
+    def plan(self, st: PlanState) -> list[PlanItem]: ...
+
+    def draft(self, ctx: DraftContext) -> Record | None: ...
+
+
+def make_item(
+    recipe: str,
+    kind: str,
+    ident: str,
+    label: str,
+    facts: list[Finding],
+    rationale: str,
+    hints: dict[str, Any] | None = None,
+) -> PlanItem:
+    """A plan item whose files are those of its findings, in their order."""
+    return PlanItem(
+        id=ident,
+        kind=kind,
+        label=clip(label, 120),
+        files=list(dict.fromkeys(f.path for f in facts)),
+        rationale=rationale,
+        facts=list(dict.fromkeys(f.id for f in facts)),
+        recipe=recipe,
+        hints=hints or {},
+    )
+
+
+def witness_blocks(fs: list[Finding], text_of: TextOf | None, limit: int) -> list[Block]:
+    """Witnesses for the findings in order, one per distinct quote, at most ``limit``."""
+    out: list[Block] = []
+    seen: set[tuple[str, str, str]] = set()
+    for f in fs:
+        if len(out) >= limit:
+            break
+        w = witness(f, text_of)
+        if w is None:
+            continue
+        key = (w.path, w.quote, str(w.lines))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(wblock(w))
+    return out

@@ -1,0 +1,1 @@
+"""Offline recipes, one module per record family (see ``graph.proposers.offline.plan``)."""

@@ -1,0 +1,329 @@
+"""Routes: ways of starting the system and what each reaches.
+
+``route`` drafts one record per core entry unit (ranked by :mod:`..rank`), with the
+progression from the entry to its effects in ``hints["progression"]`` (alternatives
+at one step kept together).  ``model_loop`` drafts model use no entry point reaches —
+a loop a framework or importer drives.  Witnesses are the deciding lines: where the
+route starts, the model call, the gate or the write.
+"""
+
+from __future__ import annotations
+
+import re
+
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, slug, where
+from graph.proposers.offline.rank import decisive_rank, path_class, progression
+from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipes.artifacts import artifact_key
+from retrieval.survey import Finding
+from retrieval.survey.index import EntryUnit
+
+MAX_LOOP_ROUTES = 2
+_EFFECT_ORDER = [
+    "model_call",
+    "model_loop",
+    "exec_effect",
+    "tool_dispatch",
+    "persistence",
+    "gating",
+]
+EVIDENCE_LIMITS = (
+    "static survey of the pinned revision only: no execution trace, no model output; the call "
+    "graph is best effort (names resolved inside the repository, external libraries and dynamic "
+    "dispatch not followed)"
+)
+
+
+def entry_name(f: Finding) -> str:
+    if f.kind == "console_script":
+        return f"console script {f.detail.get('script')}"
+    if f.kind in ("click", "typer"):
+        return f"{f.kind} command {f.symbol}"
+    if f.kind in ("shell", "dockerfile"):
+        tgt = f.detail.get("target_path") or f.detail.get("target_module") or "python"
+        return f"{f.path} running {tgt}"
+    if f.path.endswith("__main__.py"):
+        return f"python -m {f.path[:-12].replace('/', '.')}"
+    return f"python {f.path}"
+
+
+def _key_effects(u: EntryUnit) -> list[Finding]:
+    """Effects the route reaches, most telling first, categories taken in turn."""
+    key = [x for x in u.reached if x.category in _EFFECT_ORDER and x.kind != "client"]
+    key.sort(
+        key=lambda x: (
+            _EFFECT_ORDER.index(x.category),
+            decisive_rank(x) if x.category == "gating" else 0,
+            path_class(x.path),
+            x.path,
+            x.start_line,
+        )
+    )
+    by: dict[str, list[Finding]] = {}
+    for f in key:
+        by.setdefault(f.category, []).append(f)
+    out: list[Finding] = []
+    while len(out) < 12 and any(by.values()):
+        for cat in list(by):
+            if by[cat] and len(out) < 12:
+                out.append(by[cat].pop(0))
+    return out
+
+
+def _summary(reached: list[Finding]) -> str:
+    """What a route decides or produces, in a few words for its label: a gate that
+    promotes, a score gate, model calls, the files it writes (two parts at most)."""
+    parts: list[str] = []
+    promos = [f for f in reached if f.kind == "promotion"]
+    if promos:
+        parts.append(f"score gate and promotion into {promos[0].detail.get('stores')}")
+    elif any(f.kind == "threshold" and decisive_rank(f) == 1 for f in reached):
+        parts.append("score gate")
+    if any(f.category == "model_call" and f.kind != "client" for f in reached):
+        parts.append("model calls")
+    writes = [
+        artifact_key(f)[0].rsplit("/", 1)[-1]
+        for f in reached
+        if f.category == "persistence" and f.kind in ("write", "append", "json", "copy")
+    ]
+    writes = [w for w in dict.fromkeys(writes) if re.search(r"\.\w{1,6}$", w)]
+    if writes and len(parts) < 2:
+        parts.append("writes " + join_names(writes, 2))
+    return "; ".join(parts[:2])
+
+
+class Routes:
+    name = "route"
+    kind = "RTE"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        items = []
+        for u in st.units:
+            name = entry_name(u.primary)
+            steps = progression(u, st.ix)
+            does = _summary(u.reached)
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take("RTE", slug(name)),
+                    f"Run {name}" + (f": {does}" if does else ""),
+                    [u.primary, *u.extra[:2], *_key_effects(u)],
+                    f"Entry point {name} and what it reaches.",
+                    {"entry": u.primary.id, "progression": steps},
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        fs = ctx.findings
+        entry = next((f for f in fs if f.id == ctx.item.hints.get("entry")), fs[0] if fs else None)
+        if entry is None:
+            return None
+        steps: list[list[str]] = ctx.item.hints.get("progression") or [[entry.node]]
+        reached = [f for f in fs if f.category != "entry_point"]
+        chain = [_caller(entry), *(" | ".join(short_symbol(n) for n in grp) for grp in steps)]
+        lead = f"Endpoints/progression: {' → '.join(chain)}. The route starts at {where(entry)}."
+        alts = [grp for grp in steps if len(grp) > 1]
+        if alts:
+            lead += (
+                " Steps written A | B are alternatives the caller chooses among at one "
+                "call site, not a sequence."
+            )
+        blocks: list[Block] = [para(lead)]
+        if reached:
+            blocks.append(para(_reach_text(ctx, reached)))
+        blocks += _fields(entry, reached, bool(reached))
+        # the entry line and the deciding lines; the long form adds the other launchers
+        deciding = _deciding(reached)
+        launchers = [f for f in fs if f.category == "entry_point" and f is not entry]
+        blocks += ctx.witnesses([entry, *deciding[:2], *launchers[:3], *deciding[2:]])
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+def _caller(entry: Finding) -> str:
+    return {
+        "console_script": "console script caller",
+        "shell": "shell caller",
+        "dockerfile": "container start",
+    }.get(entry.kind, "caller")
+
+
+def _deciding(reached: list[Finding]) -> list[Finding]:
+    """The lines that decide what a route does: the model call, the gate, the effect."""
+    reached = sorted(reached, key=lambda f: path_class(f.path))  # own code's lines first
+    calls = [f for f in reached if f.category == "model_call" and f.kind != "client"]
+    gates = sorted(
+        (f for f in reached if f.category == "gating"),
+        key=lambda f: (decisive_rank(f), path_class(f.path), f.path, f.start_line),
+    )
+    execs = [f for f in reached if f.category == "exec_effect"]
+    writes = [f for f in reached if f.category == "persistence"]
+    effects = execs[:1] + writes[:1] + execs[1:] + writes[1:]
+    loops = [f for f in reached if f.category == "model_loop"]
+    return [
+        *calls[:1],
+        *[g for g in gates[:1] if decisive_rank(g) <= 1],
+        *effects[:1],
+        *loops[:1],
+        *gates[:1],
+        *effects[1:4],
+        *gates[1:3],
+        *calls[1:3],
+    ]
+
+
+def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
+    by = {c: [f for f in reached if f.category == c] for c in _EFFECT_ORDER}
+    calls = [f for f in by["model_call"] if f.kind != "client"]
+    out = []
+    if calls:
+        comps = sorted({it.id for f in calls if (it := ctx.item_with(f, "endpoint")) is not None})
+        out.append(
+            f"It reaches model calls at {join_names([where(f) for f in calls], 3)}"
+            + (f" ({', '.join(comps)})" if comps else "")
+            + "."
+        )
+    if by["exec_effect"]:
+        out.append(
+            "It runs external commands or code at "
+            + join_names([where(f) for f in by["exec_effect"]], 3)
+            + "."
+        )
+    writes = by["persistence"]
+    if writes:
+        objs = sorted({it.id for f in writes if (it := ctx.item_with(f, "artifact")) is not None})
+        out.append(
+            f"It writes at {join_names([where(f) for f in writes], 3)}"
+            + (f" ({', '.join(objs)})" if objs else "")
+            + "."
+        )
+    gates = sorted(by["gating"], key=decisive_rank)
+    if gates:
+        out.append(f"It decides at {join_names([where(f) for f in gates], 2)}.")
+    return " ".join(out)
+
+
+def _exit_of(entry: Finding) -> str:
+    if entry.kind == "console_script":
+        return f"exit status of console script {entry.detail.get('script')}"
+    if entry.kind in ("shell", "dockerfile"):
+        return f"exit status of {entry.path} line {entry.start_line}"
+    if entry.category == "entry_point":
+        return f"process exit of python {entry.path}"
+    return f"return value of {entry.symbol}() to its caller"
+
+
+def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
+    writes = [f for f in reached if f.category == "persistence"]
+    gates = sorted((f for f in reached if f.category == "gating"), key=decisive_rank)
+    calls = [f for f in reached if f.category == "model_call" and f.kind != "client"]
+    effects = [f for f in reached if f.category in ("exec_effect", "persistence")]
+    overwrites = [f for f in writes if f.kind in ("write", "delete", "move", "git")]
+    return [
+        bullet("implementation conclusion status", "wired" if wired else "uninspected"),
+        bullet("operation conclusion status", "uninspected"),
+        bullet("Immediate return", _exit_of(entry) + "; printed output is not traced"),
+        bullet(
+            "Later read-back",
+            "writes at "
+            + join_names([where(f) for f in writes], 3)
+            + "; whether later runs read them back is recorded on the artifacts"
+            if writes
+            else "no persisted output found on this route",
+        ),
+        bullet(
+            "Delegated visibility",
+            (
+                "model calls receive messages built in "
+                + join_names([short_symbol(f.node) for f in calls], 3)
+                if calls
+                else "no model call reached"
+            )
+            + "; exact context contents are unknown",
+        ),
+        bullet(
+            "Selection predicate",
+            "comparisons found: " + join_names([" ".join(g.snippet.split())[:70] for g in gates], 2)
+            if gates
+            else "no score or threshold comparison found on this route",
+        ),
+        bullet(
+            "Invalidation or expiry",
+            "overwrites or removes state at " + join_names([where(f) for f in overwrites], 3)
+            if overwrites
+            else "none found statically",
+        ),
+        bullet(
+            "Activation or effect",
+            join_names(
+                [f"{f.detail.get('call') or f.kind} in {short_symbol(f.node)}" for f in effects],
+                3,
+                empty="no execution effect or write found",
+            )
+            + " (static reachability, not observed)",
+        ),
+        bullet("Evidence limits", EVIDENCE_LIMITS),
+    ]
+
+
+class ModelLoops:
+    name = "model_loop"
+    kind = "RTE"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        covered = {n for u in st.units + st.secondary_units for n in st.ix.reachable(u.node)}
+        nodes = sorted(
+            {f.node for f in st.ix.category("model_call") if f.kind != "client"} - covered,
+            key=lambda n: (path_class(n), n),
+        )
+        if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
+            nodes = [n for n in nodes if path_class(n) == 0]
+        items = []
+        for node in nodes[:MAX_LOOP_ROUTES]:
+            local = [
+                f
+                for f in st.ix.at(node)
+                if f.category not in ("claim", "entry_point", "config_read")
+            ]
+            for callee in st.ix.callees(node):
+                local += [
+                    f
+                    for f in st.ix.at(callee)
+                    if f.category in ("exec_effect", "persistence", "tool_dispatch", "gating")
+                ]
+            looped = any(f.category == "model_loop" for f in local)
+            sym = short_symbol(node)
+            label = f"{'Model loop' if looped else 'Model call'} in {sym}"
+            if not sym.startswith(node.split("::")[0]):
+                label += f" ({node.split('::')[0]})"
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take("RTE", slug("loop" if looped else "call", sym)),
+                    label,
+                    local[:12],
+                    "Model use no entry point of the repository reaches.",
+                    {"node": node, "looped": looped},
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        node = str(ctx.item.hints.get("node", ""))
+        reached = ctx.findings
+        if not reached:
+            return None
+        lead = (
+            "Endpoints/progression: external caller (framework or importer) → "
+            f"{short_symbol(node)}. "
+            f"No entry point of the repository reaches {short_symbol(node)} through the call "
+            "graph; it is invoked from outside, which the survey cannot see."
+        )
+        blocks: list[Block] = [para(lead), para(_reach_text(ctx, reached))]
+        blocks += _fields(reached[0], reached, True)
+        blocks += ctx.witnesses(_deciding(reached))
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)

@@ -1,0 +1,124 @@
+"""Scores and selection: the numbers that decide what is kept, reported or promoted.
+
+One object per file that judges outputs (answer checks, thresholds, selections),
+quoted by its deciding lines: the promotion, the comparison against a named
+threshold, before aggregations and reports.  A file whose deciding lines a route
+already quotes needs no object of its own (the plan's prune pass removes it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import clip, join_names, para, slug
+from graph.proposers.offline.rank import decisive_rank, path_class
+from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from retrieval.survey import Finding
+
+MAX_SCORES = 5
+_JUDGES = {"answer_extraction", "reference_def", "answer_check", "grading_scale"}
+_KINDS = {
+    "answer_extraction": "answer extraction from model output",
+    "reference_def": "reference-answer keys",
+    "answer_check": "comparisons with reference answers",
+    "grading_scale": "grading scales",
+    "score_report": "reported metrics",
+    "threshold": "threshold comparisons",
+    "selection": "max/min/sorted choices",
+    "score_aggregate": "score aggregations",
+    "promotion": "promotion of a selected result",
+}
+
+
+#: What decides a score, most decisive first: what counts as right (the check against
+#: a reference), the promotion or gate, then how the number is formed and reported.
+_DECIDES = {
+    "answer_check": 0, "answer_extraction": 0, "grading_scale": 0, "reference_def": 1,
+    "promotion": 0, "threshold": 1, "selection": 2, "score_aggregate": 2, "score_report": 3,
+}  # fmt: skip
+
+
+def deciding_first(fs: list[Finding]) -> list[Finding]:
+    """Gating findings, one of each kind in turn from the most deciding kind down, so
+    three witnesses show the check, the gate and the number; headline numbers
+    (overall, average, best) before per-class ones."""
+    ordered = sorted(
+        fs,
+        key=lambda f: (
+            _DECIDES.get(f.kind, 4),
+            decisive_rank(f),
+            0 if re.search(r"overall|average|mean|total|final|best", f.snippet, re.I) else 1,
+            f.start_line,
+        ),
+    )
+    by: dict[str, list[Finding]] = {}
+    for f in ordered:
+        by.setdefault(f.kind, []).append(f)
+    out: list[Finding] = []
+    while any(by.values()):
+        for q in by.values():
+            if q:
+                out.append(q.pop(0))
+    return out
+
+
+class Scores:
+    name = "scores"
+    kind = "OBJ"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+        gates: dict[str, list[Finding]] = {}
+        for f in st.ix.category("gating"):
+            if f.kind != "retry":
+                gates.setdefault(f.path, []).append(f)
+        if any(path_class(p) < 2 for p in gates):  # tests judge the tests, not the system
+            gates = {p: fs for p, fs in gates.items() if path_class(p) < 2}
+        ranked = sorted(
+            gates.items(),
+            key=lambda kv: (
+                path_class(kv[0]),
+                0 if any(f.node in route_nodes for f in kv[1]) else 1,
+                min(decisive_rank(f) for f in kv[1]),
+                0 if any(f.kind in _JUDGES for f in kv[1]) else 1,
+                -len(kv[1]),
+                kv[0],
+            ),
+        )
+        items = []
+        for path, gfs in ranked[:MAX_SCORES]:
+            base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take("OBJ", slug("scores", base)),
+                    f"Scores and selection in {path}",
+                    deciding_first(gfs)[:6],
+                    "Numbers compared with thresholds or used to choose.",
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        fs = ctx.findings
+        if not fs:
+            return None
+        paths = sorted({f.path for f in fs})
+        found = join_names(sorted({_KINDS.get(f.kind, f.kind) for f in fs}))
+        shown = join_names([f"{clip(f.snippet, 60)} (line {f.start_line})" for f in fs], 3)
+        blocks: list[Block] = [
+            para(
+                f"Source-native identity: numbers computed and compared in {join_names(paths, 3)}: "
+                f"{found}. Representational form: symbolic numeric values in code. Storage "
+                "substrate: process memory unless a write elsewhere persists them."
+            ),
+            para(
+                f"Deciding lines: {shown}. What these numbers gate follows from the routes that "
+                "reach them; their validity as measures is not assessed."
+            ),
+        ]
+        blocks += ctx.witnesses(fs)
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)

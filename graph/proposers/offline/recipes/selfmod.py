@@ -1,0 +1,260 @@
+"""The self-modification loop: what a run produces becomes what the next run obeys.
+
+Agentic systems that improve themselves close a loop through storage: a run writes
+a file (a patch, a prompt, an archive of scored candidates) and a later step loads
+it as code, reads it as instruction, or decides from it.  The survey shows each half
+separately (a write, a read-back of the same name, a git operation, a dynamic load);
+this recipe joins them into one record when the code shows both halves, naming the
+consumer by what the reading side reaches: code execution or loading, a model call,
+or a gate.  A git operation that commits or applies changes to the working tree in a
+function that also runs code is the same loop with the repository itself as storage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import para, short_symbol, slug, where
+from graph.proposers.offline.rank import decisive_rank, path_class
+from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipes.artifacts import families
+from retrieval.survey import Finding
+from retrieval.survey.index import SurveyIndex
+
+#: What the consumer of fed-back state does with it, most authority first.
+_CONSUMERS = ("code", "instruction", "selection")
+_GIT_CHANGES = ("apply", "commit", "checkout", "reset", "merge", "am", "cherry-pick")
+
+
+@dataclass
+class Loop:
+    write: Finding
+    read: Finding
+    consumer: str  # one of _CONSUMERS
+    decider: Finding | None
+    name: str
+    #: how directly the code shows the loop: 0 code written and run, 1 stored state read
+    #: back, 2 a git operation in a function that also runs code
+    strength: int = 1
+
+
+def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | None:
+    """What the reading function (or its direct caller) does with what it read."""
+    nodes = [read.node, *sorted(ix.callers.get(read.node, set()))[:3]]
+    # stored data read back is instruction or a decision far more often than code: a
+    # reached subprocess does not execute what was read, so code is the last resort
+    for want in ("instruction", "selection", "code"):
+        for n in nodes:
+            for f in ix.reached_findings(n)[:200]:
+                if want == "code" and (
+                    f.category == "exec_effect"
+                    or f.kind in ("import_module", "exec_module", "run_path")
+                ):
+                    return want, f
+                if want == "instruction" and f.category == "model_call" and f.kind != "client":
+                    return want, f
+                if want == "selection" and f.category == "gating" and decisive_rank(f) <= 1:
+                    return want, f
+    return None
+
+
+def _names(f: Finding, base: str, stem: str) -> bool:
+    """Whether ``f``'s line names the written file: by its file name, or by its module
+    name as a whole word when that name is distinctive (five letters or more)."""
+    if base in f.snippet:
+        return True
+    return len(stem) >= 5 and re.search(rf"\b{re.escape(stem)}\b", f.snippet) is not None
+
+
+def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -> list[Loop]:
+    """Writes of executable source (``.py``/``.sh`` files) that code elsewhere runs or
+    imports by the same name: the system writing the program a later run executes."""
+    loops: list[Loop] = []
+    runners = [f for c in ("exec_effect", "tool_dispatch") for f in ix.category(c)]
+    for arts in fams.values():
+        for key, fs in arts.items():
+            base = key.rstrip("/").rsplit("/", 1)[-1]
+            if not re.search(r"\.(py|sh)$", base):
+                continue
+            stem = base.rsplit(".", 1)[0]
+            loader = next(
+                (r for r in runners if r.node != fs[0].node and _names(r, base, stem)), None
+            )
+            if loader is not None:
+                loops.append(Loop(fs[0], loader, "code", loader, key, 0))
+    return loops
+
+
+_APPLIES_PATCH = re.compile(r"\bpatch\s+-p\d|\bgit\b.{0,40}\b(apply|am)\b|apply_patch|\bpatch\(")
+_PATCH_NAME = re.compile(r"patch|diff", re.I)
+
+
+def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
+    """A run writes a patch (a diff of the code it changed) and code elsewhere applies
+    a patch to a working tree: the changed code is what a later run executes.  The
+    write and the application the primary route reaches, in the system's own code,
+    are the ones quoted."""
+
+    def rank(f: Finding) -> tuple[bool, int, str, int]:
+        return (f.node not in core, path_class(f.path), f.path, f.start_line)
+
+    writes = sorted(
+        (
+            f
+            for f in ix.category("persistence")
+            if f.kind in ("write", "append", "file")
+            and _PATCH_NAME.search(str(f.detail.get("target", "")))
+        ),
+        key=rank,
+    )
+    appliers = sorted(
+        (
+            f
+            for c in ("exec_effect", "persistence")
+            for f in ix.category(c)
+            if _APPLIES_PATCH.search(f.snippet)
+        ),
+        key=rank,
+    )
+    return [Loop(w, a, "code", a, "patch files", 0) for w in writes[:1] for a in appliers[:1]]
+
+
+def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
+    """Write → read-back pairs whose reader feeds code, a model or a gate, the ones
+    the primary route reaches (``core``) first."""
+    fams = families(ix)
+    core = core or set()
+    loops: list[Loop] = _source_writes(ix, fams) + _patch_loops(ix, core)
+    for fam, arts in fams.items():
+        writes = [f for fs in arts.values() for f in fs if f.kind not in ("delete", "move")]
+        if not writes:
+            continue
+        keys = set(arts)
+        for r in ix.category("read_back"):
+            written = str(r.detail.get("written_as", ""))
+            if not (
+                r.detail.get("written_value") in keys
+                or r.detail.get("target_value") in keys
+                or any(str(w.detail.get("target", "")) == written for w in writes)
+            ):
+                continue
+            got = _consumer(ix, r)
+            if got is not None:
+                kind, _, name = fam.partition(":")
+                if kind == "files":  # a writer's family: name the file that was read
+                    read_as = {r.detail.get("written_value"), r.detail.get("target_value")}
+                    name = next(
+                        (
+                            k
+                            for k, fs in arts.items()
+                            if k in read_as
+                            or any(str(w.detail.get("target", "")) == written for w in fs)
+                        ),
+                        name,
+                    )
+                loops.append(Loop(writes[0], r, got[0], got[1], name))
+    for g in ix.category("persistence"):
+        if g.kind != "git" or not any(c in g.snippet for c in _GIT_CHANGES):
+            continue
+        runs = [
+            f
+            for f in ix.reached_findings(g.node)
+            if f.category == "exec_effect" and f.kind != "git"
+        ]
+        for n in sorted(ix.callers.get(g.node, set()))[:3]:
+            runs += [f for f in ix.reached_findings(n) if f.category == "exec_effect"]
+        if runs:
+            loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree", 2))
+    loops.sort(
+        key=lambda lp: (
+            lp.write.node not in core,
+            lp.strength,
+            path_class(lp.write.path),
+            _CONSUMERS.index(lp.consumer),
+            lp.write.path,
+            lp.write.start_line,
+        )
+    )
+    return loops
+
+
+class SelfModification:
+    name = "self_modification"
+    kind = "BAP"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        items: list[PlanItem] = []
+        seen: set[str] = set()
+        core = set(st.ix.reachable(st.units[0].node)) if st.units else set()
+        for lp in find_loops(st.ix, core):
+            if lp.name in seen or path_class(lp.write.path) == 2:
+                continue
+            seen.add(lp.name)
+            facts = [lp.write, lp.read, *([lp.decider] if lp.decider else [])]
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take(
+                        "BAP", slug("self-modification", lp.name.rstrip("/").rsplit("/", 1)[-1])
+                    ),
+                    f"Self-modification loop: {lp.name} written by a run, then "
+                    f"{_VERB[lp.consumer]}",
+                    facts,
+                    "What a run produces becomes what the next run obeys.",
+                    {
+                        "consumer": lp.consumer,
+                        "write": lp.write.id,
+                        "read": lp.read.id,
+                        "decider": lp.decider.id if lp.decider else None,
+                        "store": lp.name,
+                    },
+                )
+            )
+            if len(items) >= (3 if st.limits.thorough else 1):
+                break
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        h = ctx.item.hints
+        by_id = {f.id: f for f in ctx.findings}
+        write, read = by_id.get(str(h.get("write"))), by_id.get(str(h.get("read")))
+        decider = by_id.get(str(h.get("decider")))
+        if write is None or read is None:
+            return None
+        consumer = str(h.get("consumer"))
+        lead = (
+            f"Consumer: {short_symbol((decider or read).node)}, which {_VERB[consumer]}. "
+            f"Channel: {h.get('store')} — written at {where(write)}, read again at {where(read)}"
+            + (f", acted on at {where(decider)}" if decider and decider is not read else "")
+            + ". "
+            f"Force: {_FORCE[consumer]} Horizon: every later run or iteration that reads the "
+            "store while it persists; the loop is closed by the code, not by a reviewer."
+        )
+        blocks: list[Block] = [
+            para(lead),
+            para(
+                "What one run writes is what a later run obeys, so the system's behaviour drifts "
+                "with its own outputs; the survey shows the wiring, not whether any run took it."
+            ),
+        ]
+        blocks += ctx.witnesses([write, read, *([decider] if decider else [])])
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+_VERB = {
+    "code": "loaded or executed as code",
+    "instruction": "fed to a model as instruction or context",
+    "selection": "used to decide what is kept or chosen next",
+}
+_FORCE = {
+    "code": "executed with the full authority of the process; nothing in the survey reviews "
+    "it between the write and the run.",
+    "instruction": "natural-language or data context a model conditions on; not enforced, but "
+    "it shapes every later call that reads it.",
+    "selection": "fixed predicates in code choose from what earlier runs stored; the stored "
+    "values are trusted as written.",
+}

@@ -1,0 +1,82 @@
+"""Tool registries: what a model's tool choice can reach (operative objects).
+
+Only files with evidence of a registry a model selects from (a callable table, tool
+schemas, decorated tools, a dispatch by name) count; a file that merely builds a
+container or runs a command is an execution effect, not a registry.
+"""
+
+from __future__ import annotations
+
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import join_names, para, slug
+from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from retrieval.survey import Finding
+
+MAX_REGISTRIES = 2
+_REGISTRY_KINDS = (
+    "callable_registry",
+    "tool_schema",
+    "tool_decorator",
+    "tool_module",
+    "tool_wrapper",
+    "subscript_dispatch",
+    "getattr_dispatch",
+)
+_STRONG = ("callable_registry", "tool_schema", "tool_wrapper", "tool_decorator")
+_ORDER = {"callable_registry": 0, "tool_wrapper": 1, "tool_schema": 2, "tool_decorator": 2}
+
+
+class Tools:
+    name = "tools"
+    kind = "OBJ"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        regs: dict[str, list[Finding]] = {}
+        for f in st.ix.category("tool_dispatch"):
+            if f.kind in _REGISTRY_KINDS:
+                regs.setdefault(f.path, []).append(f)
+        # a registry is something a model chooses from: schemas, tables, decorated tools
+        regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
+        ranked = sorted(regs.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
+        items = []
+        for path, rfs in ranked[:MAX_REGISTRIES]:
+            rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
+            base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take("OBJ", slug("tools", base)),
+                    f"Tool registry and dispatch in {path}",
+                    rfs,
+                    "What a model's tool choice can reach.",
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        fs = ctx.findings
+        if not fs:
+            return None
+        names = [
+            str(f.detail[k])
+            for f in fs
+            for k in ("callables", "tool", "callee", "name_expr")
+            if f.detail.get(k)
+        ]
+        kinds = join_names(sorted({f.kind.replace("_", " ") for f in fs}))
+        blocks: list[Block] = [
+            para(
+                f"Source-native identity: tools and dispatch in {fs[0].path} ({kinds}): "
+                f"{join_names(names, 6)}. Representational form: symbolic (Python callables and "
+                "tool schemas). Storage substrate: repository source, loaded into process memory."
+            ),
+            para(
+                "A model's tool choice selects among these by name; which names are offered on "
+                "each call and what guards the dispatch beyond the lookup is not established."
+            ),
+        ]
+        blocks += ctx.witnesses(fs)
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
