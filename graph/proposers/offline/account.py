@@ -56,14 +56,19 @@ def account_sections(
             "revision."
         )
     )
-    blocks += _primary(by_recipe)
-    blocks += _others(ix, by_recipe)
-    blocks.append(Heading(text="Evidence limits"))
+    primary, effects = _primary(by_recipe)
+    others, claims = _others(ix, by_recipe)
+    blocks += primary + others
+    # the format's three sub-sections, in order: invocation, effects, guarantees
+    blocks.append(Heading(text="Effect boundaries, authority and isolation"))
+    blocks += effects or [para("No model call, execution effect or write was reached.")]
+    blocks.append(Heading(text="Load-bearing guarantees and forcing cases"))
+    blocks += claims
     limits = (
-        f"The call graph is best effort ({len(sv.call_graph.functions)} functions, "
-        f"{sum(len(v) for v in sv.call_graph.edges.values())} edges resolved by name inside the "
-        "repository); calls through external libraries, callbacks and dynamic dispatch are not "
-        "followed, so a route may reach more than it shows."
+        f"Evidence limits: the call graph is best effort ({len(sv.call_graph.functions)} "
+        f"functions, {sum(len(v) for v in sv.call_graph.edges.values())} edges resolved by name "
+        "inside the repository); calls through external libraries, callbacks and dynamic "
+        "dispatch are not followed, so a route may reach more than it shows."
     )
     if sv.notices:
         limits += " Survey notices: " + "; ".join(sv.notices[:4]) + "."
@@ -71,7 +76,8 @@ def account_sections(
     return [AccountSection(title="Runtime account", blocks=blocks)]
 
 
-def _primary(by_recipe: dict[str, list[Record]]) -> list[Block]:
+def _primary(by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Block]]:
+    """The primary route's opening (invocation) and what it reaches (effects)."""
     routes = by_recipe.get("route", []) or by_recipe.get("model_loop", [])
     if not routes:
         return [
@@ -79,7 +85,7 @@ def _primary(by_recipe: dict[str, list[Record]]) -> list[Block]:
                 "The survey found no entry point that reaches a model call, an execution "
                 "effect or a write; the records below stand alone."
             )
-        ]
+        ], []
     main = routes[0]
     out: list[Block] = [
         para(
@@ -88,21 +94,24 @@ def _primary(by_recipe: dict[str, list[Record]]) -> list[Block]:
         )
     ]
     out += _first_witness(main)
-    out.append(Heading(text="What the primary route does"))
+    effects: list[Block] = []
     for name, template in _STORY:
         for rec in by_recipe.get(name, [])[:1]:
-            out.append(para(template.format(id=rec.id, label=rec.label)))
-            out += _first_witness(rec)
+            effects.append(para(template.format(id=rec.id, label=rec.label)))
+            effects += _first_witness(rec)
     rest = [w for w in main.witnesses[1:3]]
     if rest:
-        out.append(para(f"Its deciding lines, as quoted in {main.id}:"))
-        out += [WitnessBlock(witness=w.model_copy(update={"verification": None})) for w in rest]
-    return out
+        effects.append(para(f"The deciding lines of {main.id}:"))
+        effects += [WitnessBlock(witness=w.model_copy(update={"verification": None})) for w in rest]
+    return out, effects
 
 
-def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> list[Block]:
+def _others(
+    ix: SurveyIndex, by_recipe: dict[str, list[Record]]
+) -> tuple[list[Block], list[Block]]:
+    """Other ways of starting the system, and the documented promises to check."""
     routes = by_recipe.get("route", [])[1:] + by_recipe.get("model_loop", [])
-    out: list[Block] = [Heading(text="Other ways in")]
+    out: list[Block] = []
     if routes:
         out.append(
             para(
@@ -128,12 +137,13 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> list[Block]:
             )
         )
     claims = by_recipe.get("claim", [])
+    promises = []
     if claims:
-        out.append(
+        promises.append(
             para(
                 "Documented promises to check against the code: "
                 + join_names([r.id for r in claims], 6)
                 + "."
             )
         )
-    return out if len(out) > 1 else []
+    return out, promises
