@@ -6,7 +6,7 @@ from collections import Counter
 
 from rich.table import Table
 
-from drafter.model import KIND_ORDER, KIND_SECTION, Report
+from drafter.model import EPISTEMIC_SECTIONS, KIND_ORDER, KIND_SECTION, Report, ReportType
 
 
 def draft_table(report: Report, title: str = "Draft") -> Table:
@@ -15,7 +15,10 @@ def draft_table(report: Report, title: str = "Draft") -> Table:
     for col in ("section", "records", "witnesses verified", "flagged records"):
         table.add_column(col, justify="left" if col == "section" else "right")
     tot = Counter[str]()
-    for kind in KIND_ORDER:
+    epistemic = report.type == ReportType.epistemic
+    # an epistemic report has only objects and routes; its prose sections are its account
+    kinds = [k for k in KIND_ORDER if not epistemic or KIND_SECTION[k] in EPISTEMIC_SECTIONS]
+    for kind in kinds:
         recs = report.records_of_kind(kind)
         ws = [w for r in recs for w in r.witnesses]
         ok = sum(1 for w in ws if w.verified)
@@ -25,7 +28,8 @@ def draft_table(report: Report, title: str = "Draft") -> Table:
     acc = [w for a in report.account for w in a.witnesses]
     acc_ok = sum(1 for w in acc if w.verified)
     tot.update(ws=len(acc), ok=acc_ok)
-    table.add_row("Runtime account", "-", f"{acc_ok}/{len(acc)}", "-")
+    account = "Account sections" if epistemic else "Runtime account"
+    table.add_row(account, "-", f"{acc_ok}/{len(acc)}", "-")
     table.add_row(
         "total",
         str(tot["records"]),
