@@ -12,10 +12,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from drafter.errors import BadInput, DrafterError
 from drafter.snapshot import Snapshot
-from evals.alignment import DEFAULT_THRESHOLD
+from evals.alignment import DEFAULT_METHOD, DEFAULT_THRESHOLD, METHODS, ONE_TO_ONE_THRESHOLD
 from evals.evaluate import evaluate
-from evals.gold import load
+from evals.gold import load, source_of
 from evals.html import write_html
+from evals.labels import check_alignment, check_complete, load_labels, predicted_links
 from evals.similarity import BACKENDS
 from evals.suite import (
     comparison_table,
@@ -56,8 +57,12 @@ def _progress(console: Console) -> Progress:
 @click.command("eval")
 @click.option("--gold", type=click.Path(path_type=Path), help="Gold report (text or JSON).")
 @click.option("--draft", type=click.Path(path_type=Path), help="Draft (JSON or report text).")
-@click.option("--repo", help="Repository: work tree, .git dir or bare repository.")
-@click.option("--rev", help="Revision the witnesses are located at.")
+@click.option(
+    "--repo",
+    help="Repository: work tree, .git dir or bare repository (default: the one the draft "
+    "names, when that is a folder here).",
+)
+@click.option("--rev", help="Revision the witnesses are located at (default: the draft's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the scorecard as JSON on stdout.")
 @click.option(
     "--html", "html_out", type=click.Path(path_type=Path), help="Write an HTML page here."
@@ -67,7 +72,16 @@ def _progress(console: Console) -> Progress:
     "--threshold",
     type=click.FloatRange(0.0, 1.0),
     default=None,
-    help=f"Alignment threshold on the combined similarity (default {DEFAULT_THRESHOLD}).",
+    help=f"Alignment threshold on the combined similarity (default {DEFAULT_THRESHOLD} "
+    f"for best-gold, {ONE_TO_ONE_THRESHOLD} for one-to-one).",
+)
+@click.option(
+    "--alignment",
+    "method",
+    type=click.Choice(METHODS),
+    default=None,
+    help=f"Record alignment (default {DEFAULT_METHOD}). best-gold: each draft record "
+    "answers its best gold record of any kind; one-to-one: optimal pairing per kind.",
 )
 @click.option(
     "--similarity",
@@ -76,6 +90,18 @@ def _progress(console: Console) -> Progress:
     help="Text similarity: local embeddings (default) or TF-IDF.",
 )
 @click.option("--pairs/--no-pairs", default=True, help="Show the aligned pairs table.")
+@click.option(
+    "--baselines/--no-baselines",
+    default=True,
+    help="Also score trivial drafts (constant status, entry points, random witnesses).",
+)
+@click.option(
+    "--labels",
+    "labels_file",
+    type=click.Path(path_type=Path),
+    help="Hand labels for this draft (tests/data/eval_labels/*.labels.json): also report "
+    "the alignment's precision and recall against them.",
+)
 @click.option("--suite", "suite_file", type=click.Path(path_type=Path), help="Run a suite (TOML).")
 @click.option(
     "--results",
@@ -92,35 +118,41 @@ def eval_cmd(
     json_out: Path | None,
     threshold: float | None,
     similarity: str | None,
+    method: str | None,
     pairs: bool,
+    baselines: bool,
+    labels_file: Path | None,
     suite_file: Path | None,
     results: Path | None,
 ) -> None:
-    """Score DRAFT against GOLD at REPO@REV: record alignment per kind, witness
-    recall/precision/validity, status agreement and route fields.
+    """Score DRAFT against GOLD at REPO@REV: record alignment, witness
+    recall/precision/validity, status agreement and field-by-field content agreement,
+    each beside the score of trivial drafts (baselines), plus a support heuristic.
 
-    Records are paired one to one per kind by an optimal assignment over a score that
-    mixes text similarity of label and body with witness overlap (same file 0.25,
-    overlapping lines 1.0); pairs below the threshold are left unmatched.
+    By default each draft record answers its best-scoring gold record of any kind
+    (text of label and lead, shared code names, witness overlap; a small penalty
+    across kinds); records below the threshold stay unmatched.  REPO and REV default
+    to what the draft records.
     """
     if suite_file is not None:
-        if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out)):
+        if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):
             raise BadInput(
-                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out"
+                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/--labels"
             )
-        _run_suite(suite_file, results, as_json, threshold, similarity)
+        _run_suite(suite_file, results, as_json, threshold, similarity, method)
         return
-    missing = [
-        n
-        for n, v in (("--gold", gold), ("--draft", draft), ("--repo", repo), ("--rev", rev))
-        if v is None
-    ]
+    missing = [n for n, v in (("--gold", gold), ("--draft", draft)) if v is None]
     if missing:
         raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
-    assert gold is not None and draft is not None and repo is not None and rev is not None
+    assert gold is not None and draft is not None
     console = _console(as_json)
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")
+    labels = None
+    if labels_file is not None:  # checked before the long part, so a mismatch fails fast
+        labels = load_labels(labels_file)
+        check_complete(labels, gold_report, draft_report)
+    repo, rev = source_of(draft_report, repo, rev, str(draft))
     with Snapshot(repo, rev) as snap, _progress(Console(stderr=True)) as bar:
 
         def progress(total: int) -> Callable[[], None]:
@@ -132,11 +164,16 @@ def eval_cmd(
             draft_report,
             snap,
             similarity=similarity or "embed",
-            threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+            threshold=threshold,
+            method=method or DEFAULT_METHOD,
             progress=progress,
+            baselines=baselines,
+            support=True,
             gold_name=str(gold),
             draft_name=str(draft),
         )
+    if labels is not None:
+        card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
     from evals.epistemic import with_tables
 
     card_json, tables = with_tables(card)
@@ -156,9 +193,16 @@ def eval_cmd(
 
 
 def _run_suite(
-    path: Path, results: Path | None, as_json: bool, threshold: float | None, similarity: str | None
+    path: Path,
+    results: Path | None,
+    as_json: bool,
+    threshold: float | None,
+    similarity: str | None,
+    method: str | None,
 ) -> None:
     suite = load_suite(path)
+    if method is not None:
+        suite = replace(suite, method=method)
     if threshold is not None:
         suite = replace(suite, threshold=threshold)
     if similarity is not None:

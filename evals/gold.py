@@ -37,3 +37,21 @@ def sample_gold_path() -> Path:
 def sample_gold() -> Report:
     """The sample gold set: one runtime gold report about the shipped sample system."""
     return load(sample_gold_path(), "gold")
+
+
+def source_of(draft: Report, repo: str | None, rev: str | None, where: str) -> tuple[str, str]:
+    """The repository and revision to evaluate at: the options if given, else what the
+    draft records (as ``review`` and ``verify`` do).  A recorded repository is used
+    only when it is a folder on this machine; otherwise --repo is required."""
+    src = draft.source
+    if rev is None:
+        if src is None or not src.revision:
+            raise BadInput("no --rev given and the draft names no revision", where=where)
+        rev = src.revision
+    if repo is None:
+        named = src.repository if src else None
+        if not named or not Path(named).expanduser().is_dir():
+            hint = f" (it names {named!r}, not a folder here)" if named else ""
+            raise BadInput(f"no --repo given and the draft names no usable repository{hint}")
+        repo = str(Path(named).expanduser())
+    return repo, rev

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from drafter.model import Bullet, Heading, NumberedItem, Paragraph, Record, WitnessBlock
 from evals.metrics import ABSENT, FILE, INVALID, LINE, MISS, KindScore
-from evals.scorecard import Scorecard, score_cells
+from evals.scorecard import Scorecard, baseline_cells, score_cells
+from evals.support import LABEL as SUPPORT_LABEL
 from evals.witnesses import LocatedWitness
 
 _CSS = """
@@ -29,6 +30,9 @@ table.scores td:first-child{text-align:left}
 .w.line{background:#d8f5d0;border-color:#2a8a1a}.w.file{background:#fff3c4;border-color:#c79a00}
 .w.miss{background:#fde0e0;border-color:#c33}.w.absent{background:#eee;color:#777;border-color:#999}
 .w.unlocated{background:#f6d0f0;border-color:#a3a}
+.w.shared{outline:2px solid #1a5fb4;font-weight:600}
+table.fields td{text-align:left;font-size:.8em;max-width:30em}
+tr.base td{color:#777;font-style:italic}
 .legend span{margin-right:1em}.empty{color:#999;font-style:italic}
 """
 
@@ -41,16 +45,23 @@ _HIT_TEXT = {
 }
 
 
-def _witness(w: LocatedWitness, level: str) -> str:
+def _witness(w: LocatedWitness, level: str, shared: bool = False) -> str:
     anchor = w.anchor
+    cls = f"w {level} shared" if shared else f"w {level}"
+    mark = "<b>shared with the partner</b>; " if shared else ""
     return (
-        f'<div class="w {escape(level)}" title="{escape(_HIT_TEXT.get(level, level))}">'
+        f'<div class="{escape(cls)}" title="{escape(_HIT_TEXT.get(level, level))}">'
         f"{escape(w.witness.quote)} — <b>{escape(anchor)}</b> "
-        f"<i>[{escape(str(w.status))}; {escape(_HIT_TEXT.get(level, level))}]</i></div>"
+        f"<i>[{mark}{escape(str(w.status))}; {escape(_HIT_TEXT.get(level, level))}]</i></div>"
     )
 
 
-def _record(rec: Record | None, witnesses: list[tuple[LocatedWitness, str]]) -> str:
+def _record(
+    rec: Record | None,
+    witnesses: list[tuple[LocatedWitness, str]],
+    partner: list[LocatedWitness] = (),  # type: ignore[assignment]
+) -> str:
+    """One record's text with its witnesses; those overlapping the partner's marked."""
     if rec is None:
         return '<div class="rec empty">no counterpart</div>'
     parts = [
@@ -65,20 +76,24 @@ def _record(rec: Record | None, witnesses: list[tuple[LocatedWitness, str]]) -> 
         elif isinstance(b, Bullet):
             parts.append(f'<p class="b">• {escape(b.text)}</p>')
         elif isinstance(b, WitnessBlock) and wi < len(witnesses):
-            parts.append(_witness(*witnesses[wi]))
+            w, level = witnesses[wi]
+            parts.append(_witness(w, level, any(w.overlaps(o) for o in partner)))
             wi += 1
     parts.append("</div>")
     return "".join(parts)
 
 
-def _scores_table(rows: list[KindScore]) -> str:
+def _scores_table(rows: list[KindScore], baselines: dict[str, dict[str, object]]) -> str:
     head = (
         "kind gold draft matched P R F1 gold-w(absent) fileR lineR draft-w lineP valid"
-        " status-agr route-fields"
+        " status-agr route-agr lead-agr"
     ).split()
     out = ['<table class="scores"><tr>', *(f"<th>{escape(h)}</th>" for h in head), "</tr>"]
     for ks in rows:
         out.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in score_cells(ks)) + "</tr>")
+    for name, row in baselines.items():
+        cells = baseline_cells(name, row)
+        out.append('<tr class="base">' + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -88,13 +103,16 @@ def render_html(card: Scorecard) -> str:
     gold_hits = _by_owner(card.hits.gold)
     draft_hits = _by_owner(card.hits.draft)
 
-    def g(i: int) -> str:
-        r = card.gold_record(i)
-        return _record(r, gold_hits.get(("rec", i), []))
+    def ws(hits: dict[tuple[str, int], list[tuple[LocatedWitness, str]]], k: int) -> list:
+        return hits.get(("rec", k), [])
 
-    def d(j: int) -> str:
-        r = card.draft_record(j)
-        return _record(r, draft_hits.get(("rec", j), []))
+    def g(i: int, j: int | None = None) -> str:
+        partner = [w for w, _ in ws(draft_hits, j)] if j is not None else []
+        return _record(card.gold_record(i), ws(gold_hits, i), partner)
+
+    def d(j: int, i: int | None = None) -> str:
+        partner = [w for w, _ in ws(gold_hits, i)] if i is not None else []
+        return _record(card.draft_record(j), ws(draft_hits, j), partner)
 
     title = f"{card.draft.system} — draft vs gold"
     body = [
@@ -108,16 +126,19 @@ def render_html(card: Scorecard) -> str:
         '<p class="legend">'
         + "".join(f'<span class="w {escape(k)}">{escape(v)}</span>' for k, v in _HIT_TEXT.items())
         + "</p>",
-        _scores_table([*card.kinds.values(), card.overall]),
+        _scores_table([*card.kinds.values(), card.overall], card.baselines),
     ]
     for key, ka in card.alignment.items():
         body.append(f"<h2>{escape(key)}</h2>")
         for p in ka.pairs:
             wit = "—" if p.witness is None else f"{p.witness:.2f}"
+            cross = " — <b>draft record of another kind</b>" if p.cross_kind else ""
             body.append(
                 f'<p class="score">score {p.score:.2f} '
-                f"(text {p.text:.2f}, witness {escape(wit)})</p>"
-                f'<div class="pair">{g(p.gold_index)}{d(p.draft_index)}</div>'
+                f"(text {p.text:.2f}, witness {escape(wit)}){cross}</p>"
+                f'<div class="pair">{g(p.gold_index, p.draft_index)}'
+                f"{d(p.draft_index, p.gold_index)}</div>"
+                + _comparisons(card, p.gold.id, p.draft.id)
             )
         if ka.unmatched_gold:
             body.append("<h3>Unmatched gold records</h3>")
@@ -129,6 +150,7 @@ def render_html(card: Scorecard) -> str:
             body.extend(
                 f'<div class="pair">{_record(None, [])}{d(j)}</div>' for j in ka.unmatched_draft
             )
+    body.extend(_support_section(card))
     acc_g = gold_hits.get(("account", 0), [])
     acc_d = draft_hits.get(("account", 0), [])
     if acc_g or acc_d:
@@ -146,6 +168,59 @@ def render_html(card: Scorecard) -> str:
         + "\n".join(body)
         + "\n</body></html>\n"
     )
+
+
+_OUTCOME_STYLE = {"same": "line", "disagree": "miss", "unknown": "absent"}
+
+
+def _comparisons(card: Scorecard, gold_id: str, draft_id: str) -> str:
+    """The field-by-field outcome of one pair, as a compact table."""
+    rows = [
+        c
+        for c in (card.content.comparisons if card.content else [])
+        if c.gold_id == gold_id and c.draft_id == draft_id
+    ]
+    if not rows:
+        return ""
+    out = ['<table class="scores fields"><tr><th>field</th><th>gold</th><th>draft</th>']
+    out.append("<th>outcome</th></tr>")
+    for c in rows:
+        sim = "" if c.similarity is None else f" ({c.similarity:.2f})"
+        out.append(
+            f"<tr><td>{escape(c.field)}</td><td>{escape(c.gold or '—')}</td>"
+            f"<td>{escape(c.draft or '—')}</td>"
+            f'<td class="w {_OUTCOME_STYLE[c.outcome]}">{escape(c.outcome + sim)}</td></tr>'
+        )
+    out.append("</table>")
+    return "".join(out)
+
+
+def _support_section(card: Scorecard) -> list[str]:
+    """Kind confusion and the support heuristic's lowest ten."""
+    out: list[str] = []
+    confusion = card.kind_confusion()
+    if confusion:
+        out.append("<h2>Kind confusion (gold kind ← draft kind: pairs)</h2><ul>")
+        out.extend(
+            f"<li>{escape(gk)} ← {escape(dk)}: {n}{'' if gk == dk else ' (other kind)'}</li>"
+            for (gk, dk), n in sorted(confusion.items())
+        )
+        out.append("</ul>")
+    support = card.support.get("draft")
+    if support is not None:
+        s = support.summary()
+        out.append(f"<h2>Witness support — {escape(SUPPORT_LABEL)}</h2>")
+        if s.get("n"):
+            out.append(
+                f"<p>draft: n {s['n']}, median {s['median']:.2f}, q1 {s['q1']:.2f}, "
+                f"q3 {s['q3']:.2f}; lowest ten:</p>"
+            )
+        out.extend(
+            f'<div class="w miss">{w.support:.2f} {escape(w.owner)} — '
+            f"{escape(w.quote)} — <b>{escape(w.anchor)}</b></div>"
+            for w in support.lowest()
+        )
+    return out
 
 
 def _by_owner(

@@ -3,10 +3,13 @@
 Definitions (the tests recompute each by hand):
 
 Records (per kind key, overall = sums over kinds)
-    precision = matched pairs / draft records, recall = matched pairs / gold records,
-    F1 = harmonic mean.  A draft with no records of a kind the gold has gets precision
-    0 (an empty draft scores 0, not "undefined"); recall over a kind the gold does
-    not have is not applicable (None), and so is the F1 of such a kind.
+    precision = draft records that answer some gold record / draft records,
+    recall = gold records that some draft record answers / gold records,
+    F1 = harmonic mean.  (With the one-to-one alignment both counts are the number of
+    pairs.)  A pair is counted under the gold record's kind for recall and under the
+    draft record's kind for precision.  A draft with no records of a kind the gold
+    has gets precision 0 (an empty draft scores 0, not "undefined"); recall over a
+    kind the gold does not have is not applicable (None), and so is its F1.
 
 Witnesses (account witnesses form their own row, "account"; overall = all)
     A witness is *located* when the verifier finds its quote at the revision
@@ -27,7 +30,11 @@ Matched pairs
                        that the gold record gives, the share the draft record gives
                        with the same value (case-insensitive).
     route fields     = over matched route pairs, of the nine route fields the gold
-                       record gives, the share the draft record also gives.
+                       record gives, the share the draft record also gives (presence
+                       only; kept for comparison with older runs).
+    route agreement  = over matched route pairs and the nine fields, same / (same +
+                       disagree); see evals.content for what "same" means.
+    lead agreement   = the same over the lead fields of every matched pair.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from typing import Any
 
 from drafter.model import NINE_ROUTE_FIELDS, STATUS_FIELDS, Record
 from evals.alignment import KindAlignment
+from evals.content import ContentAgreement
 from evals.witnesses import ACCOUNT, LocatedWitness
 
 # hit levels of a gold witness, and of a draft witness
@@ -67,7 +75,9 @@ class KindScore:
     key: str
     gold_records: int = 0
     draft_records: int = 0
-    matched: int = 0
+    matched: int = 0  # pairs filed under this kind
+    gold_matched: int = 0
+    draft_matched: int = 0
     gold_witnesses: int = 0
     gold_absent: int = 0
     gold_file_hits: int = 0
@@ -80,6 +90,12 @@ class KindScore:
     route_pairs: int = 0
     route_fields_expected: int = 0
     route_fields_present: int = 0
+    route_same: int = 0
+    route_disagree: int = 0
+    route_unknown: int = 0
+    lead_same: int = 0
+    lead_disagree: int = 0
+    lead_unknown: int = 0
 
     @property
     def gold_located(self) -> int:
@@ -87,11 +103,11 @@ class KindScore:
 
     @property
     def precision(self) -> float | None:
-        return share_or_zero(self.matched, self.draft_records, self.gold_records)
+        return share_or_zero(self.draft_matched, self.draft_records, self.gold_records)
 
     @property
     def recall(self) -> float | None:
-        return ratio(self.matched, self.gold_records)
+        return ratio(self.gold_matched, self.gold_records)
 
     @property
     def f1(self) -> float | None:
@@ -121,11 +137,21 @@ class KindScore:
     def route_field_presence(self) -> float | None:
         return ratio(self.route_fields_present, self.route_fields_expected)
 
+    @property
+    def route_agreement(self) -> float | None:
+        return ratio(self.route_same, self.route_same + self.route_disagree)
+
+    @property
+    def lead_agreement(self) -> float | None:
+        return ratio(self.lead_same, self.lead_same + self.lead_disagree)
+
     def add(self, other: KindScore) -> None:
         for name in (
             "gold_records",
             "draft_records",
             "matched",
+            "gold_matched",
+            "draft_matched",
             "gold_witnesses",
             "gold_absent",
             "gold_file_hits",
@@ -138,6 +164,12 @@ class KindScore:
             "route_pairs",
             "route_fields_expected",
             "route_fields_present",
+            "route_same",
+            "route_disagree",
+            "route_unknown",
+            "lead_same",
+            "lead_disagree",
+            "lead_unknown",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -151,6 +183,8 @@ class KindScore:
         "validity",
         "status_agreement",
         "route_field_presence",
+        "route_agreement",
+        "lead_agreement",
     )
 
     def to_dict(self) -> dict[str, Any]:
@@ -229,6 +263,7 @@ def witness_hits(gold: list[LocatedWitness], draft: list[LocatedWitness]) -> Wit
 def score(
     alignment: dict[str, KindAlignment],
     hits: WitnessHits,
+    content: ContentAgreement | None = None,
 ) -> tuple[dict[str, KindScore], KindScore]:
     """Per-kind scores (kind keys plus "account" when it has witnesses) and the overall row."""
     kinds: dict[str, KindScore] = {}
@@ -243,6 +278,8 @@ def score(
         ks.gold_records = len(ka.gold)
         ks.draft_records = len(ka.draft)
         ks.matched = len(ka.pairs)
+        ks.gold_matched = len(ka.gold) - len(ka.unmatched_gold)
+        ks.draft_matched = len(ka.draft) - len(ka.unmatched_draft)
         for p in ka.pairs:
             c, a = status_agreement(p.gold, p.draft)
             ks.status_compared += c
@@ -252,6 +289,11 @@ def score(
                 ks.route_pairs += 1
                 ks.route_fields_expected += e
                 ks.route_fields_present += pr
+    for c in content.comparisons if content else []:
+        ks = row(c.kind)
+        table = "route" if c.table == "route" else "lead"
+        name = f"{table}_{c.outcome}"
+        setattr(ks, name, getattr(ks, name) + 1)
     for w, level in hits.gold:
         ks = row(w.kind)
         ks.gold_witnesses += 1

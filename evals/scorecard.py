@@ -18,8 +18,11 @@ from rich.text import Text
 
 from drafter.model import Record, Report
 from evals.alignment import KindAlignment
+from evals.content import ContentAgreement
 from evals.metrics import ABSENT, KindScore, WitnessHits
-from evals.witnesses import ACCOUNT, LocatedWitness
+from evals.support import LABEL as SUPPORT_LABEL
+from evals.support import SupportReport
+from evals.witnesses import ACCOUNT, LocatedWitness, kind_key
 
 
 def fmt(v: float | None) -> str:
@@ -43,11 +46,67 @@ class Scorecard:
     overall: KindScore
     drafter_version: str
     created: str
+    method: str = "best-gold"
+    content: ContentAgreement | None = None
+    #: Overall score rows of trivial drafts on the same gold (evals.baselines), by name.
+    baselines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Heuristic support of each witness (evals.support): "draft" and "gold".
+    support: dict[str, SupportReport] = field(default_factory=dict)
+    #: The alignment scored against hand labels (evals.labels), when labels were given.
+    label_check: dict[str, Any] | None = None
     timings: dict[str, float] = field(default_factory=dict)
     #: Things that change how the numbers read (mismatched types or revisions).
     notes: list[str] = field(default_factory=list)
 
     # -- derived views -------------------------------------------------------------
+
+    def support_dict(self) -> dict[str, Any] | None:
+        if not self.support:
+            return None
+        out: dict[str, Any] = {"label": SUPPORT_LABEL}
+        if "draft" in self.support:
+            out["draft"] = self.support["draft"].to_dict()
+        if "gold" in self.support:
+            out["gold_summary"] = self.support["gold"].summary()
+        return out
+
+    def support_text(self) -> Text | None:
+        """Support distribution and the lowest ten, for the terminal."""
+        d = self.support.get("draft")
+        if d is None:
+            return None
+        s, g = d.summary(), (self.support["gold"].summary() if "gold" in self.support else {})
+        out = Text(f"witness support ({SUPPORT_LABEL}):\n", style="bold")
+        for name, row in (("draft", s), ("gold", g)):
+            if row.get("n"):
+                out.append(
+                    f"  {name}: n {row['n']}, median {row['median']:.2f} "
+                    f"(q1 {row['q1']:.2f}, q3 {row['q3']:.2f}), min {row['min']:.2f}\n"
+                )
+        out.append("  lowest draft witnesses:\n")
+        for w in d.lowest():
+            out.append(f"    {w.support:.2f}  {w.owner}  {w.anchor}  «{w.quote[:70]}»\n")
+        return out
+
+    def kind_confusion(self) -> dict[tuple[str, str], int]:
+        """(gold kind, draft kind) -> pairs: off-diagonal cells are draft records that
+        answer a gold record of another kind."""
+        out: dict[tuple[str, str], int] = {}
+        for ka in self.alignment.values():
+            for p in ka.pairs:
+                key = (kind_key(p.gold.id), kind_key(p.draft.id))
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def confusion_text(self) -> Text | None:
+        """Pairs whose draft record is of another kind than its gold record."""
+        off = {k: n for k, n in self.kind_confusion().items() if k[0] != k[1]}
+        if not off:
+            return None
+        out = Text("kind confusion (draft record answering a gold record of another kind):\n")
+        for (g, d), n in sorted(off.items()):
+            out.append(f"  gold {g} ← draft {d}: {n}\n")
+        return out
 
     def absent_gold(self) -> list[LocatedWitness]:
         return [w for w, level in self.hits.gold if level == ABSENT]
@@ -60,7 +119,10 @@ class Scorecard:
 
     # -- JSON ----------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def alignment_rows(
+        self,
+    ) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[dict[str, str]]]:
+        """(pairs, unmatched gold, unmatched draft) as JSON rows."""
         pairs: list[dict[str, Any]] = []
         unmatched_gold: list[dict[str, str]] = []
         unmatched_draft: list[dict[str, str]] = []
@@ -76,6 +138,8 @@ class Scorecard:
                         "score": round(p.score, 4),
                         "text": round(p.text, 4),
                         "witness": None if p.witness is None else round(p.witness, 4),
+                        "draft_kind": kind_key(p.draft.id),
+                        "cross_kind": p.cross_kind,
                     }
                 )
             for i in ka.unmatched_gold:
@@ -84,6 +148,10 @@ class Scorecard:
             for j in ka.unmatched_draft:
                 r = self.draft_record(j)
                 unmatched_draft.append({"kind": key, "id": r.id, "label": r.label})
+        return pairs, unmatched_gold, unmatched_draft
+
+    def to_dict(self) -> dict[str, Any]:
+        pairs, unmatched_gold, unmatched_draft = self.alignment_rows()
         return {
             "drafter_version": self.drafter_version,
             "created": self.created,
@@ -100,11 +168,20 @@ class Scorecard:
             "repository": self.repository,
             "revision": self.revision,
             "alignment": {
+                "method": self.method,
                 "similarity": self.similarity,
                 "threshold": self.threshold,
                 "text_weight": self.text_weight,
             },
+            "kind_confusion": [
+                {"gold_kind": g, "draft_kind": d, "pairs": n}
+                for (g, d), n in sorted(self.kind_confusion().items())
+            ],
+            "content": self.content.to_dict() if self.content else None,
             "overall": self.overall.to_dict(),
+            "baselines": self.baselines,
+            "support": self.support_dict(),
+            "label_check": self.label_check,
             "kinds": {k: v.to_dict() for k, v in self.kinds.items()},
             "pairs": pairs,
             "unmatched_gold": unmatched_gold,
@@ -141,9 +218,10 @@ class Scorecard:
                 f"{self.draft.system or 'draft'} vs gold — {self.repository} @ {self.revision[:12]}"
             ),
             caption=(
-                f"alignment: {self.similarity} text similarity, weight {self.text_weight:g}, "
+                f"alignment: {self.method}, {self.similarity} text similarity, "
                 f"threshold {self.threshold:g}; gold witnesses absent at the revision "
-                "are excluded from recall"
+                "are excluded from recall; route/lead agr = same/(same+disagree) of "
+                "field content"
             ),
         )
         for col, justify in (
@@ -161,12 +239,15 @@ class Scorecard:
             ("line P", "right"),
             ("valid", "right"),
             ("status agr", "right"),
-            ("route fields", "right"),
+            ("route agr", "right"),
+            ("lead agr", "right"),
         ):
             t.add_column(col, justify=justify)  # type: ignore[arg-type]
         for ks in [*self.kinds.values(), self.overall]:
             style = "bold" if ks.key == "overall" else None
             t.add_row(*score_cells(ks), style=style, end_section=ks.key == list(self.kinds)[-1])
+        for name, row in self.baselines.items():
+            t.add_row(*baseline_cells(name, row), style="dim")
         return t
 
     def pairs_table(self) -> Table:
@@ -208,9 +289,56 @@ class Scorecard:
             for w in absent:
                 lines.append(f"  {w.owner}  {w.anchor}  [{w.status}]\n")
             parts.append(lines)
+        if self.label_check is not None:
+            lc = self.label_check
+            parts.append(
+                Text(
+                    f"alignment against hand labels: precision {fmt(lc['precision'])}, "
+                    f"recall {fmt(lc['recall'])}, gold recall {fmt(lc['gold_recall'])} "
+                    f"({lc['links_correct']}/{lc['links_made']} links right)"
+                )
+            )
+        confusion = self.confusion_text()
+        if confusion is not None:
+            parts.append(confusion)
+        support = self.support_text()
+        if support is not None:
+            parts.append(support)
         for note in self.notes:
             parts.append(Text(f"note: {note}", style="yellow"))
         console.print(Group(*parts))
+
+
+def baseline_cells(name: str, row: dict[str, Any]) -> list[str]:
+    """A baseline's overall row in the same columns; "—" where it does not apply."""
+
+    def n(key: str) -> str:
+        v = row.get(key)
+        return "—" if v is None else str(v)
+
+    def f(key: str) -> str:
+        v = row.get(key)
+        return fmt(v if isinstance(v, float | int) else None)
+
+    gw = "—" if row.get("gold_witnesses") is None else f"{n('gold_witnesses')} ({n('gold_absent')})"
+    return [
+        f"baseline: {name}",
+        n("gold_records"),
+        n("draft_records"),
+        n("matched"),
+        f("precision"),
+        f("recall"),
+        f("f1"),
+        gw,
+        f("file_recall"),
+        f("line_recall"),
+        n("draft_witnesses"),
+        f("line_precision"),
+        f("validity"),
+        f("status_agreement"),
+        f("route_agreement"),
+        f("lead_agreement"),
+    ]
 
 
 def score_cells(ks: KindScore) -> list[str]:
@@ -237,5 +365,6 @@ def score_cells(ks: KindScore) -> list[str]:
         fmt(ks.line_precision),
         fmt(ks.validity),
         fmt(ks.status_agreement),
-        fmt(ks.route_field_presence),
+        fmt(ks.route_agreement),
+        fmt(ks.lead_agreement),
     ]

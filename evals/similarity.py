@@ -73,13 +73,31 @@ def lexical_similarity(gold: Sequence[str], draft: Sequence[str]) -> np.ndarray:
     return np.clip(g @ d.T, 0.0, 1.0)
 
 
+#: Embeddings already computed in this process, by text.  One evaluation embeds the
+#: same gold texts for the draft, each baseline and the support score; a suite or a
+#: test run does so for every item.  The model is deterministic, so reuse is exact.
+_EMBEDDED: dict[str, np.ndarray] = {}
+_EMBEDDED_MAX = 50_000
+
+
+def embed_cached(texts: Sequence[str]) -> np.ndarray:
+    """Embeddings of ``texts`` (rows in order), computing only the unseen ones."""
+    from retrieval.embeddings import embed  # local model; imported only when used
+
+    missing = sorted({t for t in texts if t not in _EMBEDDED})
+    if missing:
+        if len(_EMBEDDED) + len(missing) > _EMBEDDED_MAX:
+            _EMBEDDED.clear()
+        for t, v in zip(missing, embed(missing), strict=True):
+            _EMBEDDED[t] = np.asarray(v, dtype=np.float64)
+    return np.array([_EMBEDDED[t] for t in texts])
+
+
 def embedding_similarity(gold: Sequence[str], draft: Sequence[str]) -> np.ndarray:
     """Rescaled cosine of the local sentence embeddings (see module docstring)."""
     if not gold or not draft:
         return np.zeros((len(gold), len(draft)))
-    from retrieval.embeddings import embed  # local model; imported only when used
-
-    vecs = np.asarray(embed([*gold, *draft]), dtype=np.float64)
+    vecs = embed_cached([*gold, *draft])
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)
     vecs = np.divide(vecs, norms, out=np.zeros_like(vecs), where=norms > 0)
     g, d = vecs[: len(gold)], vecs[len(gold) :]
@@ -99,3 +117,30 @@ def backend(name: str) -> TextSimilarity:
         raise BadInput(
             f"unknown similarity backend {name!r} (choose {', '.join(BACKENDS)})"
         ) from None
+
+
+#: A code token: a dotted/slashed name, snake_case, CamelCase or a file name.
+_CODE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_/]*\.[A-Za-z0-9_.]*[A-Za-z0-9_]"  # dotted names, file paths
+    r"|[A-Za-z0-9]+_[A-Za-z0-9_]+"  # snake_case and CONSTANT_NAMES
+    r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"  # camelCase, CamelCase
+)
+
+
+def code_tokens(rec: Record) -> list[str]:
+    """Names a record mentions or quotes: what two reports about one thing share
+    whatever their prose (file paths, functions, constants), lower-cased, with the
+    paths of its witnesses counted too."""
+    texts = [rec.label, rec.body_text(), *(w.quote for w in rec.witnesses)]
+    tokens = [t.lower().rstrip(".") for s in texts for t in _CODE.findall(s)]
+    tokens += [w.path.lower() for w in rec.witnesses]
+    return tokens
+
+
+def code_similarity(gold: Sequence[Record], draft: Sequence[Record]) -> np.ndarray:
+    """TF-IDF cosine over the records' code tokens (see :func:`code_tokens`)."""
+
+    def joined(r: Record) -> str:
+        return " ".join(t.replace(".", "_").replace("/", "_") for t in code_tokens(r))
+
+    return lexical_similarity([joined(r) for r in gold], [joined(r) for r in draft])

@@ -9,13 +9,17 @@ Suite file (TOML)::
 
     name = "nightly"            # optional; default: the file's stem
     similarity = "embed"        # optional: embed | lexical
-    threshold = 0.35            # optional alignment threshold
+    threshold = 0.3             # optional alignment threshold (default: the method's)
+    alignment = "best-gold"     # optional: best-gold | one-to-one
+    baselines = true            # optional: also score the trivial drafts per item
 
     [[items]]
     name = "sample"
     repo = "sample"             # "sample" = the shipped sample; else a path (relative
-                                # to the suite file) to a work tree, .git or bare repo
-    rev = "HEAD"                # optional for the sample (its fixed commit)
+                                # to the suite file) to a work tree, .git or bare repo;
+                                # optional with a draft file that names a folder
+    rev = "HEAD"                # optional for the sample (its fixed commit) and with a
+                                # draft file (the revision the draft names)
     gold = "sample"             # "sample" = the sample gold set; else a report path
     draft = "drafts/x.json"     # a draft file ...
     # proposer = "offline"      # ... or draft now: "offline", or a Claude model name
@@ -47,9 +51,9 @@ from drafter import __version__
 from drafter.config import data_dir
 from drafter.errors import BadInput, DrafterError
 from drafter.snapshot import Snapshot
-from evals.alignment import DEFAULT_THRESHOLD
+from evals.alignment import DEFAULT_METHOD, METHODS
 from evals.evaluate import evaluate
-from evals.gold import load, sample_gold_path
+from evals.gold import load, sample_gold_path, source_of
 from evals.scorecard import fmt
 from evals.similarity import BACKENDS
 
@@ -64,7 +68,8 @@ HEADLINE = (
     ("line_precision", "draft-w line P"),
     ("validity", "valid"),
     ("status_agreement", "status agr"),
-    ("route_field_presence", "route fields"),
+    ("route_agreement", "route agr"),
+    ("lead_agreement", "lead agr"),
 )
 DRAFT_TIMEOUT_S = 3600
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
@@ -73,8 +78,8 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
 @dataclass(frozen=True, slots=True)
 class SuiteItem:
     name: str
-    repo: str
-    rev: str
+    repo: str | None  # None: the repository the draft file names
+    rev: str | None  # None: the draft's revision (or the sample's commit)
     gold: str
     draft: str | None = None
     proposer: str | None = None
@@ -87,7 +92,9 @@ class Suite:
     path: Path
     items: list[SuiteItem]
     similarity: str = "embed"
-    threshold: float = DEFAULT_THRESHOLD
+    threshold: float | None = None  # None: the alignment method's own default
+    method: str = DEFAULT_METHOD
+    baselines: bool = True
 
 
 @dataclass(slots=True)
@@ -95,6 +102,7 @@ class ItemResult:
     name: str
     overall: dict[str, Any] | None = None
     kinds: dict[str, Any] = field(default_factory=dict)
+    baselines: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     seconds: float = 0.0
 
@@ -124,9 +132,17 @@ def load_suite(path: Path) -> Suite:
     similarity = data.get("similarity", "embed")
     if similarity not in BACKENDS:
         raise BadInput(f"{path}: similarity must be one of {', '.join(BACKENDS)}")
-    threshold = data.get("threshold", DEFAULT_THRESHOLD)
-    if not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
+    threshold = data.get("threshold")
+    if threshold is not None and (
+        not isinstance(threshold, int | float) or not 0 <= threshold <= 1
+    ):
         raise BadInput(f"{path}: threshold must be a number between 0 and 1")
+    method = data.get("alignment", DEFAULT_METHOD)
+    if method not in METHODS:
+        raise BadInput(f"{path}: alignment must be one of {', '.join(METHODS)}")
+    baselines = data.get("baselines", True)
+    if not isinstance(baselines, bool):
+        raise BadInput(f"{path}: baselines must be true or false")
     raw = data.get("items")
     if not isinstance(raw, list) or not raw:
         raise BadInput(f"{path}: needs at least one [[items]] table")
@@ -143,10 +159,10 @@ def load_suite(path: Path) -> Suite:
         if item_name in seen:
             raise BadInput(f"{where}: duplicate item name {item_name!r}")
         seen.add(item_name)
-        repo = _str(it, "repo", where) or ""
-        rev = _str(it, "rev", where, required=repo != SAMPLE) or "HEAD"
-        gold = _str(it, "gold", where) or ""
         draft = _str(it, "draft", where, required=False)
+        repo = _str(it, "repo", where, required=draft is None)
+        rev = _str(it, "rev", where, required=draft is None and repo != SAMPLE)
+        gold = _str(it, "gold", where) or ""
         proposer = _str(it, "proposer", where, required=False)
         if (draft is None) == (proposer is None):
             raise BadInput(f"{where}: give exactly one of 'draft' (a file) or 'proposer'")
@@ -156,7 +172,8 @@ def load_suite(path: Path) -> Suite:
         if extra and proposer is None:
             raise BadInput(f"{where}: 'draft_args' only applies with 'proposer'")
         items.append(SuiteItem(item_name, repo, rev, gold, draft, proposer, tuple(extra)))
-    return Suite(name, path, items, similarity, float(threshold))
+    th = None if threshold is None else float(threshold)
+    return Suite(name, path, items, similarity, th, method, baselines)
 
 
 def _resolve(base: Path, p: str) -> Path:
@@ -176,19 +193,32 @@ def draft_now(repo: Path, rev: str, proposer: str, out: Path, extra: tuple[str, 
         raise BadInput(f"drafter draft ({proposer}) failed with exit {proc.returncode}: {tail}")
 
 
+def _item_source(item: SuiteItem, base: Path) -> tuple[Path | str, str]:
+    """Repository and revision of an item; missing ones come from its draft file."""
+    if item.repo == SAMPLE:
+        from drafter.sample import SAMPLE_SHA, materialize
+
+        repo = materialize(data_dir() / "sample" / "tinkerbot").path
+        return repo, SAMPLE_SHA if item.rev in (None, "HEAD") else item.rev
+    if item.repo is not None and item.rev is not None:
+        return _resolve(base, item.repo), item.rev
+    draft_path = _resolve(base, item.draft or "")
+    repo, rev = source_of(
+        load(draft_path, "draft"),
+        None if item.repo is None else str(_resolve(base, item.repo)),
+        item.rev,
+        str(draft_path),
+    )
+    return repo, rev
+
+
 def run_item(suite: Suite, item: SuiteItem, workdir: Path) -> ItemResult:
     """Evaluate one item; errors become the item's result, never the suite's crash."""
     started = time.perf_counter()
     result = ItemResult(item.name)
     base = suite.path.parent
     try:
-        if item.repo == SAMPLE:
-            from drafter.sample import SAMPLE_SHA, materialize
-
-            repo = materialize(data_dir() / "sample" / "tinkerbot").path
-            rev = SAMPLE_SHA if item.rev == "HEAD" else item.rev
-        else:
-            repo, rev = _resolve(base, item.repo), item.rev
+        repo, rev = _item_source(item, base)
         gold_path = sample_gold_path() if item.gold == SAMPLE else _resolve(base, item.gold)
         with Snapshot(repo, rev) as snap:
             if item.proposer is not None:
@@ -202,12 +232,15 @@ def run_item(suite: Suite, item: SuiteItem, workdir: Path) -> ItemResult:
                 snap,
                 similarity=suite.similarity,
                 threshold=suite.threshold,
+                method=suite.method,
+                baselines=suite.baselines,
                 gold_name=str(gold_path),
                 draft_name=str(draft_path),
             )
         data = card.to_dict()
         result.overall = data["overall"]
         result.kinds = data["kinds"]
+        result.baselines = data["baselines"]
     except (DrafterError, subprocess.TimeoutExpired, OSError) as exc:
         result.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     result.seconds = time.perf_counter() - started
@@ -250,11 +283,13 @@ def save_run(suite: Suite, results: list[ItemResult], directory: Path) -> Path:
         "drafter_version": __version__,
         "similarity": suite.similarity,
         "threshold": suite.threshold,
+        "alignment": suite.method,
         "items": [
             {
                 "name": r.name,
                 "overall": r.overall,
                 "kinds": r.kinds,
+                "baselines": r.baselines,
                 "error": r.error,
                 "seconds": round(r.seconds, 3),
             }
@@ -303,6 +338,13 @@ def suite_table(suite: Suite, results: list[ItemResult]) -> Table:
             )
             continue
         t.add_row(r.name, *(fmt(r.overall.get(k)) for k, _ in HEADLINE), f"{r.seconds:.1f}")
+        for name, row in r.baselines.items():
+            t.add_row(
+                f"  baseline: {name}",
+                *(fmt(row.get(k)) for k, _ in HEADLINE),
+                "",
+                style="dim",
+            )
     return t
 
 

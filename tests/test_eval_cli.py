@@ -150,6 +150,13 @@ def test_suite_saves_runs_and_compares(
     items = {i["name"]: i for i in data["items"]}
     assert items["perfect"]["overall"]["f1"] == 1.0
     assert items["partial"]["overall"]["validity"] == pytest.approx(4 / 5)
+    # every item carries its baselines beside its figures
+    assert set(items["partial"]["baselines"]) == {
+        "constant status",
+        "entry points",
+        "random witnesses",
+    }
+    assert items["partial"]["baselines"]["constant status"]["recall"] is None
     # second run: compared with the first
     assert main(["eval", "--suite", str(suite), "--results", str(results), "--json"]) == 0
     second = json.loads(capsys.readouterr().out)
@@ -194,7 +201,8 @@ def test_suite_item_error_is_reported_and_exits_1(
         ("name = [", "not valid TOML"),
         ('name = "x"\n', "at least one [[items]]"),
         ('[[items]]\nname = "a"\nrepo = "r"\nrev = "HEAD"\ngold = "g"\n', "exactly one of"),
-        ('[[items]]\nname = "a"\nrepo = "r"\ngold = "g"\ndraft = "d"\n', "missing 'rev'"),
+        ('[[items]]\nname = "a"\nrepo = "r"\ngold = "g"\nproposer = "offline"\n', "missing 'rev'"),
+        ('[[items]]\nname = "a"\ngold = "g"\nproposer = "offline"\n', "missing 'repo'"),
         ('threshold = 3\n[[items]]\nname = "a"\n', "threshold"),
         (
             '[[items]]\nname = "a"\nrepo = "r"\nrev = "H"\ngold = "g"\ndraft = "d"\nx = 1\n',
@@ -210,3 +218,74 @@ def test_bad_suite_file_exits_2(
     assert main(["eval", "--suite", str(suite)]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def _sourced_draft(tmp_path: Path, repository: str, revision: str) -> Path:
+    from drafter.model import Source
+
+    rep = report(gold_records()[1:])
+    rep.source = Source(repository=repository, revision=revision)
+    out = tmp_path / "sourced.json"
+    out.write_text(rep.to_json())
+    return out
+
+
+def test_eval_takes_repo_and_rev_from_the_draft(
+    tmp_path: Path, tiny_repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, _, repo, rev1 = _write(tmp_path, tiny_repo)
+    draft = _sourced_draft(tmp_path, repo, rev1)
+    code = main(["eval", "--gold", str(gold), "--draft", str(draft), "--json"])
+    assert code == 0, capsys.readouterr().err
+    data = json.loads(capsys.readouterr().out)
+    assert data["revision"] == rev1 and data["overall"]["gold_matched"] == 3
+    # --rev still wins over the draft's revision
+    _, _, rev2 = tiny_repo
+    assert main(["eval", "--gold", str(gold), "--draft", str(draft), "--rev", rev2, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["revision"] == rev2
+
+
+def test_eval_refuses_a_recorded_repository_that_is_not_here(
+    tmp_path: Path, tiny_repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, _, _, rev1 = _write(tmp_path, tiny_repo)
+    draft = _sourced_draft(tmp_path, "github:someone/elsewhere", rev1)
+    assert main(["eval", "--gold", str(gold), "--draft", str(draft)]) == 2
+    err = capsys.readouterr().err
+    assert "no --repo given" in err and "github:someone/elsewhere" in err
+
+
+def test_suite_item_may_omit_repo_and_rev(
+    tmp_path: Path, tiny_repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, _, repo, rev1 = _write(tmp_path, tiny_repo)
+    _sourced_draft(tmp_path, repo, rev1)
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'similarity = "lexical"\n\n[[items]]\nname = "a"\ngold = "gold.txt"\n'
+        'draft = "sourced.json"\n'
+    )
+    code = main(["eval", "--suite", str(suite), "--results", str(tmp_path / "r"), "--json"])
+    run = json.loads(capsys.readouterr().out)
+    assert code == 0, run["items"][0]["error"]
+    assert run["items"][0]["overall"]["gold_matched"] == 3
+
+
+def test_eval_reports_alignment_against_hand_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from drafter.sample import materialize
+
+    data = Path(__file__).parent / "data" / "eval_labels"
+    repo = materialize(tmp_path / "sample").path
+    args = ["eval", "--gold", str(Path(__file__).parents[1] / "drafter/sample/gold.runtime.txt")]
+    args += ["--draft", str(data / "sample-offline.draft.json"), "--repo", str(repo)]
+    args += ["--no-baselines"]
+    code = main([*args, "--labels", str(data / "sample-offline.labels.json"), "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    check = json.loads(out)["label_check"]
+    assert check["precision"] >= 0.9 and check["recall"] >= 0.85
+    # labels of another draft are refused, not silently scored
+    code = main([*args, "--labels", str(data / "dgm-d88fdd6-offline.labels.json")])
+    assert code == 2 and "unlabelled draft ID" in capsys.readouterr().err

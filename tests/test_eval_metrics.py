@@ -275,9 +275,10 @@ def test_witness_in_right_file_wrong_lines(tiny_repo) -> None:
     # the draft's read quote is valid but overlaps no gold witness
     assert (rte.draft_witnesses, rte.draft_verified, rte.draft_line_hits) == (1, 1, 0)
     assert rte.validity == 1.0 and rte.line_precision == 0.0
-    # still the same route by its text: matched, with witness overlap 0.25 (same file)
+    # still the same route by its text: matched; the read quote (lines 9-10) sits 4 lines
+    # below the shell quote (line 5) of the same file: near credit 1 - 4/40 (best-gold)
     (pair,) = card.alignment["RT-RTE"].pairs
-    assert pair.witness == pytest.approx(0.25)
+    assert pair.witness == pytest.approx(1 - 4 / 40)
     o = card.overall
     # overall witnesses: gold 3 located, file hits 3, line hits 2; draft 3, 2 on gold lines
     assert o.file_recall == 1.0
