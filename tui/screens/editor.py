@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
+from drafter.sanitize import plain
+
 
 class EditorScreen(ModalScreen[str | None]):
     """Returns the edited text (newlines folded to spaces: prose is one line per
@@ -29,7 +31,7 @@ class EditorScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             yield TextArea(self.value, soft_wrap=True, id="editor-text")
             yield Label("Ctrl+S saves · Esc cancels", classes="dialog-hint")
 

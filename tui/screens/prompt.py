@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from drafter.sanitize import plain
+
 
 class PromptScreen(ModalScreen[str | None]):
     """Returns the entered text, or None on Escape.  Empty text is allowed only if asked."""
@@ -25,7 +27,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
             yield Label("Enter to confirm · Esc to cancel", classes="dialog-hint")
 
