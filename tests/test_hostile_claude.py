@@ -9,8 +9,6 @@ anthropic SDK over a mock transport, the whole LangGraph run.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from claude_investigation import tool_results
 from gitrepo import commit
