@@ -29,6 +29,8 @@ from drafter.model import (
     WitnessBlock,
 )
 from tui.app import ReviewApp, make_app
+from tui.screens.editor import EditorScreen
+from tui.screens.prompt import PromptScreen
 from tui.screens.source import SourceScreen
 from tui.screens.tables import TablesScreen
 
@@ -148,3 +150,26 @@ async def test_notifications_are_literal(app: ReviewApp) -> None:
         assert RAW_CONTROL.search(shown) is None
         assert f"bad {MARKUP}" in shown
         assert app.is_running
+
+
+@pytest.mark.parametrize("kind", ["prompt", "editor"])
+async def test_editing_a_hostile_value_shows_it_visibly_and_keeps_it(
+    app: ReviewApp, kind: str
+) -> None:
+    """The edit dialogs show the draft's value with escapes visible; saving it unchanged
+    stores the very same characters (the visible form is read back)."""
+    value = f"Label {PAYLOAD}"
+    got: list[str | None] = []
+    async with app.run_test(size=(220, 60)) as pilot:
+        await pilot.pause()
+        title = f"Edit Label of {MARKUP}"
+        screen = PromptScreen(title, value) if kind == "prompt" else EditorScreen(title, value)
+        app.push_screen(screen, got.append)
+        await pilot.pause()
+        shown = _screen_text(app)
+        assert RAW_CONTROL.search(shown) is None
+        assert f"Edit Label of {MARKUP}" in shown
+        assert ESC_SHOWN in shown
+        await pilot.press("enter" if kind == "prompt" else "ctrl+s")
+        await pilot.pause()
+    assert got == [value]
