@@ -18,6 +18,7 @@ from drafter.reportio import load_report, save_report
 from drafter.reverify import Anchor, ReverifyResult, carry_decisions, reanchor
 from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
+from drafter.sanitize import markup_safe
 from drafter.snapshot import Snapshot
 
 _STYLE = {Anchor.unchanged: "green", Anchor.moved: "yellow", Anchor.stale: "red"}
@@ -53,12 +54,12 @@ def detail_table(res: ReverifyResult) -> Table:
             near = ", ".join(f"{p.path}:{p.lines}" for p in r.nearest[:2]) or "none"
         else:
             near = str(r.new_lines)
-        t.add_row(
-            r.where,
-            r.path,
+        t.add_row(  # where, path and nearest paths are repository text
+            markup_safe(r.where, keep_newlines=False),
+            markup_safe(r.path, keep_newlines=False),
             f"[{_STYLE[r.anchor]}]{r.anchor.value}[/]",
             str(r.old_lines or "—"),
-            near,
+            markup_safe(near, keep_newlines=False),
         )
     if len(shown) > MAX_ROWS:
         t.caption = f"… and {len(shown) - MAX_ROWS} more"
@@ -103,7 +104,7 @@ def reverify_cmd(
     if any(r.anchor != Anchor.unchanged for r in res.rows):
         console.print(detail_table(res))
     console.print(
-        f"wrote {out}; decisions carried by content hash"
+        f"wrote {markup_safe(str(out))}; decisions carried by content hash"
         + (f", {carried} re-anchored records' decisions copied" if carried else "")
     )
     if res.count(Anchor.stale):

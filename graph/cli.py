@@ -225,6 +225,7 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
     """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
     model path's contract; the offline path keeps its own exit rules)."""
+    from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
@@ -234,7 +235,7 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
-            console.print(f"  - {g}", soft_wrap=True)
+            console.print(f"  - {markup_safe(g)}", soft_wrap=True)
         raise click.exceptions.Exit(1)
 
 

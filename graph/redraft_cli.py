@@ -18,6 +18,7 @@ from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
 from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
+from drafter.sanitize import markup_safe
 from graph.cli import OFFLINE_NOTICE, make_proposer
 from graph.configuration import Configuration, resolve_model
 from graph.costs import summarize, usage_table
@@ -95,8 +96,11 @@ def redraft_cmd(
     out = out or draft.with_name(f"{draft.stem}.redraft.json")
     save_report(res.report, out, "json")
     for line in res.log:
-        console.print(f"  - {line}", soft_wrap=True)
+        console.print(f"  - {markup_safe(line)}", soft_wrap=True)  # notes are pasted text
     usage = summarize(res.run.usage if res.run else [])
     if usage:
         console.print(usage_table(usage))
-    console.print(f"redrafted draft written to [bold]{out}[/] (same review store)", soft_wrap=True)
+    console.print(
+        f"redrafted draft written to [bold]{markup_safe(str(out))}[/] (same review store)",
+        soft_wrap=True,
+    )

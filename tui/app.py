@@ -15,9 +15,11 @@ from collections.abc import Callable
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from drafter.errors import BadInput
 from drafter.review_store import IDLE_CAP
+from drafter.sanitize import visible
 from tui.screens.help import HelpScreen
 from tui.screens.main import MainScreen
 from tui.screens.source import SourceScreen
@@ -43,6 +45,29 @@ class ReviewApp(App[None]):
         self.live_clock = live_clock
         self.main: MainScreen | None = None
         self._last_input = session.store.clock()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast as literal text, control characters visible.
+
+        Messages quote record IDs, paths and error text from the draft or the
+        repository; read as markup, ``[@click=app.quit]`` in one would be a live action.
+        Screens' and widgets' ``notify`` come here too.  ``markup`` is ignored.
+        """
+        super().notify(
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         self.session.store.start_session()

@@ -17,10 +17,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from drafter.model import AccountSection, Paragraph, Report, Table, Witness, WitnessBlock
+from drafter.model import AccountSection, Paragraph, Report, Table, WitnessBlock
 from graph.epistemic.idguard import scrub
 from graph.proposers.claude_prompts import data_block
-from graph.proposers.claude_schema import tool
+from graph.proposers.claude_schema import model_witness, tool
 
 SECTIONS_TOOL = "submit_sections"
 TABLES = (
@@ -100,7 +100,7 @@ def _prose_blocks(items: list[ProseItem], known: set[str], notes: list[str], tit
     for it in items:
         if it.type == "witness":
             if it.path and it.text.strip():
-                blocks.append(WitnessBlock(witness=Witness(quote=it.text.strip(), path=it.path)))
+                blocks.append(WitnessBlock(witness=model_witness(it.text.strip(), it.path)))
             else:
                 notes.append(f"{title}: a witness without path or quote was skipped")
             continue

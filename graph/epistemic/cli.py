@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.markup import escape
 
 from drafter.errors import BadInput
 from drafter.reportio import save_report
+from drafter.sanitize import markup_safe
 from drafter.verify import report_summary
 from graph.costs import usage_table
 from graph.epistemic.workflow import EpiResult, run_epistemic
@@ -142,11 +142,11 @@ def print_estimate(
     plan_epistemic(repo, rev, runtime_path, proposer, store=store, system=system, data_dir=data_dir)
     assert proposer.estimate is not None
     cap = DEFAULT_MAX_COST if max_cost is None else max_cost
-    console.print(escape(proposer.estimate.line(cap)), soft_wrap=True)
+    console.print(markup_safe(proposer.estimate.line(cap)), soft_wrap=True)
 
 
 def _announcer(console: Console) -> Any:
-    return lambda line: console.print(escape(line), soft_wrap=True)
+    return lambda line: console.print(markup_safe(line), soft_wrap=True)
 
 
 def resume_epistemic(
@@ -190,10 +190,10 @@ def _write(console: Console, result: EpiResult, out: Path, text_out: Path | None
         console.print(usage_table(result.report.meta.usage))
     for p in result.problems:
         what = "partial draft" if p.startswith("missing (") else "cell check"
-        console.print(f"[red]{what}:[/] {escape(p)}", soft_wrap=True)
+        console.print(f"[red]{what}:[/] {markup_safe(p)}", soft_wrap=True)
     s = report_summary(result.report)
     console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
-    console.print(f"draft written to [bold]{escape(str(out))}[/]", soft_wrap=True)
+    console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if result.problems or not s.ok:
         raise click.exceptions.Exit(1)
     return result
@@ -212,8 +212,8 @@ def demo_epistemic(
     save_report(result.report, text_path, "text")
     console.print(draft_table(result.report, title="Offline epistemic draft of the sample"))
     for p in result.problems:
-        console.print(f"[red]cell check:[/] {escape(p)}", soft_wrap=True)
+        console.print(f"[red]cell check:[/] {markup_safe(p)}", soft_wrap=True)
     s = report_summary(result.report)
     console.print(f"epistemic witnesses verified: {s.verified}/{s.total}")
-    console.print(f"epistemic report: [bold]{escape(str(text_path))}[/]", soft_wrap=True)
+    console.print(f"epistemic report: [bold]{markup_safe(str(text_path))}[/]", soft_wrap=True)
     return s.ok and not result.problems

@@ -28,6 +28,7 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from drafter.sanitize import unescape
 from graph.proposer import Plan
 
 PLAN_TOOL = "submit_plan"
@@ -125,11 +126,21 @@ ACCOUNT_TOOL_DEF = tool(ACCOUNT_TOOL, "Submit the runtime account.", AccountDraf
 # -- conversion -------------------------------------------------------------------
 
 
+def model_witness(quote: str, path: str, lines: LineRange | None = None) -> Witness:
+    """A witness from the model's words, its ``⟨U+XXXX⟩`` escapes read back.
+
+    Every request shows control characters of repository text in their visible form
+    (:func:`drafter.sanitize.frame_escape`), so a model copying a line that really holds
+    an ESC byte writes ``⟨U+001B⟩``; unescaped, the quote matches the file's bytes.
+    """
+    return Witness(quote=unescape(quote), path=unescape(path.strip()), lines=lines)
+
+
 def to_witness(w: WitnessDraft) -> Witness:
     lines = None
     if w.start_line is not None:
         lines = LineRange(start=w.start_line, end=w.end_line or w.start_line)
-    return Witness(quote=w.quote, path=w.path.strip(), lines=lines)
+    return model_witness(w.quote, w.path, lines)
 
 
 def to_record(draft: RecordDraft, record_id: str) -> Record:
@@ -196,6 +207,6 @@ def to_account(draft: AccountDraft) -> list[AccountSection]:
             else:
                 if not it.path:
                     raise ValueError(f"account witness {it.text[:40]!r} has no path")
-                blocks.append(WitnessBlock(witness=Witness(quote=it.text, path=it.path.strip())))
+                blocks.append(WitnessBlock(witness=model_witness(it.text, it.path)))
         out.append(AccountSection(title=sec.title, blocks=blocks))
     return out

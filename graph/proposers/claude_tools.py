@@ -33,10 +33,10 @@ import regex
 from pydantic import BaseModel, Field, ValidationError
 
 from drafter.errors import RepoError
-from drafter.model import LineRange, Witness
+from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.proposers.claude_prompts import data_block
-from graph.proposers.claude_schema import inline_schema
+from graph.proposers.claude_schema import inline_schema, model_witness
 
 PAGE_LINES = 400
 PAGE_CHARS = 24_000
@@ -413,7 +413,7 @@ class SnapshotTools:
             lines = None
             if q.start_line is not None:
                 lines = LineRange(start=q.start_line, end=max(q.start_line, q.end_line or 0))
-            v = self.res.verify(Witness(quote=q.quote, path=q.path.strip(), lines=lines))
+            v = self.res.verify(model_witness(q.quote, q.path, lines))
             where = f" at lines {v.lines.start}-{v.lines.end}" if v.lines else ""
             kind = f" ({v.match_kind})" if v.match_kind else ""
             row = f"{i}. {v.status}{kind}{where} in {q.path}"

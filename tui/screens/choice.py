@@ -9,6 +9,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, SelectionList
 from textual.widgets.option_list import Option
 
+from drafter.sanitize import plain
+
 
 class ChoiceScreen(ModalScreen[str | None]):
     """Returns the chosen option's key, or None on Escape."""
@@ -23,9 +25,9 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             yield OptionList(
-                *(Option(desc, id=key) for key, desc in self.options), id="choice-list"
+                *(Option(plain(desc), id=key) for key, desc in self.options), id="choice-list"
             )
             yield Label("Enter to choose · Esc to cancel", classes="dialog-hint")
 
@@ -63,7 +65,7 @@ class FilterScreen(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             yield SelectionList[str](
                 *((desc, key, key in self.current) for key, desc in self.options),
                 id="filter-list",

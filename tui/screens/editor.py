@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
+from drafter.sanitize import plain, unescape, visible
+
 
 class EditorScreen(ModalScreen[str | None]):
     """Returns the edited text (newlines folded to spaces: prose is one line per
@@ -29,15 +31,16 @@ class EditorScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="editor-dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield TextArea(self.value, soft_wrap=True, id="editor-text")
+            yield Label(plain(self.title_text), classes="dialog-title")
+            # control characters visible while editing, read back on save (as in prompt.py)
+            yield TextArea(visible(self.value), soft_wrap=True, id="editor-text")
             yield Label("Ctrl+S saves · Esc cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
     def action_save(self) -> None:
-        text = " ".join(self.query_one(TextArea).text.split())
+        text = unescape(" ".join(self.query_one(TextArea).text.split()))
         if not text:
             self.notify("A paragraph cannot be empty; Esc cancels.", severity="warning")
             return

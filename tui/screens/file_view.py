@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from drafter.errors import DrafterError
+from drafter.sanitize import visible
 from tui.session import ReviewSession
 from tui.widgets.code_view import CodeView, highlight_lines
 from tui.widgets.key_bar import KeyBar
@@ -36,7 +37,7 @@ class FileScreen(Screen[None]):
 
     def on_mount(self) -> None:
         title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(self.path, style="bold")
+        title.append(visible(self.path, keep_newlines=False), style="bold")
         title.append(f" @ {self.session.snapshot.sha[:12]}  (cited in a table)")
         self.query_one("#source-title", Static).update(title)
         self.query_one(CodeView).focus()
@@ -52,11 +53,11 @@ class FileScreen(Screen[None]):
         if tf.binary:
             self.app.call_from_thread(self._failed, f"{self.path} is a binary file")
             return
-        lines = highlight_lines(self.path, tf.text)
+        lines = highlight_lines(self.path, tf.text)  # control characters made visible there
         self.app.call_from_thread(self.query_one(CodeView).show_code, lines, set())
 
     def _failed(self, message: str) -> None:
-        self.query_one(CodeView).show_message(Text(message, style="red"))
+        self.query_one(CodeView).show_message(Text(visible(message), style="red"))
         self.notify(message, severity="error")
 
     def action_close(self) -> None:

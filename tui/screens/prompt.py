@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from drafter.sanitize import plain, unescape, visible
+
 
 class PromptScreen(ModalScreen[str | None]):
     """Returns the entered text, or None on Escape.  Empty text is allowed only if asked."""
@@ -25,12 +27,18 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield Label(plain(self.title_text), classes="dialog-title")
+            # a value from the draft is shown with control characters visible and read
+            # back on Enter, as the report text format does (a raw ESC would reach the screen)
+            yield Input(
+                value=visible(self.value, keep_newlines=False),
+                placeholder=self.placeholder,
+                id="prompt-input",
+            )
             yield Label("Enter to confirm · Esc to cancel", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value
+        text = unescape(event.value)
         if not text.strip() and not self.allow_empty:
             self.notify("Type something, or press Esc to cancel.", severity="warning")
             return

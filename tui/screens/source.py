@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from drafter.errors import DrafterError
 from drafter.model import LineRange, Witness
+from drafter.sanitize import visible
 from tui.session import ReviewSession
 from tui.widgets.code_view import CodeView, highlight_lines
 from tui.widgets.key_bar import KeyBar
@@ -98,7 +99,7 @@ class SourceScreen(Screen[None]):
         n = len(self.session.record(self.record_id).witnesses)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"{sym} ", style=style)
-        title.append(path, style="bold")
+        title.append(visible(path, keep_newlines=False), style="bold")
         title.append(f" @ {snap.sha[:12]}")
         if span:
             title.append(f"  lines {span}")
@@ -131,7 +132,7 @@ class SourceScreen(Screen[None]):
         self.app.call_from_thread(self._loaded, lines, marked, span)
 
     def _failed(self, message: str) -> None:
-        self.query_one(CodeView).show_message(Text(message, style="red"))
+        self.query_one(CodeView).show_message(Text(visible(message), style="red"))
         self.notify(message, severity="error")
 
     def _loaded(self, lines: list[Text], marked: set[int], span: LineRange | None) -> None:

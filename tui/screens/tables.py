@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from drafter.model import Table
+from drafter.sanitize import plain
 from tui.screens.choice import ChoiceScreen
 from tui.screens.file_view import FileScreen
 from tui.session import ReviewSession
@@ -55,7 +56,7 @@ class TablesScreen(Screen[str | None]):
         title, table = self.tables[self.index]
         n = len(self.tables)
         self.query_one("#table-title", Static).update(
-            f"{title} ({self.index + 1}/{n}) — {len(table.rows)} rows"
+            plain(f"{title} ({self.index + 1}/{n}) — {len(table.rows)} rows")
         )
         self.query_one(ReportTable).show(table)
         self.show_row()
@@ -63,7 +64,7 @@ class TablesScreen(Screen[str | None]):
     def show_row(self) -> None:
         row = self.query_one(ReportTable).current_row
         text = "" if row is None else " | ".join(row)
-        self.query_one("#table-row", Static).update(text)
+        self.query_one("#table-row", Static).update(plain(text))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_row()

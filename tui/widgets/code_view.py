@@ -16,6 +16,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from drafter.sanitize import visible
+
 THEME = "monokai"
 MARK_STYLE = Style(bgcolor="#49483e")
 GUTTER_STYLE = Style(color="#75715e")
@@ -26,7 +28,13 @@ H_STEP = 8
 
 
 def highlight_lines(path: str, code: str) -> list[Text]:
-    """The file's lines as highlighted Text, lexer chosen from the path and content."""
+    """The file's lines as highlighted Text, lexer chosen from the path and content.
+
+    Control characters are made visible first (``⟨U+001B⟩``): a file is repository
+    text, and a raw ESC in a Rich ``Text`` reaches the terminal.  CRLF line ends are
+    read as plain line ends, so an ordinary Windows file does not show a token per line.
+    """
+    code = visible(code.replace("\r\n", "\n"))
     lexer = Syntax.guess_lexer(path, code)
     syntax = Syntax(code, lexer, theme=THEME)
     text = syntax.highlight(code)

@@ -17,6 +17,7 @@ from textual.widgets import Markdown, Static
 
 from drafter.model import LEAD_LABELS, NINE_ROUTE_FIELDS, ROUTE_FIELDS, Bullet, Record
 from drafter.review_store import Mark, RecordState
+from drafter.sanitize import visible as v
 from tui.widgets.marks import MARK_STYLE, MARK_SYMBOL
 
 _MARK_WORD = {
@@ -29,22 +30,22 @@ _MARK_WORD = {
 
 def header_text(r: Record, st: RecordState) -> Text:
     t = Text()
-    t.append(r.id, style="bold")
+    t.append(v(r.id), style="bold")
     t.append("  ")
     t.append(f"{MARK_SYMBOL[st.mark]} {_MARK_WORD[st.mark]}", style=MARK_STYLE[st.mark])
     if st.previous is not None:
         t.append(f" (was {st.previous.value})", style="yellow")
-    t.append(f"\nLabel: {r.label}")
+    t.append(f"\nLabel: {v(r.label)}")
     if r.part_of:
-        t.append(f"\nPart of: {r.part_of}")
+        t.append(f"\nPart of: {v(r.part_of)}")
     if st.reason:
-        t.append(f"\nReason: {st.reason}", style="italic")
+        t.append(f"\nReason: {v(st.reason)}", style="italic")
     for note in st.notes:
-        t.append(f"\nNote: {note}", style="cyan")
+        t.append(f"\nNote: {v(note)}", style="cyan")
     if st.edits:
-        t.append("\nEdited: " + ", ".join(st.edits), style="magenta")
+        t.append("\nEdited: " + v(", ".join(st.edits)), style="magenta")
     for flag in r.flags:
-        t.append(f"\n⚑ {flag}", style="yellow")
+        t.append(f"\n⚑ {v(flag)}", style="yellow")
     return t
 
 
@@ -52,8 +53,8 @@ def fields_text(r: Record) -> Text:
     """Lead fields, route fields and statuses as labelled lines."""
     t = Text()
     for name, value in r.lead.items():
-        t.append(f"{name}: ", style="bold")
-        t.append(value + "\n")
+        t.append(f"{v(name)}: ", style="bold")
+        t.append(v(value) + "\n")
     if r.kind == "RTE":
         present = r.route_fields_present
         fields = {k.lower(): v for k, v in r.fields.items()}
@@ -63,14 +64,14 @@ def fields_text(r: Record) -> Text:
             if not present[f]:
                 t.append("missing\n", style="red")
             else:
-                t.append((fields.get(f.lower()) or stats.get(f.lower(), "")) + "\n")
+                t.append(v(fields.get(f.lower()) or stats.get(f.lower(), "")) + "\n")
     shown = {f.lower() for f in NINE_ROUTE_FIELDS} if r.kind == "RTE" else set()
     for s in r.statuses:
         if s.name.lower() in shown:
             continue
-        t.append(f"• {s.name}: ", style="bold")
+        t.append(f"• {v(s.name)}: ", style="bold")
         t.append(
-            s.value + ("" if s.known else " (unknown value)") + "\n",
+            v(s.value) + ("" if s.known else " (unknown value)") + "\n",
             style="" if s.known else "yellow",
         )
     for b in r.blocks:
@@ -79,7 +80,7 @@ def fields_text(r: Record) -> Text:
             and b.name not in ROUTE_FIELDS
             and "conclusion status" not in b.text
         ):
-            t.append(f"• {b.text}\n")
+            t.append(f"• {v(b.text)}\n")
     return t
 
 
@@ -99,7 +100,7 @@ def body_paragraphs(r: Record) -> list[str]:
                 rest = rest.replace(f"{label}: {value}", "", 1)
         rest = re.sub(r"^[\s.;,]+", "", rest).strip()
         if rest and rest not in ".;,":
-            out.append(rest)
+            out.append(v(rest))
     return out
 
 
@@ -122,7 +123,8 @@ class RecordDetail(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header")
         yield Static(id="detail-fields")
-        yield Markdown(id="detail-body")
+        # open_links=False: a link in model text must not open a browser or file on a click
+        yield Markdown(id="detail-body", open_links=False)
         yield Static(id="detail-diff")
 
     def show(
@@ -149,5 +151,5 @@ def _diff_text(old: Record, new: Record) -> Text:
     t = Text("Changed since review:\n", style="bold yellow")
     for line in version_diff(old, new).splitlines():
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
-        t.append(line + "\n", style=style)
+        t.append(v(line) + "\n", style=style)
     return t

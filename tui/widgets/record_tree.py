@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import Tree
 
 from drafter.model import Record
+from drafter.sanitize import visible
 from tui.session import ReviewSession
 from tui.widgets.marks import BADGE, MARK_STYLE, MARK_SYMBOL, status_of
 
@@ -26,7 +27,7 @@ def record_label(session: ReviewSession, r: Record) -> Text:
         t.append(f"{SELECTED} " if r.id in session.marked else "  ", style="bold cyan")
     t.append(MARK_SYMBOL[st.mark], style=MARK_STYLE[st.mark])
     t.append(" ")
-    t.append(r.slug)
+    t.append(visible(r.slug))
     counts = Counter(status_of(w) for w in r.witnesses)
     for status, (sym, style) in BADGE.items():
         if counts[status]:
@@ -51,7 +52,7 @@ class RecordTree(Tree[str]):
         target_line = None
         for sec in self.session.sections():
             node = self.root.add(
-                Text(f"{sec.title} ({len(sec.records)})", style="bold"), expand=True
+                Text(f"{visible(sec.title)} ({len(sec.records)})", style="bold"), expand=True
             )
             for r in sec.records:
                 leaf = node.add_leaf(record_label(self.session, r), data=r.id)

@@ -7,10 +7,12 @@ source (:func:`drafter.cellcheck.is_path_column`), the same rule the cell checke
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 from drafter.cellcheck import CELL_ID_RE, is_path_column, path_tokens
 from drafter.model import Table
+from drafter.sanitize import plain
 
 #: Widest a cell is drawn; the full text stays in the row and in the detail line.
 CELL_WIDTH = 48
@@ -33,11 +35,14 @@ def row_ids(row: list[str]) -> list[str]:
     return out
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+def _clip(text: str) -> Text:
+    """A cell as literal text: DataTable reads a plain ``str`` as markup."""
+    return plain(
+        text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…", keep_newlines=False
+    )
 
 
-class ReportTable(DataTable[str]):
+class ReportTable(DataTable[Text]):
     """The rows of one report table; ``table`` is the model's Table."""
 
     def __init__(self, **kw: object) -> None:
@@ -49,7 +54,7 @@ class ReportTable(DataTable[str]):
         self.clear(columns=True)
         self.add_columns(*(_clip(h) for h in table.header))
         for i, row in enumerate(table.rows):
-            cells = [_clip(c) for c in row] + [""] * (len(table.header) - len(row))
+            cells = [_clip(c) for c in row] + [Text()] * (len(table.header) - len(row))
             self.add_row(*cells[: len(table.header)], key=str(i))
 
     @property

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from drafter.model import Record, Witness
 from drafter.review_store import RecordState
+from drafter.sanitize import visible
 from tui.widgets.marks import badge
 
 
@@ -42,12 +43,12 @@ def witness_line(w: Witness, decided: bool | None, width: int = 0) -> Text:
         style={True: "green", False: "red", None: ""}[decided],
     )
     lines = w.verification.lines if w.verification and w.verification.lines else w.lines
-    anchor = f"{w.path}:{lines}" if lines else w.path
+    anchor = visible(f"{w.path}:{lines}" if lines else w.path, keep_newlines=False)
     t.append(f" {anchor}", style="bold")
     tag = anchor_tag(w)
     if tag is not None:
         t.append(f" [{tag[0]}]", style=tag[1])
-    quote = " ".join(w.quote.split())
+    quote = visible(" ".join(w.quote.split()))
     if width > 10:
         quote = textwrap.fill(quote, width, initial_indent="   ", subsequent_indent="   ")
     else:

@@ -1,0 +1,108 @@
+"""Commands that landed beside issue 15 print repository, model and note text safely.
+
+``drafter reverify`` names witness paths (repository file names) in its table,
+``drafter redraft`` prints the analyst's notes back, the epistemic draft announces
+lines built from model and repository text: none may let an escape sequence reach the
+terminal raw or have Rich read markup in them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from gitrepo import commit
+from hostile_material import no_raw_control
+from review_material import sample_draft
+from rich.console import Console
+
+from drafter.cli import main
+from drafter.model import (
+    Paragraph,
+    Record,
+    RecordSection,
+    Report,
+    ReportType,
+    Source,
+    Witness,
+    WitnessBlock,
+)
+from drafter.review_store import ReviewStore
+from graph.epistemic.cli import _announcer
+
+PAYLOAD = "[bold red]evil \x1b]0;owned\x07 [@click=app.quit]q"
+SHOWN = "[bold red]evil ⟨U+001B⟩]0;owned⟨U+0007⟩ [@click=app.quit]q"
+#: A file name holding markup and an OSC title sequence (no ``/``: it is one name).
+NAME = "[bold red]evil\x1b]0;t\x07.py"
+NAME_SHOWN = "[bold red]evil⟨U+001B⟩]0;t⟨U+0007⟩.py"
+
+
+def _unstyled(out: str) -> str:
+    """Terminal output without Rich's own colour codes (SGR); anything else stays."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", out)
+
+
+@pytest.fixture
+def moved(tmp_path: Path) -> tuple[Path, str, Path]:
+    """A draft whose witness, in a hostile file name, moves at the new revision."""
+    repo = tmp_path / "repo"
+    body = "def run():\n    return 'the quoted line'\n"
+    old = commit(repo, {NAME: body}, "v1")
+    new = commit(repo, {NAME: "# pushed\n# down\n" + body}, "v2")
+    rec = Record(
+        id="RT-CLM-evil",
+        label="evil",
+        blocks=[
+            Paragraph(text="Claimed operation: x."),
+            WitnessBlock(witness=Witness(quote="return 'the quoted line'", path=NAME)),
+        ],
+    )
+    report = Report(
+        system="Tiny",
+        type=ReportType.runtime,
+        source=Source(repository=str(repo), revision=old),
+        sections=[RecordSection(title="Claims", records=[rec])],
+    )
+    draft = tmp_path / "old.json"
+    draft.write_text(report.to_json(), encoding="utf-8")
+    return repo, new, draft
+
+
+@pytest.mark.parametrize("color", [True, False])
+def test_reverify_table_shows_hostile_paths_as_text(moved, tmp_path, capsys, monkeypatch, color):
+    if color:
+        monkeypatch.setenv("FORCE_COLOR", "1")  # styled output, as on a real terminal
+    monkeypatch.setenv("COLUMNS", "300")
+    repo, new, draft = moved
+    out = tmp_path / "new.json"
+    assert main(["reverify", str(draft), "--rev", new, "--repo", str(repo), "--out", str(out)]) == 0
+    printed = _unstyled(capsys.readouterr().out)
+    assert no_raw_control(printed.replace("\n", ""))
+    assert NAME_SHOWN in printed  # the markup is text, the escape visible
+
+
+def test_epistemic_announcements_are_literal() -> None:
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=300)
+    _announcer(console)(f"estimate for {PAYLOAD}")
+    shown = _unstyled(buf.getvalue())
+    assert no_raw_control(shown.replace("\n", ""))
+    assert SHOWN in shown
+
+
+def test_redraft_prints_a_hostile_note_as_text(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "300")
+    draft, repo, _broken = sample_draft(tmp_path)
+    report = Report.from_json(draft.read_text())
+    target = next(r for r in report.records if r.kind == "OBJ")
+    with ReviewStore(tmp_path / "s.sqlite") as store:
+        store.reject(target, f"note {PAYLOAD}")
+    out = tmp_path / "d2.json"
+    args = ["redraft", str(draft), "--store", str(tmp_path / "s.sqlite"), "--repo", str(repo)]
+    assert main([*args, "--offline", "--no-index", "--out", str(out)]) == 0
+    printed = _unstyled(capsys.readouterr().out)
+    assert no_raw_control(printed.replace("\n", ""))
+    assert f"note {SHOWN}" in printed
