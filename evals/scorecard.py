@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from drafter.model import Record, Report
+from drafter.sanitize import plain, visible
 from evals.alignment import KindAlignment
 from evals.content import ContentAgreement
 from evals.metrics import ABSENT, KindScore, WitnessHits
@@ -85,7 +86,8 @@ class Scorecard:
                 )
         out.append("  lowest draft witnesses:\n")
         for w in d.lowest():
-            out.append(f"    {w.support:.2f}  {w.owner}  {w.anchor}  «{w.quote[:70]}»\n")
+            row = f"    {w.support:.2f}  {w.owner}  {w.anchor}  «{w.quote[:70]}»"
+            out.append(visible(row) + "\n")
         return out
 
     def kind_confusion(self) -> dict[tuple[str, str], int]:
@@ -258,8 +260,8 @@ class Scorecard:
             for p in ka.pairs:
                 t.add_row(
                     key,
-                    Text(f"{p.gold.id}  {p.gold.label}"),
-                    Text(f"{p.draft.id}  {p.draft.label}"),
+                    plain(f"{p.gold.id}  {p.gold.label}"),
+                    plain(f"{p.draft.id}  {p.draft.label}"),
                     f"{p.score:.2f}",
                     f"{p.text:.2f}",
                     fmt(p.witness),
@@ -267,13 +269,12 @@ class Scorecard:
             for i in ka.unmatched_gold:
                 r = self.gold_record(i)
                 t.add_row(
-                    key, Text(f"{r.id}  {r.label}"), Text("— unmatched", style="red"), "", "", ""
+                    key, plain(f"{r.id}  {r.label}"), Text("— unmatched", style="red"), "", "", ""
                 )
             for j in ka.unmatched_draft:
                 r = self.draft_record(j)
-                t.add_row(
-                    key, Text("— unmatched", style="yellow"), Text(f"{r.id}  {r.label}"), "", "", ""
-                )
+                label = plain(f"{r.id}  {r.label}")
+                t.add_row(key, Text("— unmatched", style="yellow"), label, "", "", "")
         return t
 
     def render(self, console: Console, pairs: bool = True) -> None:
@@ -287,7 +288,7 @@ class Scorecard:
                 "(left out of recall):\n"
             )
             for w in absent:
-                lines.append(f"  {w.owner}  {w.anchor}  [{w.status}]\n")
+                lines.append(visible(f"  {w.owner}  {w.anchor}  [{w.status}]") + "\n")
             parts.append(lines)
         if self.label_check is not None:
             lc = self.label_check
@@ -305,7 +306,7 @@ class Scorecard:
         if support is not None:
             parts.append(support)
         for note in self.notes:
-            parts.append(Text(f"note: {note}", style="yellow"))
+            parts.append(plain(f"note: {note}", style="yellow"))
         console.print(Group(*parts))
 
 

@@ -106,3 +106,27 @@ def test_redraft_prints_a_hostile_note_as_text(tmp_path: Path, capsys, monkeypat
     printed = _unstyled(capsys.readouterr().out)
     assert no_raw_control(printed.replace("\n", ""))
     assert f"note {SHOWN}" in printed
+
+
+
+def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> None:
+    """Draft labels (often sentences mined from the repository) reach the eval's tables."""
+    import json
+
+    from drafter.sample import gold_path, materialize
+
+    repo = materialize(tmp_path / "sample").path
+    saved = Path(__file__).parent / "data" / "eval_labels" / "sample-offline.draft.json"
+    draft = json.loads(saved.read_text())
+    payload = "\x1b]52;c;aGk=\x07 [bold red]X[/] \x1b[2J "
+    for section in draft["sections"]:
+        for rec in section["records"]:
+            rec["label"] = payload + rec["label"]
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(draft))
+    args = ["eval", "--gold", str(gold_path()), "--draft", str(path), "--repo", str(repo)]
+    code = main([*args, "--no-baselines", "--similarity", "lexical"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "⟨U+001B⟩" in out and "[bold red]X[/]" in out
+    assert no_raw_control(out)
