@@ -28,7 +28,7 @@ from graph.proposers.offline.recipes.components import (
 )
 from graph.proposers.offline.recipes.prompts import Prompts, common_dir
 from graph.proposers.offline.recipes.routes import ModelLoops, Routes
-from graph.proposers.offline.recipes.scores import Scores
+from graph.proposers.offline.recipes.scores import Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
 from graph.proposers.offline.recipes.tools import Tools
 from retrieval.survey.index import SurveyIndex
@@ -98,9 +98,16 @@ def merge_external_agent_sources(st: PlanState) -> None:
 
 
 def prune_scores_on_routes(st: PlanState) -> None:
-    """A file's scores that routes already quote in full need no object of their own."""
+    """A file's scores that routes already quote in full need no object of their own —
+    unless they hold a weighted selection formula, which a route's three deciding lines
+    (entry, model call, gate) never quote."""
     on_routes = {fid for i in st.of_recipe("route") for fid in i.facts}
-    st.items = [i for i in st.items if not (i.recipe == "scores" and set(i.facts) <= on_routes)]
+
+    def covered(i: PlanItem) -> bool:
+        fs = [f for f in (st.ix.finding(x) for x in i.facts) if f is not None]
+        return set(i.facts) <= on_routes and not selection_formula(fs)
+
+    st.items = [i for i in st.items if not (i.recipe == "scores" and covered(i))]
 
 
 def budget(items: list[PlanItem], n: int) -> list[PlanItem]:

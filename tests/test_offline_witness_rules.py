@@ -1,0 +1,80 @@
+"""Witness rules of the offline drafter, through the real graph on a repository built
+here: the lines an analyst quotes for how the next parent is chosen (the score
+transform and the weighted draw of the richest selection method)."""
+
+from __future__ import annotations
+
+import pytest
+from offline_graph import draft_offline_graph
+from test_survey import make_repo
+
+from drafter.model import Report
+
+LOOP_REPO = {
+    "README.md": "# Evolver\n\nRun it with `python evolve.py`.\n",
+    "llm.py": (
+        "import litellm\n\n\n"
+        "def ask(prompt, model):\n"
+        "    return litellm.completion(model=model, messages=[prompt])\n"
+    ),
+    "evolve.py": (
+        "import argparse\nimport json\nimport math\nimport random\n\n"
+        "from llm import ask\n\n\n"
+        "def pick_parents(archive, method, n):\n"
+        "    scores = [a['score'] for a in archive]\n"
+        "    if method == 'prop':\n"
+        "        scores = [math.exp(s) for s in scores]\n"
+        "        probs = [s / sum(scores) for s in scores]\n"
+        "        return random.choices(archive, probs, k=n)\n"
+        "    elif method == 'child_prop':\n"
+        "        scores = [1 / (1 + math.exp(-10 * (s - 0.5))) for s in scores]\n"
+        "        counts = [1 / (1 + a['children']) for a in archive]\n"
+        "        probs = [s * c for s, c in zip(scores, counts)]\n"
+        "        probs = [p / sum(probs) for p in probs]\n"
+        "        return random.choices(archive, probs, k=n)\n"
+        "    best = max(archive, key=lambda a: a['score'])\n"
+        "    return [best] * n\n\n\n"
+        "def main():\n"
+        "    ap = argparse.ArgumentParser()\n"
+        "    ap.add_argument('--method', default='child_prop')\n"
+        "    args = ap.parse_args()\n"
+        "    archive = [{'score': 0.5, 'children': 0}]\n"
+        "    for gen in range(10):\n"
+        "        for parent in pick_parents(archive, args.method, 2):\n"
+        "            out = ask(str(parent), 'gpt-x')\n"
+        "            score = len(out) / 100\n"
+        "            if score >= parent['score']:\n"
+        "                archive.append({'score': score, 'children': 0})\n"
+        "        with open('archive.jsonl', 'a') as f:\n"
+        "            f.write(json.dumps(archive))\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main()\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def loop_draft(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    root = tmp_path_factory.mktemp("loop")
+    repo = make_repo(root / "r", LOOP_REPO)
+    return draft_offline_graph(repo, root / "data", system="evolver")
+
+
+def test_selection_formula_quotes_the_transform_and_the_weighted_draw(loop_draft: Report) -> None:
+    """The score transform and the draw of the richest method lead; the simpler
+    method's lines (its special case) are not what is quoted first."""
+    quoted = [(w.path, w.lines.start if w.lines else 0, w.quote) for w in loop_draft.witnesses]
+    scores = [r for r in loop_draft.records_of_kind("OBJ") if r.id.startswith("RT-OBJ-scores")] + [
+        r for r in loop_draft.records_of_kind("RTE")
+    ]
+    firsts = [[w.quote for w in r.witnesses][:2] for r in scores]
+    assert any(
+        q[0].startswith("scores = [1 / (1 + math.exp(-10")
+        and q[1].startswith("return random.choices")
+        for q in firsts
+        if len(q) == 2
+    ), (firsts, quoted)
+    # both methods draw with the same text; the quote is pinned to the richer one's line
+    draws = {ln for p, ln, q in quoted if q.startswith("return random.choices")}
+    assert draws == {20}, draws
+    assert all(w.verified for w in loop_draft.witnesses)
