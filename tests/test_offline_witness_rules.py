@@ -13,13 +13,26 @@ from drafter.model import Report
 LOOP_REPO = {
     "README.md": "# Evolver\n\nRun it with `python evolve.py`.\n",
     "llm.py": (
-        "import litellm\n\n\n"
+        "import litellm\n\n"
+        'BIG_MODEL = "vendor/big-model-1"\n'
+        'SMALL_MODEL = "vendor/small-model-2"\n\n\n'
         "def ask(prompt, model):\n"
         "    return litellm.completion(model=model, messages=[prompt])\n"
     ),
+    "judge.py": (
+        "from llm import ask\n\n"
+        "judge_model = 'vendor/judge-3'\n\n\n"
+        "def judge(text):\n"
+        "    return ask('Rate: ' + text, judge_model)\n"
+    ),
     "evolve.py": (
         "import argparse\nimport json\nimport math\nimport random\n\n"
-        "from llm import ask\n\n\n"
+        "from judge import judge\nfrom llm import BIG_MODEL, ask\n\n\n"
+        "class Mutator:\n"
+        "    def __init__(self):\n"
+        "        self.mutate_model = BIG_MODEL\n\n"
+        "    def mutate(self, parent):\n"
+        "        return ask(str(parent), self.mutate_model)\n\n\n"
         "def pick_parents(archive, method, n):\n"
         "    scores = [a['score'] for a in archive]\n"
         "    if method == 'prop':\n"
@@ -41,8 +54,8 @@ LOOP_REPO = {
         "    archive = [{'score': 0.5, 'children': 0}]\n"
         "    for gen in range(10):\n"
         "        for parent in pick_parents(archive, args.method, 2):\n"
-        "            out = ask(str(parent), 'gpt-x')\n"
-        "            score = len(out) / 100\n"
+        "            out = Mutator().mutate(parent)\n"
+        "            score = float(judge(out))\n"
         "            if score >= parent['score']:\n"
         "                archive.append({'score': score, 'children': 0})\n"
         "        with open('archive.jsonl', 'a') as f:\n"
@@ -76,5 +89,22 @@ def test_selection_formula_quotes_the_transform_and_the_weighted_draw(loop_draft
     ), (firsts, quoted)
     # both methods draw with the same text; the quote is pinned to the richer one's line
     draws = {ln for p, ln, q in quoted if q.startswith("return random.choices")}
-    assert draws == {20}, draws
+    src = LOOP_REPO["evolve.py"].splitlines()
+    richer = [i for i, ln in enumerate(src, 1) if "return random.choices" in ln][-1]
+    assert draws == {richer}, (draws, richer)
     assert all(w.verified for w in loop_draft.witnesses)
+
+
+def test_model_pinned_in_a_setting_is_a_component_quoted_by_its_setting(
+    loop_draft: Report,
+) -> None:
+    """Calls pass the model as a parameter; the component quotes the constant that names
+    it and the setting that takes it over, and a lone pinned name beside wrapper calls
+    is a component too.  A file's second, unused model name (a menu) is not."""
+    cmps = {r.label: [w.quote for w in r.witnesses] for r in loop_draft.records_of_kind("CMP")}
+    big = next(q for label, q in cmps.items() if "BIG_MODEL" in label and "pinned" in label)
+    assert big[:2] == ['BIG_MODEL = "vendor/big-model-1"', "self.mutate_model = BIG_MODEL"]
+    judge = [label for label in cmps if "judge_model" in label]
+    assert len(judge) == 1 and judge[0].startswith("Grader model pinned"), cmps
+    assert cmps[judge[0]][0] == "judge_model = 'vendor/judge-3'"
+    assert not any("SMALL_MODEL" in label for label in cmps), cmps

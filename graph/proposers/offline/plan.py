@@ -23,6 +23,7 @@ from graph.proposers.offline.recipes.claims import Claims
 from graph.proposers.offline.recipes.components import (
     Endpoint,
     ExternalAgent,
+    PinnedModel,
     RoleModel,
     external_agents,
 )
@@ -35,6 +36,7 @@ from retrieval.survey.index import SurveyIndex
 
 #: Every recipe, in planning order.
 RECIPE_LIST: tuple[Recipe, ...] = (
+    PinnedModel(),
     Endpoint(),
     RoleModel(),
     ExternalAgent(),
@@ -54,7 +56,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
 RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 #: Families in the order the budget serves them: the core of a system first.
 BUDGET_ORDER = (
-    ("endpoint", "external_agent"),
+    ("pinned_model", "endpoint", "external_agent"),
     ("route",),
     ("self_modification",),
     ("artifact",),
