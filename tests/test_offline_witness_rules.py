@@ -4,6 +4,8 @@ transform and the weighted draw of the richest selection method)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from offline_graph import draft_offline_graph
 from test_survey import make_repo
@@ -108,3 +110,59 @@ def test_model_pinned_in_a_setting_is_a_component_quoted_by_its_setting(
     assert len(judge) == 1 and judge[0].startswith("Grader model pinned"), cmps
     assert cmps[judge[0]][0] == "judge_model = 'vendor/judge-3'"
     assert not any("SMALL_MODEL" in label for label in cmps), cmps
+
+
+PATCH_REPO = {
+    "README.md": "# Improver\n\nRun it with `python loop.py`.\n",
+    "llm.py": (
+        "import litellm\n\n\n"
+        "def ask(prompt, model):\n"
+        "    return litellm.completion(model=model, messages=[prompt])\n"
+    ),
+    "agent_run.py": (
+        "import subprocess\n\nfrom llm import ask\n\n\n"
+        "def main():\n"
+        '    ask("edit the code", "vendor/m")\n'
+        '    model_patch = subprocess.run(["git", "diff"], capture_output=True).stdout\n'
+        '    with open("model_patch.diff", "w") as f:\n'
+        "        f.write(model_patch)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main()\n"
+    ),
+    "harness.py": (
+        "def save_prediction(pred, patch_path):\n"
+        '    with open(patch_path, "w") as f:\n'
+        '        f.write(pred["patch"])\n'
+    ),
+    "loop.py": (
+        "import subprocess\n\nfrom harness import save_prediction\n\n\n"
+        "def step():\n"
+        '    save_prediction({"patch": "x"}, "pred_patch.diff")\n'
+        '    subprocess.run(["docker", "exec", "box", "python", "agent_run.py"])\n'
+        '    subprocess.run("patch -p1 < parent_patch.diff", shell=True)\n\n\n'
+        'if __name__ == "__main__":\n'
+        "    step()\n"
+    ),
+}
+
+
+def test_self_modification_quotes_the_agent_write_and_the_line_making_the_patch(
+    tmp_path: Path,
+) -> None:
+    """The patch written where the model works (not a harness that only carries a
+    prediction's patch) is the write side, with the line that makes the diff."""
+    repo = make_repo(tmp_path / "r", PATCH_REPO)
+    draft = draft_offline_graph(repo, tmp_path / "d", system="improver")
+    loop = next(r for r in draft.records_of_kind("BAP") if r.id.startswith("RT-BAP-self-mod"))
+    quoted = [(w.path, w.quote) for w in loop.witnesses]
+    assert quoted[0] == (
+        "agent_run.py",
+        'with open("model_patch.diff", "w") as f: f.write(model_patch)',
+    )
+    assert (
+        "agent_run.py",
+        'model_patch = subprocess.run(["git", "diff"], capture_output=True).stdout',
+    ) in quoted
+    assert any("patch -p1" in q for _, q in quoted), quoted
+    assert not any(p == "harness.py" for p, _ in quoted), quoted
+    assert all(w.verified for w in draft.witnesses)
