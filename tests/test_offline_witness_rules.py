@@ -166,3 +166,60 @@ def test_self_modification_quotes_the_agent_write_and_the_line_making_the_patch(
     assert any("patch -p1" in q for _, q in quoted), quoted
     assert not any(p == "harness.py" for p, _ in quoted), quoted
     assert all(w.verified for w in draft.witnesses)
+
+
+LEDGER_REPO = {
+    "README.md": "# Tuner\n\nRun `python setup_run.py`, then `python gate.py` each iteration.\n",
+    "setup_run.py": (
+        'LEDGER = "runs/ledger.tsv"\n\n\n'
+        "def init_runs():\n"
+        '    with open(LEDGER, "w") as f:\n'
+        '        f.write("iteration\\tscore\\n")\n'
+        '    with open("runs/notes.md", "w") as f:\n'
+        '        f.write("# notes\\n")\n\n\n'
+        "def seed(score):\n"
+        '    with open(LEDGER, "a") as f:\n'
+        '        f.write(f"0\\t{score}\\n")\n\n\n'
+        'if __name__ == "__main__":\n'
+        "    init_runs()\n"
+        "    seed(0.0)\n"
+    ),
+    "tracker.py": (
+        'LEDGER = "runs/ledger.tsv"\n\n\n'
+        "def record(row):\n"
+        '    with open(LEDGER, "a") as f:\n'
+        "        f.write(row)\n\n\n"
+        'if __name__ == "__main__":\n'
+        '    record("1\\t0.5\\n")\n'
+    ),
+    "gate.py": (
+        'LEDGER = "runs/ledger.tsv"\n\n\n'
+        "def best_score():\n"
+        "    with open(LEDGER) as f:\n"
+        '        scores = [float(line.split("\\t")[1]) for line in f.readlines()[1:]]\n'
+        "    return max(scores) if scores else None\n\n\n"
+        "def passes(val):\n"
+        "    best = best_score()\n"
+        "    return best is None or val >= best\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    print(passes(0.7))\n"
+    ),
+}
+
+
+def test_retained_store_quotes_the_append_that_grows_it_and_its_gated_read(
+    tmp_path: Path,
+) -> None:
+    """The store a gate decides from is quoted by the step that appends to it (not the
+    setup that creates and seeds it) and by the read beside the decision."""
+    repo = make_repo(tmp_path / "r", LEDGER_REPO)
+    draft = draft_offline_graph(repo, tmp_path / "d", system="tuner")
+    store = next(
+        r
+        for r in draft.records_of_kind("OBJ")
+        if any("ledger" in w.quote.lower() or "LEDGER" in w.quote for w in r.witnesses)
+    )
+    quoted = [(w.path, w.quote) for w in store.witnesses]
+    assert quoted[0] == ("tracker.py", 'with open(LEDGER, "a") as f: f.write(row)'), quoted
+    assert ("gate.py", "with open(LEDGER) as f:") in quoted, quoted
+    assert all(w.verified for w in draft.witnesses)
