@@ -223,3 +223,55 @@ def test_retained_store_quotes_the_append_that_grows_it_and_its_gated_read(
     assert quoted[0] == ("tracker.py", 'with open(LEDGER, "a") as f: f.write(row)'), quoted
     assert ("gate.py", "with open(LEDGER) as f:") in quoted, quoted
     assert all(w.verified for w in draft.witnesses)
+
+
+GATE_REPO = {
+    "README.md": (
+        "# Trainer\n\nRun `python main.py`, `python explore.py`, `python report.py`, then\n"
+        "`python promote.py --val 0.7`.\n"
+    ),
+    "main.py": (
+        "import litellm\n\n\n"
+        "def main():\n"
+        '    out = litellm.completion(model="vendor/m", messages=["go"])\n'
+        '    with open("out.txt", "w") as f:\n'
+        "        f.write(str(out))\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main()\n"
+    ),
+    **{
+        f"{name}.py": (
+            "import subprocess\n\nimport litellm\n\n\n"
+            f"def {name}():\n"
+            f'    out = litellm.completion(model="vendor/m", messages=["{name}"])\n'
+            '    subprocess.run(["echo", str(out)], check=True)\n\n\n'
+            'if __name__ == "__main__":\n'
+            f"    {name}()\n"
+        )
+        for name in ("explore", "report")
+    },
+    "promote.py": (
+        "import argparse\nimport json\n\nimport litellm\n\n\n"
+        "def promote(val, best_score):\n"
+        '    note = litellm.completion(model="vendor/m", messages=["judge"])\n'
+        "    kept = [note]\n"
+        "    if val >= best_score:\n"
+        "        kept.append(val)\n"
+        "    return kept\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    ap = argparse.ArgumentParser()\n"
+        '    ap.add_argument("--val", type=float)\n'
+        "    args = ap.parse_args()\n"
+        "    print(json.dumps(promote(args.val, 0.5)))\n"
+    ),
+}
+
+
+def test_scores_only_a_secondary_route_reaches_keep_their_record(tmp_path: Path) -> None:
+    """A secondary route may be cut by the budget, so it does not stand in for the
+    scores object of the file it reaches: the gate stays quoted with a small budget."""
+    repo = make_repo(tmp_path / "r", GATE_REPO)
+    draft = draft_offline_graph(repo, tmp_path / "d", system="trainer", max_records=4)
+    quotes = [w.quote for w in draft.witnesses]
+    assert "if val >= best_score:" in quotes, [r.label for r in draft.records]
+    assert all(w.verified for w in draft.witnesses)

@@ -100,10 +100,12 @@ def merge_external_agent_sources(st: PlanState) -> None:
 
 
 def prune_scores_on_routes(st: PlanState) -> None:
-    """A file's scores that routes already quote in full need no object of their own —
+    """A file's scores that the primary route already carries need no object of their own —
     unless they hold a weighted selection formula, which a route's three deciding lines
     (entry, model call, gate) never quote."""
-    on_routes = {fid for i in st.of_recipe("route") for fid in i.facts}
+    # only the first route is sure to survive the budget; pruning against routes the
+    # budget later cuts would leave a file's deciding lines quoted nowhere
+    on_routes = {fid for i in st.of_recipe("route")[:1] for fid in i.facts}
 
     def covered(i: PlanItem) -> bool:
         fs = [f for f in (st.ix.finding(x) for x in i.facts) if f is not None]
