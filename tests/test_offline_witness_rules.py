@@ -21,6 +21,13 @@ LOOP_REPO = {
         "def ask(prompt, model):\n"
         "    return litellm.completion(model=model, messages=[prompt])\n"
     ),
+    "mutation_hint.py": (
+        "import random\n\n\n"
+        "def hint(text):\n"
+        "    if random.random() < 0.25:\n"
+        "        return text + ' (try something bold)'\n"
+        "    return text\n"
+    ),
     "judge.py": (
         "from llm import ask\n\n"
         "judge_model = 'vendor/judge-3'\n\n\n"
@@ -95,6 +102,12 @@ def test_selection_formula_quotes_the_transform_and_the_weighted_draw(loop_draft
     richer = [i for i, ln in enumerate(src, 1) if "return random.choices" in ln][-1]
     assert draws == {richer}, (draws, richer)
     assert all(w.verified for w in loop_draft.witnesses)
+
+
+def test_a_coin_flip_is_not_a_score_gate(loop_draft: Report) -> None:
+    """``random.random() < 0.25`` picks a branch; no scores object is made of it."""
+    assert not any(w.path == "mutation_hint.py" for w in loop_draft.witnesses)
+    assert not any("mutation_hint" in r.label for r in loop_draft.records)
 
 
 def test_model_pinned_in_a_setting_is_a_component_quoted_by_its_setting(

@@ -108,6 +108,11 @@ def deciding_with_formula(fs: list[Finding]) -> list[Finding]:
     return formula + [f for f in deciding_first(fs) if f.id not in ids]
 
 
+#: ``random.random() < 0.25``: a coin flip that picks a branch, not a score compared
+#: with a threshold.
+_COIN_FLIP = re.compile(r"\brandom\.(random|uniform)\(\)\s*[<>]=?\s*[\d.]+")
+
+
 class Scores:
     name = "scores"
     kind = "OBJ"
@@ -116,7 +121,7 @@ class Scores:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         gates: dict[str, list[Finding]] = {}
         for f in st.ix.category("gating"):
-            if f.kind != "retry":
+            if f.kind != "retry" and not _COIN_FLIP.search(f.snippet):
                 gates.setdefault(f.path, []).append(f)
         if any(path_class(p) < 2 for p in gates):  # tests judge the tests, not the system
             gates = {p: fs for p, fs in gates.items() if path_class(p) < 2}
