@@ -23,18 +23,20 @@ from graph.proposers.offline.recipes.claims import Claims
 from graph.proposers.offline.recipes.components import (
     Endpoint,
     ExternalAgent,
+    PinnedModel,
     RoleModel,
     external_agents,
 )
 from graph.proposers.offline.recipes.prompts import Prompts, common_dir
 from graph.proposers.offline.recipes.routes import ModelLoops, Routes
-from graph.proposers.offline.recipes.scores import Scores
+from graph.proposers.offline.recipes.scores import Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
 from graph.proposers.offline.recipes.tools import Tools
 from retrieval.survey.index import SurveyIndex
 
 #: Every recipe, in planning order.
 RECIPE_LIST: tuple[Recipe, ...] = (
+    PinnedModel(),
     Endpoint(),
     RoleModel(),
     ExternalAgent(),
@@ -54,7 +56,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
 RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 #: Families in the order the budget serves them: the core of a system first.
 BUDGET_ORDER = (
-    ("endpoint", "external_agent"),
+    ("pinned_model", "endpoint", "external_agent"),
     ("route",),
     ("self_modification",),
     ("artifact",),
@@ -98,9 +100,18 @@ def merge_external_agent_sources(st: PlanState) -> None:
 
 
 def prune_scores_on_routes(st: PlanState) -> None:
-    """A file's scores that routes already quote in full need no object of their own."""
-    on_routes = {fid for i in st.of_recipe("route") for fid in i.facts}
-    st.items = [i for i in st.items if not (i.recipe == "scores" and set(i.facts) <= on_routes)]
+    """A file's scores that the primary route already carries need no object of their own —
+    unless they hold a weighted selection formula, which a route's three deciding lines
+    (entry, model call, gate) never quote."""
+    # only the first route is sure to survive the budget; pruning against routes the
+    # budget later cuts would leave a file's deciding lines quoted nowhere
+    on_routes = {fid for i in st.of_recipe("route")[:1] for fid in i.facts}
+
+    def covered(i: PlanItem) -> bool:
+        fs = [f for f in (st.ix.finding(x) for x in i.facts) if f is not None]
+        return set(i.facts) <= on_routes and not selection_formula(fs)
+
+    st.items = [i for i in st.items if not (i.recipe == "scores" and covered(i))]
 
 
 def budget(items: list[PlanItem], n: int) -> list[PlanItem]:

@@ -241,6 +241,7 @@ class Artifacts:
                 (r for r in read_backs if _reads_one_of(r, list(arts), arts)),
                 key=lambda r: (r.path in {f.path for f in writes}, r.path, r.start_line),
             )
+            writes, reads = retained_first(writes, reads, st.ix)
             label, s = _label(fam, keys)
             items.append(
                 make_item(
@@ -273,8 +274,59 @@ class Artifacts:
                 )
             )
         # the deciding lines: the write, then where a later step reads it again
+        writes, reads = retained_first(writes, reads, ctx.ix)
         blocks += ctx.witnesses(writes[:2] + reads[:2] + sources[:1] + writes[2:])
         return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+def _target(f: Finding) -> str:
+    return str(f.detail.get("target_value") or f.detail.get("target") or "")
+
+
+def retained_first(
+    writes: list[Finding], reads: list[Finding], ix: SurveyIndex | None
+) -> tuple[list[Finding], list[Finding]]:
+    """Writes and reads reordered so the retained state an analyst quotes leads: the
+    write of a file that a later step reads back, with that read, preferring a read
+    whose function decides from it (a gate or selection beside the read) and an append
+    (the store growing each iteration) by a function that writes little else, outside
+    the setup that creates the store — the store that steers the next iteration, before
+    files written once and left."""
+
+    def decides(r: Finding) -> bool:
+        return ix is not None and any(
+            g.category == "gating" and g.kind != "retry" for g in ix.at(r.node)
+        )
+
+    def busy(w: Finding) -> int:
+        """How many other writes the writer's function makes: a dedicated recorder
+        grows the store each iteration; a setup function writes many files once."""
+        return 0 if ix is None else sum(1 for f in ix.at(w.node) if f.category == "persistence")
+
+    def seeds(w: Finding) -> bool:
+        """Whether the file that creates the store (a plain write of it) also makes this
+        append: setup seeding the store once, not the step that grows it."""
+        return any(
+            x.kind != "append" and _target(x) == _target(w) and x.path == w.path for x in writes
+        )
+
+    pairs = [(w, r) for w in writes for r in reads if _target(w) and _target(w) == _target(r)]
+    if not pairs:
+        return writes, reads
+    # an append is the store growing by one entry per iteration; a plain write of the
+    # same file is often its initialisation (a header) or a one-off reset
+    w, r = min(
+        pairs,
+        key=lambda p: (
+            not decides(p[1]),
+            p[0].kind != "append",
+            busy(p[0]),
+            seeds(p[0]),
+            writes.index(p[0]),
+            reads.index(p[1]),
+        ),
+    )
+    return [w, *(x for x in writes if x is not w)], [r, *(x for x in reads if x is not r)]
 
 
 def _identity(keys: list[str], writes: list[Finding]) -> str:

@@ -225,9 +225,10 @@ class RoleModel:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         called = {str(i.hints.get("role")) for i in st.of_recipe("endpoint")}
+        pinned = {fid for i in st.of_recipe("pinned_model") for fid in i.facts}
         by_role: dict[str, list[Finding]] = {}
         for c in st.ix.category("config_read"):
-            if c.kind == "model_setting":
+            if c.kind == "model_setting" and c.id not in pinned:
                 role = model_role(str(c.detail.get("name", "")))
                 if role is not None and role not in called:
                     by_role.setdefault(role, []).append(c)
@@ -347,4 +348,132 @@ class ExternalAgent:
             ),
         ]
         blocks += ctx.witnesses([pfile, read, write])
+        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+MAX_PINNED = 3
+#: A setting's value that is itself the model's name: a string literal (an f-string
+#: counts), not an expression that reads it from elsewhere.
+_LITERAL = re.compile(r"""^\s*f?(["'])[^"']*[A-Za-z][^"']*\1\s*$""")
+
+
+def _setting_name(c: Finding) -> str:
+    return str(c.detail.get("name", "")).rsplit(".", 1)[-1]
+
+
+def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
+    """Model names the system's own code pins in a setting, each as [the settings naming
+    it, the settings that take it over, model calls that name it]: what an analyst
+    quotes for "which model is this" when the calls only pass a parameter along.
+
+    A setting counts when other own-code settings take it over by name (``self.code_model
+    = CLAUDE_MODEL``), or when it is the only pinned model of a file that calls a model
+    (``diagnose_model = 'o1-…'`` beside the wrapper calls) — a file listing many model
+    names is a menu, not a choice.  One name taken over by the same code in several
+    files (one per variant) is one model setting."""
+    settings = [c for c in ix.category("config_read") if c.kind == "model_setting"]
+    own = [c for c in settings if path_class(c.path) == 0]
+    literal = [c for c in own if _LITERAL.match(str(c.detail.get("value", "")))]
+    per_file: dict[str, int] = {}
+    for c in literal:
+        per_file[c.path] = per_file.get(c.path, 0) + 1
+    calls = [f for f in ix.category("model_call") if f.kind != "client"]
+    call_args = {str(f.detail.get("model", "")) for f in calls}
+    groups: dict[tuple[str, ...], tuple[list[Finding], list[Finding]]] = {}
+    for lit in literal:
+        name = _setting_name(lit)
+        if str(lit.detail.get("name")) in call_args:
+            continue  # the endpoint the call names already carries it
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        users = [c for c in own if c is not lit and word.search(str(c.detail.get("value", "")))]
+        sole = per_file[lit.path] == 1 and any(f.path == lit.path for f in calls)
+        if users or sole:
+            key = (name, *sorted(u.id for u in users)) if users else (name, lit.id)
+            groups.setdefault(key, ([], users))[0].append(lit)
+    out: list[tuple[int, list[Finding]]] = []
+    for (name, *_), (lits, users) in groups.items():
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        paths = {x.path for x in lits}
+        callers = [f for f in calls if f.path in paths or word.search(f.snippet)]
+        out.append((len(users), [lits[0], *users[:2], *callers[:2], *lits[1:]]))
+    out.sort(key=lambda t: (-t[0], t[1][0].path, t[1][0].start_line))
+    return [fs for _, fs in out[:MAX_PINNED]]
+
+
+def _users(fs: list[Finding]) -> list[Finding]:
+    """The settings that take the pinned name over (not its variants in other files)."""
+    name = _setting_name(fs[0])
+    return [f for f in fs[1:] if f.category == "config_read" and _setting_name(f) != name]
+
+
+class PinnedModel:
+    name = "pinned_model"
+    kind = "CMP"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        items = []
+        for fs in pinned_models(st.ix):
+            lit = fs[0]
+            users = _users(fs)
+            role = model_role(" ".join(_setting_name(c) for c in [*users, lit])) or "agent"
+            name = _setting_name(lit)
+            values = join_names(
+                list(
+                    dict.fromkeys(
+                        str(f.detail.get("value", "")).strip("f\"'")
+                        for f in fs
+                        if f.category == "config_read" and _setting_name(f) == name
+                    )
+                ),
+                3,
+            )
+            taken = f" (used as {join_names([str(u.detail.get('name')) for u in users])})"
+            items.append(
+                make_item(
+                    self.name,
+                    self.kind,
+                    st.ids.take(
+                        "CMP", slug(name.lower() if "model" in name.lower() else name + "-model")
+                    ),
+                    f"{role.capitalize()} model pinned as {name} = {values}"
+                    + (taken if users else ""),
+                    fs,
+                    "A model name the system's own code pins and hands to its model calls.",
+                    {"role": role},
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        fs = ctx.findings
+        if not fs:
+            return None
+        lit = fs[0]
+        users = _users(fs)
+        variants = [f for f in fs[1:] if f.category == "config_read" and f not in users]
+        calls = [f for f in fs[1:] if f.category == "model_call"]
+        said = join_names(
+            [
+                f"{v.detail.get('name')} = {v.detail.get('value')} ({where(v)})"
+                for v in [lit, *variants]
+            ],
+            4,
+        )
+        blocks: list[Block] = [
+            para(
+                f"Source-native identity: the model named by {said}"
+                + (f", taken over as {join_names([where(u) for u in users], 3)}" if users else "")
+                + ". Representational form: distributed-parametric (an external model reached "
+                "over its client or API). Storage substrate: external provider or model "
+                "deployment, not repository files; provider-side model changes are unknown."
+            ),
+            para(
+                f"Calls that reach it: {join_names([where(c) for c in calls], 3)}."
+                if calls
+                else "The calls receive it as a parameter; which call sites pass it is "
+                "not resolved statically."
+            ),
+        ]
+        # the deciding lines: the name pinned, where the system takes it over, one call
+        blocks += ctx.witnesses([lit, *users[:1], *calls[:1], *variants, *users[1:]])
         return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)

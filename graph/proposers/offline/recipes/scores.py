@@ -64,6 +64,55 @@ def deciding_first(fs: list[Finding]) -> list[Finding]:
     return out
 
 
+#: A draw weighted by scores: ``random.choices(xs, weights)``, ``np.random.choice(xs,
+#: p=...)``, ``multinomial(...)`` — the sampling half of a selection formula.
+_WEIGHTED_DRAW = re.compile(
+    r"\bchoices\s*\([^,()]+(?:\([^()]*\))?\s*,\s*(?!k\s*=)\S|\bchoice\s*\([^)]*\bp\s*=|multinomial\s*\(",
+)
+
+
+def selection_formula(fs: list[Finding]) -> list[Finding]:
+    """The formula that picks what is kept or worked on next: a draw weighted by scores
+    and the score transform above it in the same function.  When several branches of
+    one function draw this way (one per selection method), the richest formula — the
+    most lines from transform to draw — is quoted; the simpler ones are its special
+    cases.  Empty when the file draws nothing by weight."""
+    best: tuple[int, list[Finding]] = (-1, [])
+    for draw in fs:
+        if draw.kind != "selection" or not _WEIGHTED_DRAW.search(draw.snippet):
+            continue
+        above = [
+            a
+            for a in fs
+            if a.kind == "score_aggregate"
+            and a.node == draw.node
+            and a.start_line < draw.start_line
+            and not any(
+                d.kind == "selection" and a.start_line < d.start_line < draw.start_line for d in fs
+            )
+        ]
+        if not above:
+            continue
+        transform = max(above, key=lambda a: a.start_line)
+        span = draw.start_line - transform.start_line
+        if span > best[0]:
+            best = (span, [transform, draw])
+    return best[1]
+
+
+def deciding_with_formula(fs: list[Finding]) -> list[Finding]:
+    """:func:`deciding_first`, with a weighted selection formula (transform, then draw)
+    leading: what an analyst quotes for "how the next parent is chosen"."""
+    formula = selection_formula(fs)
+    ids = {f.id for f in formula}
+    return formula + [f for f in deciding_first(fs) if f.id not in ids]
+
+
+#: ``random.random() < 0.25``: a coin flip that picks a branch, not a score compared
+#: with a threshold.
+_COIN_FLIP = re.compile(r"\brandom\.(random|uniform)\(\)\s*[<>]=?\s*[\d.]+")
+
+
 class Scores:
     name = "scores"
     kind = "OBJ"
@@ -72,7 +121,7 @@ class Scores:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         gates: dict[str, list[Finding]] = {}
         for f in st.ix.category("gating"):
-            if f.kind != "retry":
+            if f.kind != "retry" and not _COIN_FLIP.search(f.snippet):
                 gates.setdefault(f.path, []).append(f)
         if any(path_class(p) < 2 for p in gates):  # tests judge the tests, not the system
             gates = {p: fs for p, fs in gates.items() if path_class(p) < 2}
@@ -96,7 +145,7 @@ class Scores:
                     self.kind,
                     st.ids.take("OBJ", slug("scores", base)),
                     f"Scores and selection in {path}",
-                    deciding_first(gfs)[:6],
+                    deciding_with_formula(gfs)[:6],
                     "Numbers compared with thresholds or used to choose.",
                 )
             )

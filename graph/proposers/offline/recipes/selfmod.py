@@ -101,6 +101,14 @@ def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
     def rank(f: Finding) -> tuple[bool, int, str, int]:
         return (f.node not in core, path_class(f.path), f.path, f.start_line)
 
+    def produces(f: Finding) -> bool:
+        """The write sits where the change is made: its function reaches a model call
+        (the agent that edits), not code that only carries a patch made elsewhere."""
+        return any(
+            m.category == "model_call" and m.kind != "client"
+            for m in ix.reached_findings(f.node)[:400]
+        )
+
     writes = sorted(
         (
             f
@@ -108,7 +116,7 @@ def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
             if f.kind in ("write", "append", "file")
             and _PATCH_NAME.search(str(f.detail.get("target", "")))
         ),
-        key=rank,
+        key=lambda f: (not produces(f), *rank(f)),
     )
     appliers = sorted(
         (
@@ -170,7 +178,9 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
             loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree", 2))
     loops.sort(
         key=lambda lp: (
-            lp.write.node not in core,
+            # on the primary route when either half is: a patch made by an agent the
+            # route starts in a container is applied by code the route reaches
+            lp.write.node not in core and lp.read.node not in core,
             lp.strength,
             path_class(lp.write.path),
             _CONSUMERS.index(lp.consumer),
@@ -241,8 +251,47 @@ class SelfModification:
                 "with its own outputs; the survey shows the wiring, not whether any run took it."
             ),
         ]
-        blocks += ctx.witnesses([write, read, *([decider] if decider else [])])
+        made = _value_made(write, ctx)
+        # the line that makes the stored change, when the consumer leaves a witness free
+        blocks += ctx.witnesses(
+            [write, read, *([decider] if decider else []), *([made] if made else [])]
+        )
         return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+
+
+_WRITTEN_VALUE = re.compile(r"\.write\(\s*([A-Za-z_]\w*)\s*\)|\bdump\(\s*([A-Za-z_]\w*)\s*,")
+
+
+_EMPTY_INIT = re.compile(r"=\s*(\[\]|\{\}|\(\)|None|''|\"\"|0|list\(\)|dict\(\))\s*(#.*)?$")
+
+
+def _value_made(write: Finding, ctx: DraftContext) -> Finding | None:
+    """Where the written value is made: the nearest assignment of the variable the
+    write stores, above it in the same file (``patch = diff_of(repo)`` before
+    ``f.write(patch)``) — the line that says what the stored change is.  None when
+    the write stores an expression or the assignment is not found."""
+    m = _WRITTEN_VALUE.search(write.snippet)
+    text = ctx.text_of(write.path) if ctx.text_of else None
+    if m is None or text is None:
+        return None
+    var = m.group(1) or m.group(2)
+    lines = text.splitlines()
+    assign = re.compile(rf"^\s*{re.escape(var)}\s*(?::[^=]+)?=(?!=)\s*\S")
+    for n in range(min(write.start_line, len(lines)) - 1, max(0, write.start_line - 80), -1):
+        if assign.match(lines[n - 1]):
+            if _EMPTY_INIT.search(lines[n - 1]):
+                return None  # accumulated over many lines, not made by one
+            return Finding(
+                id=f"value:{write.path}:{n}",
+                category="persistence",
+                kind="written_value",
+                path=write.path,
+                start_line=n,
+                end_line=n,
+                symbol=write.symbol,
+                snippet=lines[n - 1],
+            )
+    return None
 
 
 _VERB = {
