@@ -32,24 +32,13 @@ _STYLE = {
 }
 
 
-def located_witnesses(report: Report) -> list[tuple[str, Witness]]:
-    """Every witness with where it sits (account section title or record ID), in the
-    same order as ``Report.witnesses``."""
-    out: list[tuple[str, Witness]] = []
-    for a in report.account:
-        out.extend((a.title, w) for w in a.witnesses)
-    for r in report.records:
-        out.extend((r.id, w) for w in r.witnesses)
-    return out
-
-
 def _excerpt(text: str, width: int = 60) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
-    located = located_witnesses(report)
+    located = report.located_witnesses()
     verifier = Verifier(snap)
     verifier.prefetch(w.path for _, w in located)
     with Progress(

@@ -544,11 +544,16 @@ class Report(_Base):
     @property
     def witnesses(self) -> list[Witness]:
         """Every witness: account first, then records, in document order."""
-        out: list[Witness] = []
+        return [w for _, w in self.located_witnesses()]
+
+    def located_witnesses(self) -> list[tuple[str, Witness]]:
+        """Every witness with where it sits (account section title or record ID), in the
+        same order as ``witnesses``."""
+        out: list[tuple[str, Witness]] = []
         for a in self.account:
-            out.extend(a.witnesses)
+            out.extend((a.title, w) for w in a.witnesses)
         for r in self.records:
-            out.extend(r.witnesses)
+            out.extend((r.id, w) for w in r.witnesses)
         return out
 
     @property

@@ -76,15 +76,6 @@ class ReverifyResult:
         return out
 
 
-def _located(report: Report) -> list[tuple[str, Witness]]:
-    out: list[tuple[str, Witness]] = []
-    for a in report.account:
-        out.extend((a.title, w) for w in a.witnesses)
-    for r in report.records:
-        out.extend((r.id, w) for w in r.witnesses)
-    return out
-
-
 def _at_new(ver: Verifier, w: Witness, old: Verification) -> Verification:
     """The verdict at NEW, preferring the occurrence nearest the old span when the
     quote now occurs more than once and the witness cites lines."""
@@ -110,7 +101,7 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
     :func:`drafter.review_identity.draft_identity`), so the carried draft opens the
     same review store as its parent."""
     out = report.model_copy(deep=True)
-    located = _located(out)
+    located = out.located_witnesses()
     old_ver, new_ver = Verifier(old), Verifier(new)
     old_ver.prefetch(w.path for _, w in located)
     new_ver.prefetch(w.path for _, w in located)
