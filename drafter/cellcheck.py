@@ -50,6 +50,15 @@ def path_tokens(cell: str) -> list[str]:
     return out
 
 
+def row_paths(table: Table, row: list[str]) -> list[str]:
+    """Paths cited by a row's source-citing columns, in column order, without repeats."""
+    out: list[str] = []
+    for j, cell in enumerate(row):
+        if j < len(table.header) and is_path_column(table.header[j]):
+            out.extend(p for p in path_tokens(cell) if p not in out)
+    return out
+
+
 @dataclass(frozen=True)
 class CellProblem:
     """One cell citation that does not resolve."""

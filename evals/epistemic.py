@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from drafter.cellcheck import is_path_column, path_tokens
+from drafter.cellcheck import row_paths
 from drafter.model import Report, Table
 from evals.alignment import DEFAULT_THRESHOLD, KindAlignment
 from evals.metrics import f1, ratio
@@ -49,14 +49,6 @@ def table_of(report: Report, title: str) -> Table | None:
         if section.title == title and section.tables:
             return section.tables[0]
     return None
-
-
-def row_paths(table: Table, row: list[str]) -> set[str]:
-    out: set[str] = set()
-    for j, cell in enumerate(row):
-        if j < len(table.header) and is_path_column(table.header[j]):
-            out.update(path_tokens(cell))
-    return out
 
 
 def coverage_paths(report: Report) -> set[str]:
@@ -103,13 +95,13 @@ def match_rows(
     )
     score = np.zeros_like(text)
     for a, g in enumerate(gold.rows):
-        gids, gpaths = _row_ids(g), row_paths(gold, g)
+        gids, gpaths = _row_ids(g), set(row_paths(gold, g))
         for b, d in enumerate(draft.rows):
             dids = _row_ids(d)
             if gids & dids or any((x, y) in pairs for x in gids for y in dids):
                 score[a, b] = 1.0
                 continue
-            dpaths = row_paths(draft, d)
+            dpaths = set(row_paths(draft, d))
             overlap = len(gpaths & dpaths) / len(gpaths | dpaths) if gpaths | dpaths else 0.0
             score[a, b] = (float(text[a, b]) + overlap) / 2.0
     rows, cols = linear_sum_assignment(score, maximize=True)

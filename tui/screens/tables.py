@@ -13,13 +13,14 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from drafter.cellcheck import row_paths
 from drafter.model import Table
 from drafter.sanitize import plain
 from tui.screens.choice import ChoiceScreen
 from tui.screens.file_view import FileScreen
 from tui.session import ReviewSession
 from tui.widgets.key_bar import KeyBar
-from tui.widgets.report_table import ReportTable, row_ids, row_paths
+from tui.widgets.report_table import ReportTable, row_ids
 
 
 def report_tables(session: ReviewSession) -> list[tuple[str, Table]]:

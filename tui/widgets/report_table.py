@@ -10,21 +10,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
-from drafter.cellcheck import CELL_ID_RE, is_path_column, path_tokens
+from drafter.cellcheck import CELL_ID_RE
 from drafter.model import Table
 from drafter.sanitize import plain
 
 #: Widest a cell is drawn; the full text stays in the row and in the detail line.
 CELL_WIDTH = 48
-
-
-def row_paths(table: Table, row: list[str]) -> list[str]:
-    """Paths cited by a row, in column order, without repeats."""
-    out: list[str] = []
-    for j, cell in enumerate(row):
-        if j < len(table.header) and is_path_column(table.header[j]):
-            out.extend(p for p in path_tokens(cell) if p not in out)
-    return out
 
 
 def row_ids(row: list[str]) -> list[str]:
