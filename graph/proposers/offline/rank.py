@@ -42,6 +42,11 @@ _README_RUN = re.compile(
 )
 
 
+def dir_of(path: str) -> str:
+    """The folder part of a repository path with its trailing slash ("" at the top)."""
+    return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+
+
 def path_class(path: str) -> int:
     """0 for the system's own code, 1 for supporting code, 2 for tests and examples."""
     if _TESTY.search(path):

@@ -14,7 +14,7 @@ import re
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, slug, where
-from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
@@ -88,9 +88,6 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
     return t or f"{f.path}:{f.start_line}", False
 
 
-def _dir_of(key: str) -> str:
-    return key.rsplit("/", 1)[0] + "/" if "/" in key else ""
-
 
 def _is_store(fs: list[Finding]) -> bool:
     return any(f.kind == "sqlite" for f in fs)
@@ -101,8 +98,8 @@ def _family(key: str, fs: list[Finding], named: dict[str, list[Finding]]) -> str
     if key == "git repository state" or any(f.kind == "sqlite" for f in fs):
         return f"key:{key}"
     if "/" in key.rstrip("/") and not key.startswith(("/", ".")):
-        d = _dir_of(key)
-        if any(_dir_of(k) == d and k != key and not _is_store(v) for k, v in named.items()):
+        d = dir_of(key)
+        if any(dir_of(k) == d and k != key and not _is_store(v) for k, v in named.items()):
             return f"dir:{d}"
         base = key.rsplit("/", 1)[-1]
         if any(k != key and k.rsplit("/", 1)[-1] == base for k in named):
@@ -195,7 +192,7 @@ def _label(fam: str, keys: list[str]) -> tuple[str, str]:
         )
     if kind == "base":
         return f"Persisted artifacts named {name} in " + join_names(
-            [_dir_of(k) for k in keys], 4
+            [dir_of(k) for k in keys], 4
         ), slug(name)
     stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return f"Persisted artifacts written by {name}: {join_names(keys, 5)}", slug(stem, "outputs")

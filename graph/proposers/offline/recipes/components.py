@@ -13,7 +13,7 @@ import re
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, slug, where
-from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
@@ -51,9 +51,6 @@ def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
     return provider, model or f"{f.symbol} in {f.path}"
 
 
-def _dir_of(path: str) -> str:
-    return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-
 
 def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
     """Agent endpoints called from sibling modules of one directory are variants of one
@@ -61,7 +58,7 @@ def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
     by_dir: dict[str, list[tuple[str, str]]] = {}
     for key, fs in groups.items():
         direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
-        dirs = {_dir_of(f.path) for f in direct}
+        dirs = {dir_of(f.path) for f in direct}
         role = model_role(" ".join(str(f.detail.get("model", "")) for f in direct)) or "agent"
         if direct and role == "agent" and len(dirs) == 1 and "" not in dirs:
             by_dir.setdefault(dirs.pop(), []).append(key)

@@ -11,16 +11,13 @@ from __future__ import annotations
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, slug, where
-from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 
 MAX_PROMPTS = 4
 
-
-def _dir_of(path: str) -> str:
-    return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
 
 
 def common_dir(paths: list[str]) -> str:
@@ -66,7 +63,7 @@ def prompt_families(ix: SurveyIndex, groups: dict[str, list[Finding]]) -> dict[s
             shared = node is not None and len(by_loader[node]) > 1
             fam.setdefault(f"{cls}:1:{node if shared else key}", []).append(key)
         else:
-            fam.setdefault(f"{cls}:0:{_dir_of(fs[0].path)}", []).append(key)
+            fam.setdefault(f"{cls}:0:{dir_of(fs[0].path)}", []).append(key)
     return {k: sorted(v) for k, v in fam.items()}
 
 
