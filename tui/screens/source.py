@@ -9,7 +9,7 @@ and the header says so: the reviewer must never mistake a near miss for the quot
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -18,6 +18,7 @@ from textual.widgets import Static
 from drafter.errors import DrafterError
 from drafter.model import LineRange, Witness
 from drafter.sanitize import visible
+from tui.deciding import DecidingApp
 from tui.session import ReviewSession
 from tui.widgets.code_view import CodeView, highlight_lines
 from tui.widgets.key_bar import KeyBar
@@ -65,6 +66,9 @@ class SourceScreen(Screen[None]):
             tooltip="Show the file at the revision the draft was carried from, and back",
         ),
     ]
+
+    #: The app, typed: witness decisions go through it (see tui.deciding).
+    app = getters.app(DecidingApp)
 
     def __init__(self, session: ReviewSession, record_id: str, index: int):
         super().__init__()
@@ -196,13 +200,13 @@ class SourceScreen(Screen[None]):
         self.show_witness()
 
     def action_accept_witness(self) -> None:
-        self.app.decide_witness(self.record_id, self.index, True)  # type: ignore[attr-defined]
+        self.app.decide_witness(self.record_id, self.index, True)
         self.show_witness()
 
     def action_reject_witness(self) -> None:
         def done(reason: str | None) -> None:
             if reason is not None:
-                self.app.decide_witness(self.record_id, self.index, False, reason or None)  # type: ignore[attr-defined]
+                self.app.decide_witness(self.record_id, self.index, False, reason or None)
                 self.show_witness()
 
         from tui.screens.prompt import PromptScreen
