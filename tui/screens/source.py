@@ -97,8 +97,9 @@ class SourceScreen(Screen[None]):
         path, span, what = marked_span(w)
         sym, style = badge(w)
         snap = self.session.snapshot
-        if self.at_old and self.session.old_snapshot() is not None:
-            snap = self.session.old_snapshot()  # type: ignore[assignment]
+        old = self.session.old_snapshot() if self.at_old else None
+        if old is not None:
+            snap = old
             path, span, what = w.path, None, "at the revision carried from"
         n = len(self.session.record(self.record_id).witnesses)
         title = Text(no_wrap=True, overflow="ellipsis")
