@@ -71,8 +71,9 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
         anchor = f"{w.path}:{lines}" if lines else w.path
         quote = _excerpt(w.quote, 400)
         rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
-    heads = ((0, "#"), (1, "where"), (2, "path:lines"))
-    fixed = [max([len(r[k]) for r in rows] + [len(h)]) for k, h in heads]
+    columns = [r[:3] for r in rows]  # the three text columns: #, where, path:lines
+    heads = ("#", "where", "path:lines")
+    fixed = [max([len(c[k]) for c in columns] + [len(h)]) for k, h in enumerate(heads)]
     # status and match need 12 + 10 columns; borders and padding another 19
     quote_w = max(20, width - sum(fixed) - 41)
     t = Table(title=f"Witnesses at {sha[:12]}", title_justify="left")

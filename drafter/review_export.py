@@ -81,7 +81,9 @@ def _prune_block(b: Block, ids: set[str]) -> tuple[Block | None, Pruned]:
     return b, Pruned()
 
 
-def prune_account(account: list[AccountSection], ids: set[str]) -> tuple[list, Pruned]:
+def prune_account(
+    account: list[AccountSection], ids: set[str]
+) -> tuple[list[AccountSection], Pruned]:
     """Account sections with every sentence (and table row) naming ``ids`` left out."""
     out: list[AccountSection] = []
     sentences = rows = 0
@@ -144,7 +146,7 @@ def review_annotations(
     paras: list[str] = []
     own = (report.annotations or "").strip()
     if own and own.lower() != "none":
-        paras.append(report.annotations.strip())
+        paras.append(own)
     not_accepted = frozenset(rid for rid, st in states.items() if st.mark != Mark.accepted)
     per_record = [
         a

@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from drafter.errors import BadInput
 from drafter.model import Bullet, Paragraph, Record, RecordSection, Report, Witness, WitnessBlock
@@ -115,8 +116,7 @@ def editable_fields(r: Record) -> list[str]:
     out.extend(b.name for b in r.blocks if isinstance(b, Bullet) and b.name is not None)
     n = sum(1 for b in r.blocks if isinstance(b, Paragraph))
     out.extend(f"Paragraph {i + 1}" for i in range(n))
-    seen: set[str] = set()
-    return [f for f in out if not (f in seen or seen.add(f))]
+    return list(dict.fromkeys(out))  # first occurrence of each, in order
 
 
 def field_value(r: Record, name: str) -> str:
@@ -592,7 +592,7 @@ class ReviewStore:
         return new
 
 
-def _row(t: tuple) -> DecisionRow:  # type: ignore[type-arg]
+def _row(t: tuple[Any, ...]) -> DecisionRow:
     return DecisionRow(int(t[0]), float(t[1]), t[2], t[3], Action(t[4]), t[5], t[6], t[7])
 
 

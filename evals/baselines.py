@@ -21,6 +21,7 @@ import random
 
 from drafter.model import (
     KIND_SECTION,
+    Block,
     Bullet,
     LineRange,
     Paragraph,
@@ -51,7 +52,7 @@ CONSTANT_SCORES = frozenset({"status_agreement", "route_agreement", "lead_agreem
 
 def constant_record(rec: Record) -> Record:
     """``rec`` answering only the constant statuses (label and witnesses kept)."""
-    blocks: list = [Bullet(name=k, value=v) for k, v in CONSTANT.items()]
+    blocks: list[Block] = [Bullet(name=k, value=v) for k, v in CONSTANT.items()]
     blocks += [b for b in rec.blocks if isinstance(b, WitnessBlock)]
     return Record(id=rec.id, label=rec.label, blocks=blocks)
 

@@ -16,6 +16,7 @@ only an epistemic report has — its tables.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -25,6 +26,11 @@ from drafter.model import Report, Table
 from evals.alignment import DEFAULT_THRESHOLD, KindAlignment
 from evals.metrics import f1, ratio
 from evals.similarity import TextSimilarity, lexical_similarity
+
+if TYPE_CHECKING:  # evals.scorecard imports this module lazily; these name types only
+    from rich.table import Table as RichTable
+
+    from evals.scorecard import Scorecard
 
 TABLES = {
     "coverage": "Coverage",
@@ -131,7 +137,7 @@ def as_dicts(scores: list[TableScore]) -> list[dict[str, object]]:
     return [asdict(s) for s in scores]
 
 
-def rich_table(scores: list[TableScore]):  # noqa: ANN201 - rich is an optional view
+def rich_table(scores: list[TableScore]) -> RichTable:
     from rich.table import Table as RichTable
 
     from evals.scorecard import fmt
@@ -152,7 +158,7 @@ def rich_table(scores: list[TableScore]):  # noqa: ANN201 - rich is an optional 
     return t
 
 
-def with_tables(card):  # noqa: ANN001, ANN201 - evals.scorecard.Scorecard -> (json, rich table)
+def with_tables(card: Scorecard) -> tuple[str, RichTable | None]:
     """The scorecard's JSON, with ``epistemic_tables`` added when the gold is epistemic,
     and a rich table of those scores (None for runtime reports)."""
     import json

@@ -9,6 +9,7 @@ loads nothing from elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def _witness(w: LocatedWitness, level: str, shared: bool = False) -> str:
 def _record(
     rec: Record | None,
     witnesses: list[tuple[LocatedWitness, str]],
-    partner: list[LocatedWitness] = (),  # type: ignore[assignment]
+    partner: Sequence[LocatedWitness] = (),
 ) -> str:
     """One record's text with its witnesses; those overlapping the partner's marked."""
     if rec is None:
@@ -103,7 +104,9 @@ def render_html(card: Scorecard) -> str:
     gold_hits = _by_owner(card.hits.gold)
     draft_hits = _by_owner(card.hits.draft)
 
-    def ws(hits: dict[tuple[str, int], list[tuple[LocatedWitness, str]]], k: int) -> list:
+    def ws(
+        hits: dict[tuple[str, int], list[tuple[LocatedWitness, str]]], k: int
+    ) -> list[tuple[LocatedWitness, str]]:
         return hits.get(("rec", k), [])
 
     def g(i: int, j: int | None = None) -> str:

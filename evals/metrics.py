@@ -289,10 +289,10 @@ def score(
                 ks.route_pairs += 1
                 ks.route_fields_expected += e
                 ks.route_fields_present += pr
-    for c in content.comparisons if content else []:
-        ks = row(c.kind)
-        table = "route" if c.table == "route" else "lead"
-        name = f"{table}_{c.outcome}"
+    for cmp in content.comparisons if content else []:
+        ks = row(cmp.kind)
+        table = "route" if cmp.table == "route" else "lead"
+        name = f"{table}_{cmp.outcome}"
         setattr(ks, name, getattr(ks, name) + 1)
     for w, level in hits.gold:
         ks = row(w.kind)

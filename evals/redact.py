@@ -43,6 +43,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from drafter.errors import BadInput
 from drafter.model import Report
@@ -188,11 +189,13 @@ def _walk_prose(node: object, fix: Callable[[str], str]) -> object:
     return out
 
 
-def rekey_locations(old: Report, new: Report, locations: dict, keep: set[str]) -> dict:
+def rekey_locations(
+    old: Report, new: Report, locations: dict[str, Any], keep: set[str]
+) -> dict[str, Any]:
     """Locations keyed by the redacted witnesses (same answers); rows of ``keep``
     (the gold's keys) stay, rows only the unredacted draft used are dropped."""
     rows = {str(r["key"]): r for r in locations["witnesses"]}
-    moved: dict[str, dict] = {}
+    moved: dict[str, dict[str, Any]] = {}
     for a, b in zip(old.witnesses, new.witnesses, strict=True):  # account, then records
         ka, kb = _key(a), _key(b)
         if ka not in rows:
@@ -211,7 +214,7 @@ def check_names(old: Report, new: Report) -> None:
             raise BadInput(f"redaction changed the code names of {a.id}: {diff}")
 
 
-def write_locations(data: dict, out: Path) -> None:
+def write_locations(data: dict[str, Any], out: Path) -> None:
     """Same layout as evals.located.save_locations (one witness per line)."""
     lines = ",\n  ".join(json.dumps(r, ensure_ascii=False) for r in data["witnesses"])
     out.write_text(
@@ -227,7 +230,10 @@ def redact_files(
     raw_text = draft.read_text(encoding="utf-8")
     raw = json.loads(raw_text)
     old = load(draft, "draft")
-    with Snapshot(repo, old.source.revision) as snap:
+    rev = old.source.revision if old.source else None
+    if rev is None:
+        raise BadInput(f"{draft} records no source revision to redact against")
+    with Snapshot(repo, rev) as snap:
         grams = corpus_grams(snap, raw_text)
     runs = 0
 

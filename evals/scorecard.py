@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -86,8 +86,8 @@ class Scorecard:
                 )
         out.append("  lowest draft witnesses:\n")
         for w in d.lowest():
-            row = f"    {w.support:.2f}  {w.owner}  {w.anchor}  «{w.quote[:70]}»"
-            out.append(visible(row) + "\n")
+            line = f"    {w.support:.2f}  {w.owner}  {w.anchor}  «{w.quote[:70]}»"
+            out.append(visible(line) + "\n")
         return out
 
     def kind_confusion(self) -> dict[tuple[str, str], int]:
@@ -226,7 +226,7 @@ class Scorecard:
                 "field content"
             ),
         )
-        for col, justify in (
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("kind", "left"),
             ("gold", "right"),
             ("draft", "right"),
@@ -243,8 +243,9 @@ class Scorecard:
             ("status agr", "right"),
             ("route agr", "right"),
             ("lead agr", "right"),
-        ):
-            t.add_column(col, justify=justify)  # type: ignore[arg-type]
+        )
+        for col, justify in columns:
+            t.add_column(col, justify=justify)
         for ks in [*self.kinds.values(), self.overall]:
             style = "bold" if ks.key == "overall" else None
             t.add_row(*score_cells(ks), style=style, end_section=ks.key == list(self.kinds)[-1])

@@ -70,7 +70,8 @@ def lexical_similarity(gold: Sequence[str], draft: Sequence[str]) -> np.ndarray:
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     mat = np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
     g, d = mat[: len(gold)], mat[len(gold) :]
-    return np.clip(g @ d.T, 0.0, 1.0)
+    sims: np.ndarray = np.clip(g @ d.T, 0.0, 1.0)  # numpy types ``@`` of 2-D arrays as Any
+    return sims
 
 
 #: Embeddings already computed in this process, by text.  One evaluation embeds the

@@ -181,7 +181,9 @@ def _resolve(base: Path, p: str) -> Path:
     return q if q.is_absolute() else (base / q)
 
 
-def draft_now(repo: Path, rev: str, proposer: str, out: Path, extra: tuple[str, ...] = ()) -> None:
+def draft_now(
+    repo: Path | str, rev: str, proposer: str, out: Path, extra: tuple[str, ...] = ()
+) -> None:
     """Run ``drafter draft`` in a child process; raise BadInput with its last error line."""
     args = [sys.executable, "-c", "from drafter.cli import run; run()", "draft", str(repo)]
     args += ["--rev", rev, "--out", str(out)]
@@ -198,8 +200,8 @@ def _item_source(item: SuiteItem, base: Path) -> tuple[Path | str, str]:
     if item.repo == SAMPLE:
         from drafter.sample import SAMPLE_SHA, materialize
 
-        repo = materialize(data_dir() / "sample" / "tinkerbot").path
-        return repo, SAMPLE_SHA if item.rev in (None, "HEAD") else item.rev
+        sample = materialize(data_dir() / "sample" / "tinkerbot").path
+        return sample, SAMPLE_SHA if item.rev in (None, "HEAD") else item.rev
     if item.repo is not None and item.rev is not None:
         return _resolve(base, item.repo), item.rev
     draft_path = _resolve(base, item.draft or "")

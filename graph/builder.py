@@ -49,8 +49,8 @@ def fan_out_records(state: DraftState) -> list[Send] | str:
     return [Send("draft_record", {"item": item, "plan": plan_}) for item in items]
 
 
-def build_graph() -> StateGraph:
-    g: StateGraph = StateGraph(DraftState, context_schema=RunContext)
+def build_graph() -> StateGraph[DraftState, RunContext]:
+    g = StateGraph(DraftState, context_schema=RunContext)
     g.add_node("resolve_snapshot", resolve_snapshot)
     g.add_node("ensure_index", ensure_index)
     g.add_node("survey", survey)

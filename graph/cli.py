@@ -34,7 +34,7 @@ from graph.configuration import (
 from graph.costs import summarize, usage_table
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
-from graph.runner import RunResult, new_thread_id, read_settings, run_draft
+from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
 
 MODEL_MAX_RECORDS = 40
@@ -97,7 +97,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
     )
 
 
-def _announcing(console: Console, factory: Any, system: str | None) -> Any:
+def _announcing(console: Console, factory: ProposerFactory, system: str | None) -> ProposerFactory:
     """A proposer factory that prints the estimate before the first paid call."""
 
     def make(config: Configuration, resources: Resources) -> Proposer:
@@ -432,6 +432,7 @@ def draft_cmd(
         out=out,
         estimate_first=generator == "claude",
     )
+    assert out is not None  # required above unless estimate_only, which returned
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
 

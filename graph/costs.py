@@ -11,10 +11,11 @@ thread-safe :class:`Budget`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from rich.table import Table
 
@@ -171,26 +172,26 @@ def charge(model: str, usage: object) -> None:
         meter.charge(model, usage)
 
 
-def summarize(entries: Iterable[dict[str, object]]) -> list[Usage]:
+def summarize(entries: Iterable[Mapping[str, Any]]) -> list[Usage]:
     """Per-node totals in first-seen node order."""
     out: dict[str, Usage] = {}
     for e in entries:
         node = str(e["node"])
         u = out.setdefault(node, Usage(node=node))
         u.calls += 1
-        u.input_tokens += int(e.get("input_tokens", 0))  # type: ignore[arg-type]
-        u.output_tokens += int(e.get("output_tokens", 0))  # type: ignore[arg-type]
-        u.cache_creation_input_tokens += int(e.get("cache_creation_input_tokens", 0))  # type: ignore[arg-type]
-        u.cache_read_input_tokens += int(e.get("cache_read_input_tokens", 0))  # type: ignore[arg-type]
-        u.cost_usd += float(e.get("cost_usd", 0.0))  # type: ignore[arg-type]
+        u.input_tokens += int(e.get("input_tokens", 0))
+        u.output_tokens += int(e.get("output_tokens", 0))
+        u.cache_creation_input_tokens += int(e.get("cache_creation_input_tokens", 0))
+        u.cache_read_input_tokens += int(e.get("cache_read_input_tokens", 0))
+        u.cost_usd += float(e.get("cost_usd", 0.0))
     for u in out.values():
         # summing floats in task-completion order must not make two equal runs differ
         u.cost_usd = round(u.cost_usd, 9)
     return list(out.values())
 
 
-def total_cost(entries: Iterable[dict[str, object]]) -> float:
-    return sum(float(e.get("cost_usd", 0.0)) for e in entries)  # type: ignore[arg-type]
+def total_cost(entries: Iterable[Mapping[str, Any]]) -> float:
+    return sum(float(e.get("cost_usd", 0.0)) for e in entries)
 
 
 def usage_table(usages: list[Usage], title: str = "Model usage by node") -> Table:

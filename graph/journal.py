@@ -60,7 +60,8 @@ class CallJournal:
         if row is None:
             return None
         self.replayed += 1
-        return json.loads(row[0])  # type: ignore[no-any-return]
+        response: dict[str, Any] = json.loads(row[0])  # put() stored a dict
+        return response
 
     def put(self, request: dict[str, Any], response: dict[str, Any]) -> None:
         with self._lock:
@@ -77,7 +78,8 @@ class CallJournal:
         if row is None:
             return None
         self.tools_replayed += 1
-        return json.loads(row[0])  # type: ignore[no-any-return]
+        answer: dict[str, Any] = json.loads(row[0])  # put_tool() stored a dict
+        return answer
 
     def put_tool(self, call: dict[str, Any], answer: dict[str, Any]) -> None:
         with self._lock:

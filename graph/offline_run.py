@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from drafter.model import Report
 from graph.cli import OFFLINE_MAX_RECORDS, OFFLINE_THOROUGH_MAX_RECORDS, make_proposer
@@ -43,11 +44,23 @@ def run_offline(
     )  # fmt: skip
 
 
+class OfflineOptions(TypedDict, total=False):
+    """The keyword options of :func:`run_offline`, for callers that pass them on."""
+
+    system: str | None
+    thorough: bool
+    max_records: int | None
+    use_index: bool
+
+
 def draft_offline(
-    repo: Path | str, rev: str = "HEAD", data_dir: Path | None = None, **kw: object
+    repo: Path | str,
+    rev: str = "HEAD",
+    data_dir: Path | None = None,
+    **kw: Unpack[OfflineOptions],
 ) -> Report:
     """The report of :func:`run_offline` (witnesses verified by the workflow)."""
-    result = run_offline(repo, rev, data_dir, **kw)  # type: ignore[arg-type]
+    result = run_offline(repo, rev, data_dir, **kw)
     if result.report is None:
         raise RuntimeError(f"offline run {result.thread_id} ended without a draft")
     return result.report

@@ -84,7 +84,10 @@ class AccountContext(BaseModel):
 class Proposer(Protocol):
     """Implemented by graph.proposers.offline.OfflineProposer and the Claude proposer."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Read-only: a class attribute or a property (the redraft wrapper's) both do."""
+        ...
 
     def plan(self, ctx: PlanContext) -> Plan: ...
 

@@ -22,7 +22,7 @@ keeps its ID and shows "changed since review", with its previous version kept in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drafter.model import AccountSection, Record, Report
 from drafter.review_identity import derive_meta
@@ -36,6 +36,11 @@ from graph.proposer import (
     Proposer,
     RecordContext,
 )
+
+if TYPE_CHECKING:  # graph.runner is imported when a redraft runs, not with this module
+    from graph.configuration import Configuration
+    from graph.nodes.resources import Resources
+    from graph.runner import ProposerFactory
 
 #: ``meta.extra`` key holding the previous version of each redrafted record.
 PREVIOUS_KEY = "previous_versions"
@@ -196,8 +201,8 @@ def run_redraft(
     report: Report,
     store: ReviewStore,
     repo: str,
-    config: Any,
-    proposer_factory: Any,
+    config: Configuration,
+    proposer_factory: ProposerFactory,
     *,
     fmt: str = "json",
     **run_kw: Any,
@@ -215,7 +220,7 @@ def run_redraft(
         raise BadInput("the draft names no pinned revision to redraft at")
     made: list[RedraftProposer] = []
 
-    def factory(cfg: Any, resources: Any) -> RedraftProposer:
+    def factory(cfg: Configuration, resources: Resources) -> RedraftProposer:
         wrapper = RedraftProposer(
             proposer_factory(cfg, resources),
             targets,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from drafter.config import data_dir as default_data_dir
@@ -30,6 +31,7 @@ from graph.costs import Budget, total_cost
 from graph.journal import CallJournal
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
+from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
 ProposerFactory = Callable[[Configuration, Resources], Proposer]
@@ -60,7 +62,7 @@ def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:
     return root / f"{thread_id}.sqlite"
 
 
-def _graph_config(thread_id: str, cfg: Configuration) -> dict[str, Any]:
+def _graph_config(thread_id: str, cfg: Configuration) -> RunnableConfig:
     return {
         "configurable": {"thread_id": thread_id},
         "max_concurrency": cfg.concurrency,
@@ -91,7 +93,7 @@ def run_draft(
     with SqliteSaver.from_conn_string(str(path)) as saver:
         app = build_graph().compile(checkpointer=saver)
         gconf = _graph_config(tid, config)
-        inputs: dict[str, Any] | None
+        inputs: DraftState | None
         spent = 0.0
         if resume:
             snap = app.get_state(gconf)

@@ -365,10 +365,13 @@ def _py_scope(b: _Builder, nodes: list[Node], prefix: str, in_class: bool,
 
     def flush_run() -> None:
         nonlocal pending_header, run
-        if not run and pending_header is None:
+        if pending_header is not None:
+            first = pending_header[0]
+            last = _last_row(run[-1]) if run else pending_header[1]
+        elif run:
+            first, last = run[0].start_point.row, _last_row(run[-1])
+        else:
             return
-        first = pending_header[0] if pending_header else run[0].start_point.row
-        last = _last_row(run[-1]) if run else pending_header[1]  # type: ignore[index]
         b.pack(_atoms_for(run, first, last), scope_symbol, scope_kind)
         run = []
         pending_header = None

@@ -123,12 +123,13 @@ class _Model:
         if "token_type_ids" in self.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         with self.lock:
-            hidden = self.session.run(None, feeds)[0]
+            hidden: np.ndarray = self.session.run(None, feeds)[0]  # onnxruntime is untyped
         # mean pooling over real tokens, then L2 normalisation (sentence-transformers recipe)
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)  # numpy types this as Any
+        unit: np.ndarray = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return unit
 
 
 @lru_cache(maxsize=1)

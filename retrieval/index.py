@@ -29,8 +29,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
+from uuid import UUID
 
 import chromadb
 import numpy as np
@@ -45,6 +46,9 @@ from drafter.errors import BadInput, DrafterError, RepoError
 from drafter.snapshot import Snapshot
 from retrieval.chunking import CHUNKER_VERSION, HEADER_RESERVE, Chunk, chunk_file, text_cost
 from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed, model_key
+
+if TYPE_CHECKING:  # search imports this module; the cache only names its type
+    from retrieval.search import Lexical
 
 BATCH = 256
 _PAGE = 2000
@@ -195,7 +199,7 @@ class Index:
         self.batch_size = batch_size
         self.cache = VectorCache(data_dir / "embed-cache.sqlite3")
         self._ef = MiniLMEmbeddingFunction()
-        self.lexical_cache: dict[str, Any] = {}  # name -> (collection id, search.Lexical)
+        self.lexical_cache: dict[str, tuple[UUID, Lexical]] = {}  # name -> (collection id, …)
 
     # -- collections ------------------------------------------------------------------
 
@@ -214,7 +218,7 @@ class Index:
 
     def _get(self, name: str) -> Collection | None:
         try:
-            col = self.client.get_collection(name, embedding_function=self._ef)
+            col: Collection = self.client.get_collection(name, embedding_function=self._ef)
         except NotFoundError:
             return None
         except ValueError as exc:  # a missing collection (older clients) or an EF conflict

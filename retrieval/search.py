@@ -128,7 +128,7 @@ class Lexical:
 def _load_lexical(index: Index, col: Collection) -> Lexical:
     cached = index.lexical_cache.get(col.name)
     if cached is not None and cached[0] == col.id:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     ids: list[str] = []
     metas: list[dict[str, Any]] = []
     docs: list[str] = []

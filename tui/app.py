@@ -1,9 +1,10 @@
 """The review app: one :func:`make_app` used by the CLI and by the tests.
 
-The app owns the decision path: every key that decides something calls
-:meth:`ReviewApp.decide` or :meth:`ReviewApp.decide_witness`, which write one row to
-the durable store before the screen changes.  A refused decision (an empty reason, a
-bad edit) is shown with ``notify(severity="error")`` and nothing is stored.
+The app owns the decision path (:class:`tui.deciding.DecidingApp`): every key that
+decides something calls :meth:`~tui.deciding.DecidingApp.decide` or
+:meth:`~tui.deciding.DecidingApp.decide_witness`, which write one row to the durable
+store before the screen changes.  This module adds the screens, the clock and the
+global keys.
 """
 
 from __future__ import annotations
@@ -13,13 +14,10 @@ import time
 from collections.abc import Callable
 
 from textual import events
-from textual.app import App
-from textual.binding import Binding
-from textual.notifications import SeverityLevel
+from textual.binding import Binding, BindingType
 
-from drafter.errors import BadInput
 from drafter.review_store import IDLE_CAP
-from drafter.sanitize import visible
+from tui.deciding import DecidingApp
 from tui.screens.help import HelpScreen
 from tui.screens.main import MainScreen
 from tui.screens.source import SourceScreen
@@ -29,7 +27,7 @@ from tui.session import ReviewSession
 TICK_SECONDS = 1.0
 
 
-class ReviewApp(App[None]):
+class ReviewApp(DecidingApp):
     CSS_PATH = "styles/app.tcss"
     TITLE = "drafter review"
     ENABLE_COMMAND_PALETTE = False
@@ -40,34 +38,10 @@ class ReviewApp(App[None]):
     ]
 
     def __init__(self, session: ReviewSession, *, live_clock: bool = True):
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.live_clock = live_clock
         self.main: MainScreen | None = None
         self._last_input = session.store.clock()
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every toast as literal text, control characters visible.
-
-        Messages quote record IDs, paths and error text from the draft or the
-        repository; read as markup, ``[@click=app.quit]`` in one would be a live action.
-        Screens' and widgets' ``notify`` come here too.  ``markup`` is ignored.
-        """
-        super().notify(
-            visible(message),
-            title=visible(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
-        )
 
     def on_mount(self) -> None:
         self.session.store.start_session()
@@ -96,44 +70,6 @@ class ReviewApp(App[None]):
     def on_unmount(self) -> None:
         self.session.close()
 
-    # -- the decision path ------------------------------------------------------------
-
-    def decide(
-        self, record_id: str, action: str, *, text: str | None = None, field: str | None = None
-    ) -> bool:
-        """Store one record-level decision now; False (and an error shown) if refused."""
-        store = self.session.store
-        r = self.session.record(record_id)
-        try:
-            if action == "accept":
-                store.accept(r)
-            elif action == "reject":
-                store.reject(r, text or "")
-            elif action == "annotate":
-                store.annotate(r, text or "")
-            elif action == "edit":
-                store.edit(r, field or "", text or "")
-            else:
-                raise BadInput(f"unknown action {action!r}")
-        except BadInput as exc:
-            self.notify(str(exc), severity="error")
-            return False
-        self.session.refresh_states()
-        return True
-
-    def decide_witness(
-        self, record_id: str, index: int, accepted: bool, reason: str | None = None
-    ) -> bool:
-        try:
-            self.session.store.decide_witness(
-                self.session.record(record_id), index, accepted, reason
-            )
-        except BadInput as exc:
-            self.notify(str(exc), severity="error")
-            return False
-        self.session.refresh_states()
-        return True
-
     # -- global actions ---------------------------------------------------------------
 
     def action_undo(self) -> None:
@@ -153,13 +89,13 @@ class ReviewApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        moving = [
+        moving: list[BindingType] = [
             Binding("up,down", "", "Move through records or witnesses"),
             Binding("tab", "", "Switch between the record list and the witness list"),
             Binding("enter", "", "On a witness: open its source"),
             Binding("left,right", "", "In the source view: scroll sideways (Home: line start)"),
         ]
-        groups = [
+        groups: list[tuple[str, list[BindingType]]] = [
             ("Review", list(MainScreen.BINDINGS)),
             ("Moving", moving),
             ("Source view", list(SourceScreen.BINDINGS)),

@@ -29,10 +29,10 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import Record, Report
-from drafter.review_store import Mark, ReviewStore, apply_edit, record_hash
+from drafter.review_store import Action, Mark, ReviewStore, apply_edit, record_hash
 from tui.session import witness_ok
 
-_ACTIONS = {"accept", "reject", "annotate", "edit", "accept_witness", "reject_witness"}
+_ACTIONS = {a.value for a in Action}
 MAX_DECISION_LINE = 100_000
 
 
@@ -90,7 +90,7 @@ def _parse(path: Path, report: Report) -> list[tuple[Op, str]]:
             raise BadInput("a decision must be a JSON object", where=where, line=n)
         rid = _text(obj, "record", where, n)
         action = _text(obj, "action", where, n)
-        if action not in _ACTIONS:
+        if action is None or action not in _ACTIONS:
             raise BadInput(
                 f"unknown action {action!r}; use one of {', '.join(sorted(_ACTIONS))}",
                 where=where,
@@ -108,22 +108,22 @@ def _parse(path: Path, report: Report) -> list[tuple[Op, str]]:
             )
         base = batch_key(obj, r, 0)
         seen[base] = seen.get(base, 0) + 1
-        ops.append((_op(obj, r, action or "", where, n), batch_key(obj, r, seen[base])))
+        ops.append((_op(obj, r, Action(action), where, n), batch_key(obj, r, seen[base])))
     return ops
 
 
-def _op(obj: dict[str, object], r: Record, action: str, where: str, n: int) -> Op:
-    if action == "accept":
+def _op(obj: dict[str, object], r: Record, action: Action, where: str, n: int) -> Op:
+    if action == Action.accept:
         return lambda s, k: s.accept(r, batch_key=k)
-    if action == "reject":
+    if action == Action.reject:
         reason = _text(obj, "reason", where, n) or ""
         if not reason.strip():
             raise BadInput("a rejection needs a reason", where=where, line=n)
         return lambda s, k: s.reject(r, reason, batch_key=k)
-    if action == "annotate":
+    if action == Action.annotate:
         note = _text(obj, "text", where, n) or ""
         return lambda s, k: s.annotate(r, note, batch_key=k)
-    if action == "edit":
+    if action == Action.edit:
         name = _text(obj, "field", where, n) or ""
         value = obj.get("value")
         if not isinstance(value, str):
@@ -140,9 +140,9 @@ def _op(obj: dict[str, object], r: Record, action: str, where: str, n: int) -> O
             where=where,
             line=n,
         )
-    reason = _text(obj, "reason", where, n, required=False)
-    ok = action == "accept_witness"
-    return lambda s, k: s.decide_witness(r, idx - 1, ok, reason, batch_key=k)
+    why = _text(obj, "reason", where, n, required=False)  # optional for a witness
+    ok = action == Action.accept_witness
+    return lambda s, k: s.decide_witness(r, idx - 1, ok, why, batch_key=k)
 
 
 def apply_decisions_file(store: ReviewStore, report: Report, path: Path) -> BatchResult:

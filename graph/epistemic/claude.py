@@ -42,7 +42,7 @@ from graph.epistemic.idguard import guard_record
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
 from graph.proposer import ProposalRejected
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude_loop import CACHE, Phase, ToolLoop, Transcript
+from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import LEAD_HINTS, data_block
 from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
 from graph.proposers.claude_tools import tool_definitions
@@ -123,7 +123,7 @@ class ClaudeEpistemicProposer:
 
     # -- requests -------------------------------------------------------------------
 
-    def _loop(self, key: str, phase: Phase) -> ToolLoop:
+    def _loop(self, key: str, phase: Phase[ResultT]) -> ToolLoop[ResultT]:
         tools = self.inner.tools
         self.inner.transcripts[key] = Transcript()
         return ToolLoop(
@@ -164,7 +164,9 @@ class ClaudeEpistemicProposer:
 
     # -- drafting -------------------------------------------------------------------
 
-    def _record(self, opening: list[str], record: Record, runtime: set[str], known: set[str]):
+    def _record(
+        self, opening: list[str], record: Record, runtime: set[str], known: set[str]
+    ) -> Record:
         phase = Phase(
             RECORD_TOOL_DEF,
             RecordDraft,

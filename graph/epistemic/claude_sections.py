@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from drafter.model import AccountSection, Paragraph, Report, Table, WitnessBlock
+from drafter.model import AccountSection, Block, Paragraph, Report, Table, WitnessBlock
 from graph.epistemic.idguard import scrub
 from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_schema import model_witness, tool
@@ -95,8 +95,10 @@ def sections_data(report: Report) -> str:
     return "\n\n".join(parts)
 
 
-def _prose_blocks(items: list[ProseItem], known: set[str], notes: list[str], title: str) -> list:
-    blocks: list = []
+def _prose_blocks(
+    items: list[ProseItem], known: set[str], notes: list[str], title: str
+) -> list[Block]:
+    blocks: list[Block] = []
     for it in items:
         if it.type == "witness":
             if it.path and it.text.strip():

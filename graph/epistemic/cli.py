@@ -82,8 +82,18 @@ def draft_epistemic(
 
     Snapshot(repo, rev).close()
     if estimate_only or out is None:
-        est = dict(model=model, budgets=budgets, max_cost=max_cost)
-        print_estimate(console, repo, rev, runtime_path, store, system, data_dir, **est)
+        print_estimate(
+            console,
+            repo,
+            rev,
+            runtime_path,
+            store,
+            system,
+            data_dir,
+            model=model,
+            budgets=budgets,
+            max_cost=max_cost,
+        )
         return None
     proposer = make_epistemic_proposer(offline, model, budgets, _announcer(console))
     claude = proposer.name == "claude"

@@ -10,6 +10,8 @@ runtime input and the draft's own records; an unknown one is removed from the te
 
 from __future__ import annotations
 
+import re
+
 from drafter.cellcheck import CELL_ID_RE
 from drafter.model import Bullet, Paragraph, Record
 
@@ -20,11 +22,11 @@ def scrub(text: str, known: set[str]) -> tuple[str, list[str]]:
     """The text with unknown record IDs replaced by :data:`MARK`, and those IDs."""
     bad: list[str] = []
 
-    def sub(m: object) -> str:
-        rid = m.group(0)  # type: ignore[attr-defined]
+    def sub(m: re.Match[str]) -> str:
+        rid = m.group(0)
         if rid in known:
-            return str(rid)
-        bad.append(str(rid))
+            return rid
+        bad.append(rid)
         return MARK
 
     return CELL_ID_RE.sub(sub, text), bad

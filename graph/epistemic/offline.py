@@ -16,6 +16,7 @@ from typing import Any
 from drafter.model import (
     EPISTEMIC_TYPE_PATH,
     AccountSection,
+    Block,
     Paragraph,
     RecordSection,
     Report,
@@ -118,7 +119,7 @@ _TABLE_LEADS = {
 }
 
 
-def boundary(ctx: EpistemicContext, plan: EpiPlan) -> list[Paragraph]:
+def boundary(ctx: EpistemicContext, plan: EpiPlan) -> list[Block]:
     rt = ctx.runtime
     which = "accepted in review" if rt.accepted_only else "as drafted (not reviewed)"
     claims = [r.id for r in rt.of_kind("CLM")]
@@ -148,7 +149,7 @@ def boundary(ctx: EpistemicContext, plan: EpiPlan) -> list[Paragraph]:
     ]
 
 
-def conclusion(plan: EpiPlan, tables: dict[str, Table]) -> list[Paragraph]:
+def conclusion(plan: EpiPlan, tables: dict[str, Table]) -> list[Block]:
     kinds: dict[CheckKind, int] = {}
     for r in plan.routes:
         kinds[r.main_kind] = kinds.get(r.main_kind, 0) + 1

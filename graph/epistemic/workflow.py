@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, TypedDict
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -75,7 +75,7 @@ def _runtime(state: EpiState) -> RuntimeInput:
     )
 
 
-def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> EpiState:
     """Pin the revision and read the runtime input (accepted records with a store)."""
     snap = runtime.context.resources.snapshot()
     rt = load_runtime(state["runtime_path"], state.get("store"))
@@ -187,8 +187,8 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
     return {"report": report.model_dump(mode="json"), "problems": notes}
 
 
-def build_epistemic_graph() -> StateGraph:
-    g: StateGraph = StateGraph(EpiState, context_schema=EpiRunContext)
+def build_epistemic_graph() -> StateGraph[EpiState, EpiRunContext]:
+    g = StateGraph(EpiState, context_schema=EpiRunContext)
     for name, fn in (
         ("load_inputs", load_inputs),
         ("propose", propose),
@@ -252,7 +252,7 @@ def run_epistemic(
     try:
         with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
             app = build_epistemic_graph().compile(checkpointer=saver)
-            conf = {"configurable": {"thread_id": tid}}
+            conf: RunnableConfig = {"configurable": {"thread_id": tid}}
             final = app.invoke(inputs, conf, context=ctx, durability="sync")
     finally:
         resources.close()
@@ -296,7 +296,7 @@ def plan_epistemic(
         "system": system,
     }
     try:
-        state.update(load_inputs(state, SimpleNamespace(context=ctx)))  # type: ignore[typeddict-item,arg-type]
+        state.update(load_inputs(state, Runtime(context=ctx)))
         return proposer.plan(_context(state, ctx))
     finally:
         resources.close()

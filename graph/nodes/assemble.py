@@ -54,7 +54,7 @@ def _unique(records: list[Record]) -> list[Record]:
 def build_report(state: DraftState, generator: str, model: str | None) -> Report:
     order = [i["id"] for i in (state.get("plan") or {}).get("items", [])]
     drafts = state.get("drafts") or {}
-    ordered = [drafts[i] for i in order if drafts.get(i)] + [
+    ordered = [d for i in order if (d := drafts.get(i))] + [
         d for k, d in drafts.items() if d and k not in order
     ]
     records = _unique([record_from_state(r) for r in ordered])

@@ -69,10 +69,11 @@ def clean_record(record: Record, item: PlanItem) -> Record:
     return record.model_copy(update={"id": item.id, "blocks": blocks})
 
 
-def draft_record(task: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+# the Send payload is the node's ``state``: LangGraph's node protocols name the parameter so
+def draft_record(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
-    item = PlanItem.model_validate(task["item"])
-    plan = Plan.model_validate(task["plan"])
+    item = PlanItem.model_validate(state["item"])
+    plan = Plan.model_validate(state["plan"])
     rctx = build_record_context(ctx, plan, item)
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "draft_record", lambda: ctx.proposer.draft_record(rctx))

@@ -18,14 +18,14 @@ from graph.proposer import Miss, Plan, PlanItem
 from graph.state import RecordTask
 
 
-def repair(task: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def repair(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
-    item = PlanItem.model_validate(task["item"])
-    plan = Plan.model_validate(task["plan"])
-    record = record_from_state(task["record"] or {})
-    misses = [Miss.model_validate(m) for m in task.get("misses", [])]
+    item = PlanItem.model_validate(state["item"])
+    plan = Plan.model_validate(state["plan"])
+    record = record_from_state(state["record"] or {})
+    misses = [Miss.model_validate(m) for m in state.get("misses", [])]
     rctx = build_record_context(ctx, plan, item).model_copy(
-        update={"repair_round": int(task.get("round") or 1)}
+        update={"repair_round": int(state.get("round") or 1)}
     )
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "repair", lambda: ctx.proposer.repair_record(rctx, record, misses))
@@ -38,5 +38,6 @@ def repair(task: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
         update["drafts"] = {item.id: record_to_state(fixed)}
     else:
         why = result.budget_stop or result.rejected or "the proposer offered no repair"
-        update["notes"] = [f"{item.id}: repair round {task.get('round', '?')} gave nothing ({why})"]
+        rnd = state.get("round", "?")
+        update["notes"] = [f"{item.id}: repair round {rnd} gave nothing ({why})"]
     return update

@@ -11,10 +11,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drafter.model import Verification, Witness
 from drafter.snapshot import Snapshot
+
+if TYPE_CHECKING:  # imported on first use: most runs that build Resources never verify
+    from drafter.verify import Verifier
 
 
 @dataclass
@@ -29,7 +32,7 @@ class Resources:
     progress: bool = False
     index_stats: Any = None
     _snapshot: Snapshot | None = field(default=None, repr=False)
-    _verifier: Any = field(default=None, repr=False)
+    _verifier: Verifier | None = field(default=None, repr=False)
     _index: Any = field(default=None, repr=False)
     _survey: Any = field(default=None, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
@@ -54,7 +57,7 @@ class Resources:
                 from drafter.verify import Verifier
 
                 self._verifier = Verifier(self.snapshot())
-            return self._verifier.verify(witness)  # type: ignore[no-any-return]
+            return self._verifier.verify(witness)
 
     # -- index and search ---------------------------------------------------------
 

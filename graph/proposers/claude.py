@@ -32,7 +32,7 @@ from graph import costs
 from graph.journal import CallJournal
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.claude_client import RetryPolicy, call_with_retries, make_client
-from graph.proposers.claude_loop import CACHE, Phase, ToolLoop, Transcript
+from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import (
     LEAD_HINTS,
     data_block,
@@ -207,7 +207,9 @@ class ClaudeProposer:
 
     # -- first requests (what graph.dump_request shows) ----------------------------
 
-    def _loop(self, key: str, phase: Phase, max_tokens: int | None = None) -> ToolLoop:
+    def _loop(
+        self, key: str, phase: Phase[ResultT], max_tokens: int | None = None
+    ) -> ToolLoop[ResultT]:
         return ToolLoop(
             send=self._send,
             base=self._base(max_tokens),
@@ -240,7 +242,7 @@ class ClaudeProposer:
 
     # -- phases -------------------------------------------------------------------
 
-    def _plan_phase(self) -> Phase:
+    def _plan_phase(self) -> Phase[Plan]:
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
@@ -249,7 +251,7 @@ class ClaudeProposer:
             "with at most half as many records and one-sentence rationales",
         )
 
-    def _record_phase(self, record_id: str, budget: int) -> Phase:
+    def _record_phase(self, record_id: str, budget: int) -> Phase[Record]:
         return Phase(
             RECORD_TOOL_DEF,
             RecordDraft,
@@ -258,7 +260,7 @@ class ClaudeProposer:
             "with shorter paragraphs and at most five witnesses",
         )
 
-    def _account_phase(self) -> Phase:
+    def _account_phase(self) -> Phase[list[AccountSection]]:
         return Phase(
             ACCOUNT_TOOL_DEF, AccountDraft, to_account, self.budgets.account, "in fewer words"
         )
@@ -325,24 +327,24 @@ class ClaudeProposer:
         opening = self.plan_opening(ctx)
         loop = self._loop("plan", self._plan_phase(), self.plan_max_tokens)
         loop.transcript = self.transcripts["plan"] = Transcript()
-        return loop.run(opening)  # type: ignore[no-any-return]
+        return loop.run(opening)
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
         loop = self._fresh(ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record))
-        return loop.run(self.record_opening(ctx))  # type: ignore[no-any-return]
+        return loop.run(self.record_opening(ctx))
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
     ) -> Record | None:
         key = f"{record.id}#repair{ctx.repair_round or 1}"
         loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair))
-        return loop.run(self.repair_opening(ctx, record, misses))  # type: ignore[no-any-return]
+        return loop.run(self.repair_opening(ctx, record, misses))
 
     def account(self, ctx: AccountContext) -> list[AccountSection]:
         loop = self._fresh("account", self._account_phase())
-        return loop.run(self.account_opening(ctx))  # type: ignore[no-any-return]
+        return loop.run(self.account_opening(ctx))
 
-    def _fresh(self, key: str, phase: Phase) -> ToolLoop:
+    def _fresh(self, key: str, phase: Phase[ResultT]) -> ToolLoop[ResultT]:
         with self._lock:
             self.transcripts[key] = Transcript()
         return self._loop(key, phase)

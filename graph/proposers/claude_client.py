@@ -43,7 +43,7 @@ class RetryPolicy:
     waits: list[float] = field(default_factory=list, repr=False)
 
     def backoff(self, attempt: int) -> float:
-        raw = min(self.max_delay, self.base_delay * (2**attempt))
+        raw = min(self.max_delay, self.base_delay * (2.0**attempt))  # int ** int types as Any
         return raw * (0.5 + random.random() / 2)
 
 

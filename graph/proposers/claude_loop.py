@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,15 +34,17 @@ CACHE = {"type": "ephemeral"}
 
 Send = Callable[[dict[str, Any]], Any]
 RunTool = Callable[[str, Any], tuple[str, bool]]
+#: What a conversation's accepted answer becomes (a Plan, a Record, account sections…).
+ResultT = TypeVar("ResultT")
 
 
 @dataclass
-class Phase:
-    """What one conversation must end with."""
+class Phase(Generic[ResultT]):
+    """What one conversation must end with, and what its answer is turned into."""
 
     terminal_def: dict[str, Any]
     model: type[BaseModel]
-    convert: Callable[[Any], Any]
+    convert: Callable[[Any], ResultT]
     budget: int
     #: Said to the model when its answer was cut by ``max_tokens``.
     shorter_hint: str = "shorter"
@@ -62,10 +64,10 @@ class Transcript:
 
 
 @dataclass
-class ToolLoop:
+class ToolLoop(Generic[ResultT]):
     send: Send
     base: dict[str, Any]  # model, max_tokens, system
-    phase: Phase
+    phase: Phase[ResultT]
     tool_defs: list[dict[str, Any]]
     run_tool: RunTool | None
     transcript: Transcript = field(default_factory=Transcript)
@@ -86,7 +88,7 @@ class ToolLoop:
 
     # -- the loop -------------------------------------------------------------------
 
-    def run(self, opening: list[str]) -> Any:
+    def run(self, opening: list[str]) -> ResultT:
         messages: list[dict[str, Any]] = [
             {"role": "user", "content": [{"type": "text", "text": t} for t in opening]}
         ]
@@ -110,9 +112,10 @@ class ToolLoop:
                 messages += self._answer(content, uses, {}, note, "not used: answer cut")
                 continue
             if submit is not None:
-                ok, value, error = self._parse(submit)
-                if ok:
-                    return value
+                try:
+                    return self._parse(submit)
+                except (ValidationError, ValueError) as exc:
+                    error = short_error(exc)
                 invalid += 1
                 if invalid > 1:
                     raise ProposalRejected(
@@ -190,12 +193,9 @@ class ToolLoop:
             {"role": "user", "content": results},
         ]
 
-    def _parse(self, block: Any) -> tuple[bool, Any, str]:
-        try:
-            parsed = self.phase.model.model_validate(block.input)
-            return True, self.phase.convert(parsed), ""
-        except (ValidationError, ValueError) as exc:
-            return False, None, short_error(exc)
+    def _parse(self, block: Any) -> ResultT:
+        """The submitted answer, converted; raises ValidationError or ValueError."""
+        return self.phase.convert(self.phase.model.model_validate(block.input))
 
 
 def _result(tool_use_id: str, text: str, is_error: bool) -> dict[str, Any]:

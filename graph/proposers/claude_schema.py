@@ -111,7 +111,8 @@ def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
             return [walk(v) for v in node]
         return node
 
-    return walk(schema)  # type: ignore[no-any-return]
+    resolved: dict[str, Any] = walk(schema)  # walk keeps a dict a dict; it is typed Any
+    return resolved
 
 
 def tool(name: str, description: str, model: type[BaseModel]) -> dict[str, Any]:
@@ -162,7 +163,10 @@ def to_record(draft: RecordDraft, record_id: str) -> Record:
 
 def from_record(record: Record) -> RecordDraft:
     """The record in the tool's own shape, shown to the model when it repairs it."""
-    lead, paragraphs, fields, witnesses = "", [], [], []
+    lead = ""
+    paragraphs: list[str] = []
+    fields: list[FieldDraft] = []
+    witnesses: list[WitnessDraft] = []
     for b in record.blocks:
         if isinstance(b, Paragraph):
             if not lead and not paragraphs:

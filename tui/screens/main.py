@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,7 +23,8 @@ from textual.widgets import OptionList, Static, Tree
 from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
 from drafter.review_export import reviewed_report
-from drafter.review_store import editable_fields, field_value
+from drafter.review_store import Action, Mark, editable_fields, field_value
+from tui.deciding import DecidingApp
 from tui.export import FORMATS, default_export_path, write_export
 from tui.screens.choice import ChoiceScreen, FilterScreen
 from tui.screens.editor import EditorScreen
@@ -91,6 +92,9 @@ class MainScreen(Screen[None]):
             tooltip="Send records rejected with a note back to the drafter (drafter redraft)",
         ),
     ]
+
+    #: The app, typed: decisions go through it (see tui.deciding).
+    app = getters.app(DecidingApp)
 
     def __init__(self, session: ReviewSession):
         super().__init__()
@@ -208,8 +212,8 @@ class MainScreen(Screen[None]):
         marked = [rid for rid in self.session.visible_ids() if rid in self.session.marked]
         return marked or ([self.current_id] if self.current_id else [])
 
-    def _decide_all(self, ids: list[str], action: str, text: str | None = None) -> None:
-        done = [rid for rid in ids if self.app.decide(rid, action, text=text)]  # type: ignore[attr-defined]
+    def _decide_all(self, ids: list[str], action: Action, text: str | None = None) -> None:
+        done = [rid for rid in ids if self.app.decide(rid, action, text=text)]
         if self.session.marked:
             self.session.marked.clear()
             self.notify(f"{action.capitalize()}ed {len(done)} of {len(ids)} marked records.")
@@ -217,17 +221,19 @@ class MainScreen(Screen[None]):
             self.after_decision(advance=True)
 
     def action_accept(self) -> None:
-        self._decide_all(self._targets(), "accept")
+        self._decide_all(self._targets(), Action.accept)
 
     def action_reject(self) -> None:
         ids = self._targets()
         if not ids:
             return
         what = ids[0] if len(ids) == 1 else f"{len(ids)} marked records"
-        self.app.push_screen(
-            PromptScreen(f"Reject {what} — reason"),
-            lambda reason: self._decide_all(ids, "reject", reason) if reason is not None else None,
-        )
+
+        def done(reason: str | None) -> None:
+            if reason is not None:
+                self._decide_all(ids, Action.reject, reason)
+
+        self.app.push_screen(PromptScreen(f"Reject {what} — reason"), done)
 
     def action_mark(self) -> None:
         rid = self.current_id
@@ -264,7 +270,7 @@ class MainScreen(Screen[None]):
             return
 
         def done(text: str | None) -> None:
-            if text is not None and self.app.decide(rid, "annotate", text=text):  # type: ignore[attr-defined]
+            if text is not None and self.app.decide(rid, Action.annotate, text=text):
                 self.after_decision(advance=False)
 
         self.app.push_screen(PromptScreen(f"Note on {rid}"), done)
@@ -284,7 +290,7 @@ class MainScreen(Screen[None]):
                 return
 
             def done(value: str | None) -> None:
-                if value is not None and self.app.decide(rid, "edit", field=name, text=value):  # type: ignore[attr-defined]
+                if value is not None and self.app.decide(rid, Action.edit, field=name, text=value):
                     self.after_decision(advance=False)
 
             title = f"Edit {name} of {rid}"
@@ -301,7 +307,7 @@ class MainScreen(Screen[None]):
             idx is not None
             and self.current_id
             and self.app.decide_witness(self.current_id, idx, True)
-        ):  # type: ignore[attr-defined]
+        ):
             self.after_decision(advance=False)
 
     def action_reject_witness(self) -> None:
@@ -311,7 +317,7 @@ class MainScreen(Screen[None]):
             return
 
         def done(reason: str | None) -> None:
-            if reason is not None and self.app.decide_witness(rid, idx, False, reason or None):  # type: ignore[attr-defined]
+            if reason is not None and self.app.decide_witness(rid, idx, False, reason or None):
                 self.after_decision(advance=False)
 
         self.app.push_screen(
@@ -420,7 +426,7 @@ class MainScreen(Screen[None]):
 
     def action_redraft(self) -> None:
         s = self.session
-        n = sum(1 for r in s.report.records if s.state(r.id).mark.value == "rejected")
+        n = sum(1 for r in s.report.records if s.state(r.id).mark == Mark.rejected)
         if not n:
             self.notify("No rejected record to redraft; reject one with a note first.")
             return

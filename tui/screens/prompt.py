@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -37,7 +38,8 @@ class PromptScreen(ModalScreen[str | None]):
             )
             yield Label("Enter to confirm · Esc to cancel", classes="dialog-hint")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#prompt-input")
+    def _submitted(self, event: Input.Submitted) -> None:
         text = unescape(event.value)
         if not text.strip() and not self.allow_empty:
             self.notify("Type something, or press Esc to cancel.", severity="warning")

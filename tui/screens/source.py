@@ -9,7 +9,7 @@ and the header says so: the reviewer must never mistake a near miss for the quot
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -18,6 +18,7 @@ from textual.widgets import Static
 from drafter.errors import DrafterError
 from drafter.model import LineRange, Witness
 from drafter.sanitize import visible
+from tui.deciding import DecidingApp
 from tui.session import ReviewSession
 from tui.widgets.code_view import CodeView, highlight_lines
 from tui.widgets.key_bar import KeyBar
@@ -66,6 +67,9 @@ class SourceScreen(Screen[None]):
         ),
     ]
 
+    #: The app, typed: witness decisions go through it (see tui.deciding).
+    app = getters.app(DecidingApp)
+
     def __init__(self, session: ReviewSession, record_id: str, index: int):
         super().__init__()
         self.session = session
@@ -93,8 +97,9 @@ class SourceScreen(Screen[None]):
         path, span, what = marked_span(w)
         sym, style = badge(w)
         snap = self.session.snapshot
-        if self.at_old and self.session.old_snapshot() is not None:
-            snap = self.session.old_snapshot()  # type: ignore[assignment]
+        old = self.session.old_snapshot() if self.at_old else None
+        if old is not None:
+            snap = old
             path, span, what = w.path, None, "at the revision carried from"
         n = len(self.session.record(self.record_id).witnesses)
         title = Text(no_wrap=True, overflow="ellipsis")
@@ -196,13 +201,13 @@ class SourceScreen(Screen[None]):
         self.show_witness()
 
     def action_accept_witness(self) -> None:
-        self.app.decide_witness(self.record_id, self.index, True)  # type: ignore[attr-defined]
+        self.app.decide_witness(self.record_id, self.index, True)
         self.show_witness()
 
     def action_reject_witness(self) -> None:
         def done(reason: str | None) -> None:
             if reason is not None:
-                self.app.decide_witness(self.record_id, self.index, False, reason or None)  # type: ignore[attr-defined]
+                self.app.decide_witness(self.record_id, self.index, False, reason or None)
                 self.show_witness()
 
         from tui.screens.prompt import PromptScreen

@@ -8,10 +8,11 @@ selects it).  Decisions stay on records: tables are evidence to read, not to acc
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from drafter.cellcheck import row_paths
 from drafter.model import Table
@@ -67,7 +68,8 @@ class TablesScreen(Screen[str | None]):
         text = "" if row is None else " | ".join(row)
         self.query_one("#table-row", Static).update(plain(text))
 
-    def on_data_table_row_highlighted(self) -> None:
+    @on(DataTable.RowHighlighted, "#table-rows")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_row()
 
     def action_step(self, delta: int) -> None:

@@ -8,6 +8,8 @@ once in a worker (:func:`highlight_lines`) and only the visible lines are drawn
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
@@ -17,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from drafter.sanitize import visible
+from tui.widgets.options import WidgetOptions
 
 THEME = "monokai"
 MARK_STYLE = Style(bgcolor="#49483e")
@@ -38,7 +41,7 @@ def highlight_lines(path: str, code: str) -> list[Text]:
     lexer = Syntax.guess_lexer(path, code)
     syntax = Syntax(code, lexer, theme=THEME)
     text = syntax.highlight(code)
-    lines = text.split("\n", allow_blank=True)
+    lines = list(text.split("\n", allow_blank=True))
     if lines and not lines[-1].plain and code.endswith("\n"):
         lines.pop()
     return lines
@@ -61,8 +64,8 @@ class CodeView(ScrollView, can_focus=True):
     CodeView { background: #272822; }
     """
 
-    def __init__(self, **kw: object) -> None:
-        super().__init__(**kw)  # type: ignore[arg-type]
+    def __init__(self, **kw: Unpack[WidgetOptions]) -> None:
+        super().__init__(**kw)
         self.lines: list[Text] = []
         self.marked: set[int] = set()
         self.message: Text | None = Text("Loading…")

@@ -7,9 +7,13 @@ at 80 columns most of them would fall off the edge.  The bar is built from the s
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
+
+from tui.widgets.options import WidgetOptions
 
 _KEY_NAMES = {
     "question_mark": "?",
@@ -70,8 +74,8 @@ def lay_out(items: list[Text], width: int) -> Text:
 class KeyBar(Static):
     """Shows ``bindings`` (screen keys first, then the app's), wrapped to the width."""
 
-    def __init__(self, bindings: list[BindingType], **kw: object) -> None:
-        super().__init__(**kw)  # type: ignore[arg-type]
+    def __init__(self, bindings: list[BindingType], **kw: Unpack[WidgetOptions]) -> None:
+        super().__init__(**kw)
         self.items = key_items(bindings)
 
     def render(self) -> Text:

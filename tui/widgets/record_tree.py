@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Unpack
 
 from rich.text import Text
 from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
 
 from drafter.model import Record
 from drafter.sanitize import visible
 from tui.session import ReviewSession
 from tui.widgets.marks import BADGE, MARK_STYLE, MARK_SYMBOL, status_of
+from tui.widgets.options import WidgetOptions
 
 #: Shown before a record marked for a bulk decision (space, v).
 SELECTED = "●"
@@ -40,8 +43,8 @@ def record_label(session: ReviewSession, r: Record) -> Text:
 class RecordTree(Tree[str]):
     """Section nodes hold records; a record node's data is its ID."""
 
-    def __init__(self, session: ReviewSession, **kw: object) -> None:
-        super().__init__("Records", **kw)  # type: ignore[arg-type]
+    def __init__(self, session: ReviewSession, **kw: Unpack[WidgetOptions]) -> None:
+        super().__init__("Records", **kw)
         self.session = session
         self.show_root = False
         self.guide_depth = 2
@@ -63,8 +66,8 @@ class RecordTree(Tree[str]):
         if target_line is not None:
             self.call_after_refresh(self._select_node, target_line)
 
-    def _select_node(self, node: object) -> None:
-        self.move_cursor(node, animate=False)  # type: ignore[arg-type]
+    def _select_node(self, node: TreeNode[str]) -> None:
+        self.move_cursor(node, animate=False)
 
     def select_record(self, record_id: str) -> None:
         for sec in self.root.children:

@@ -7,12 +7,15 @@ source (:func:`drafter.cellcheck.is_path_column`), the same rule the cell checke
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from rich.text import Text
 from textual.widgets import DataTable
 
 from drafter.cellcheck import CELL_ID_RE
 from drafter.model import Table
 from drafter.sanitize import plain
+from tui.widgets.options import WidgetOptions
 
 #: Widest a cell is drawn; the full text stays in the row and in the detail line.
 CELL_WIDTH = 48
@@ -36,8 +39,8 @@ def _clip(text: str) -> Text:
 class ReportTable(DataTable[Text]):
     """The rows of one report table; ``table`` is the model's Table."""
 
-    def __init__(self, **kw: object) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kw)  # type: ignore[arg-type]
+    def __init__(self, **kw: Unpack[WidgetOptions]) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kw)
         self.table: Table | None = None
 
     def show(self, table: Table) -> None:
