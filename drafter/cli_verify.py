@@ -21,6 +21,7 @@ from drafter.model import Report, VerifyStatus, Witness
 from drafter.reportio import atomic_write_text, load_report_with_warnings
 from drafter.sanitize import json_safe, visible
 from drafter.snapshot import Snapshot
+from drafter.text import clip
 from drafter.verify import Verifier, VerifySummary, summarize
 
 _STYLE = {
@@ -30,11 +31,6 @@ _STYLE = {
     VerifyStatus.ambiguous: "yellow",
     VerifyStatus.unchecked: "dim",
 }
-
-
-def _excerpt(text: str, width: int = 60) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
@@ -69,7 +65,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
         assert v is not None
         lines = v.lines or w.lines
         anchor = f"{w.path}:{lines}" if lines else w.path
-        quote = _excerpt(w.quote, 400)
+        quote = clip(w.quote, 400)
         rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
     heads = ((0, "#"), (1, "where"), (2, "path:lines"))
     fixed = [max([len(r[k]) for r in rows] + [len(h)]) for k, h in heads]
@@ -105,7 +101,7 @@ def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
             console.print(
                 Text(
                     visible(
-                        f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {_excerpt(p.text, 90)}",
+                        f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {clip(p.text, 90)}",
                         keep_newlines=False,
                     )
                 ),

@@ -15,9 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from drafter.ids import unique_id
 from drafter.model import Block, Record
+from drafter.text import clip
 from graph.proposer import Plan, PlanItem
-from graph.proposers.offline.prose import TextOf, clip, wblock, witness
+from graph.proposers.offline.prose import TextOf, wblock, witness
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
@@ -48,12 +50,7 @@ class Ids:
         self.used: set[str] = set()
 
     def take(self, kind: str, slug_: str) -> str:
-        base = f"RT-{kind}-{slug_}"
-        ident, n = base, 2
-        while ident in self.used:
-            ident, n = f"{base}-{n}", n + 1
-        self.used.add(ident)
-        return ident
+        return unique_id(f"RT-{kind}-{slug_}", self.used)
 
 
 @dataclass
@@ -121,7 +118,7 @@ def make_item(
     return PlanItem(
         id=ident,
         kind=kind,
-        label=clip(label, 120),
+        label=clip(label, 120, at_word=True),
         files=list(dict.fromkeys(f.path for f in facts)),
         rationale=rationale,
         facts=list(dict.fromkeys(f.id for f in facts)),
