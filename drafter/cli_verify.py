@@ -12,10 +12,10 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput
 from drafter.model import Report, VerifyStatus, Witness
 from drafter.reportio import atomic_write_text, load_report_with_warnings
@@ -37,13 +37,8 @@ def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str,
     located = report.located_witnesses()
     verifier = Verifier(snap)
     verifier.prefetch(w.path for _, w in located)
-    with Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=not show_progress,
+    with progress_bar(
+        label="verifying", elapsed=False, console=err_console(), enabled=show_progress
     ) as progress:
         task = progress.add_task("verify", total=len(located))
         for _, w in located:
@@ -158,7 +153,7 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
             raise BadInput("no --rev given and the report names no revision", where=str(report))
         rev = named
     with Snapshot(repo, rev) as snap:
-        err = Console(stderr=True)
+        err = err_console()
         if named and named != snap.sha and not as_json:
             err.print(
                 f"note: the report names revision {named[:12]}; verifying at {snap.sha[:12]}",

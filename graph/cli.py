@@ -20,9 +20,9 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from drafter.config import data_dir as resolve_data_dir
+from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
 from graph.configuration import (
@@ -116,13 +116,8 @@ class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates."""
 
     def __init__(self, console: Console):
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=False,
+        self.progress = progress_bar(
+            label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
 

@@ -25,8 +25,6 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -37,10 +35,10 @@ import numpy as np
 from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
 from drafter import config
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError, RepoError
 from drafter.snapshot import Snapshot
 from retrieval.chunking import CHUNKER_VERSION, HEADER_RESERVE, Chunk, chunk_file, text_cost
@@ -269,7 +267,10 @@ class Index:
             col.modify(metadata=base_meta)
         self.lexical_cache.pop(name, None)
 
-        with _progress(progress) as bar:
+        with progress_bar(
+            label="{task.description:>9}", console=err_console(), enabled=progress,
+            transient=False,
+        ) as bar:
             chunks = self._chunk_all(snapshot, stats, bar)
             existing = self._existing(col)
             want = {c.id: c for c in chunks}
@@ -420,16 +421,6 @@ def _restore_stats(stats: IndexStats, meta: dict[str, Any]) -> None:
     except ValueError:
         stats.skipped = Counter()
     stats.already_present = stats.chunks
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[Progress]:
-    bar = Progress(
-        TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), disable=not enabled, transient=False,
-    )
-    with bar:
-        yield bar
 
 
 def _settings() -> Settings:
