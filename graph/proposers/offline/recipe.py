@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from drafter import defaults
 from drafter.ids import unique_id
 from drafter.model import Block, Record
 from drafter.text import clip
@@ -32,15 +33,16 @@ class Limits:
     """How long the draft may be.  The default is sized for one analyst's review;
     ``thorough`` keeps the long form (more records, more witnesses each)."""
 
-    records: int = 25
-    witnesses: int = 3
+    records: int = defaults.OFFLINE_MAX_RECORDS
+    witnesses: int = defaults.OFFLINE_WITNESSES
     thorough: bool = False
 
     @classmethod
     def for_run(cls, max_records: int | None, thorough: bool) -> Limits:
+        records = max_records or defaults.max_records("offline", thorough)
         if thorough:
-            return cls(records=max_records or 150, witnesses=8, thorough=True)
-        return cls(records=max_records or 25, witnesses=3)
+            return cls(records=records, witnesses=defaults.THOROUGH_WITNESSES, thorough=True)
+        return cls(records=records, witnesses=defaults.OFFLINE_WITNESSES)
 
 
 class Ids:
