@@ -1,5 +1,6 @@
 """Shared fixtures.  An autouse fixture keeps every test out of the user's real
-folders and away from any real API key."""
+folders and away from any real API key; ``sample`` is the repository several
+modules draft and review.  The fake model is in ``fakes.py``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from drafter.sample import SampleRepo, materialize
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 GOLD_DIR = SHARED / "gold"
@@ -32,6 +35,13 @@ def gold_dir() -> Path:
     if not GOLD_DIR.is_dir():
         pytest.fail(f"shared gold reports missing at {GOLD_DIR}")
     return GOLD_DIR
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> SampleRepo:
+    """The shipped sample repository, materialised once per module: modules that run
+    the workflow on it share its index and runs within the module, never across."""
+    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 # -- retrieval (helper D): a real Chroma server for the server-mode index/search tests --

@@ -23,7 +23,7 @@ from claude_investigation import (
     script_investigation,
     tool_results,
 )
-from test_claude_fake import FakeAPI, Reply, tool, use
+from fakes import FakeAPI, Reply, tool, use
 
 from drafter.model import VerifyStatus
 from graph.configuration import Configuration

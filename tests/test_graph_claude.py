@@ -6,22 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claude_fake import FakeAPI
-from test_claude_scenario import BAD_RUN_TASK_1, GOOD_RUN_TASK, NEVER, SANDBOX, script_sample
+from claude_scenario import BAD_RUN_TASK_1, GOOD_RUN_TASK, NEVER, SANDBOX, script_sample
+from fakes import FakeAPI
 
 from drafter.model import VerifyStatus
-from drafter.sample import materialize
 from graph.configuration import Configuration
 from graph.costs import price_for
 from graph.proposers.claude_tools import TOOL_NAMES
 from graph.runner import RunResult, run_draft
 
 MODEL = "claude-sonnet-5-5"
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_claude_fake import FakeAPI, tool
+from fakes import FakeAPI, tool
 
 from drafter.model import Record, Verification, VerifyStatus, Witness, WitnessBlock
 from graph.configuration import Configuration

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 from claude_investigation import tool_results
+from fakes import FakeAPI, tool, use
 from gitrepo import commit
-from test_claude_fake import FakeAPI, tool, use
 
 from drafter.model import VerifyStatus
 from graph.configuration import Configuration

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitrepo import make_repo
 from offline_graph import draft_offline_graph
-from test_survey import make_repo
 
 from drafter.snapshot import Snapshot
 from retrieval.survey import run_survey

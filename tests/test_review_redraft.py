@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from claude_scenario import rec
+from fakes import FakeAPI, tool
 from review_material import sample_draft
-from test_claude_fake import FakeAPI, tool
-from test_claude_scenario import rec
 
 from drafter.cli import main
 from drafter.model import Report
