@@ -1,4 +1,4 @@
-"""Test fakes shared by many modules: the scripted Messages API.
+"""Test fakes shared by many modules: the scripted Messages API and hand-built drafts.
 
 ``FakeAPI`` is a scripted Messages API behind ``httpx2.MockTransport``.  The real
 anthropic SDK talks to it exactly as it would to the API: requests are recorded in
@@ -7,6 +7,9 @@ scripts keyed by what the request asks for (``plan``, ``record:<ID>``, ``repair:
 ``account``; a corrective turn adds ``+retry``).  A conversation with tools pops one
 reply per turn from its key's queue: a reply may call investigation tools (``calls``)
 instead of submitting.
+
+``make_record`` and ``make_report`` build drafts from the model directly, for tests where only
+the code reading a draft is under test.
 """
 
 from __future__ import annotations
@@ -14,11 +17,26 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
 
+from drafter.model import (
+    KIND_SECTION,
+    AccountSection,
+    Block,
+    Bullet,
+    Paragraph,
+    Record,
+    RecordSection,
+    Report,
+    ReportType,
+    Source,
+    Witness,
+    WitnessBlock,
+)
 from graph.proposers.claude import ClaudeProposer
 from graph.proposers.claude_client import RetryPolicy
 
@@ -184,3 +202,54 @@ class FakeAPI:
             model, api_key="test-key", http_client=self.client(), retry=retry, **kw
         )
 
+
+# -- drafts built by hand ------------------------------------------------------------------
+
+#: A witness as a test writes it: a model ``Witness``, or ``(quote, path)``.
+WitnessSpec = Witness | tuple[str, str]
+
+
+def witness_block(w: WitnessSpec) -> WitnessBlock:
+    return WitnessBlock(witness=w if isinstance(w, Witness) else Witness(quote=w[0], path=w[1]))
+
+
+def make_record(
+    rid: str,
+    label: str,
+    body: str = "Claimed operation: x.",
+    witnesses: Sequence[WitnessSpec] = (),
+    bullets: Sequence[tuple[str, str]] = (),
+    **fields: Any,
+) -> Record:
+    """A record as the format orders it: the lead paragraph, bullets, then witnesses;
+    ``fields`` are further record fields (``part_of``, ``flags``)."""
+    blocks: list[Block] = [Paragraph(text=body)]
+    blocks += [Bullet(name=n, value=v) for n, v in bullets]
+    blocks += [witness_block(w) for w in witnesses]
+    return Record(id=rid, label=label, blocks=blocks, **fields)
+
+
+def make_report(
+    records: Iterable[Record],
+    account: Sequence[WitnessSpec] | None = None,
+    *,
+    system: str = "tiny",
+    source: Source | None = None,
+) -> Report:
+    """A runtime report of ``records``, each in its kind's section (sections in order of
+    first use); ``account`` witnesses form one runtime account section."""
+    sections: dict[str, RecordSection] = {}
+    for r in records:
+        title = KIND_SECTION[r.kind]
+        sections.setdefault(title, RecordSection(title=title)).records.append(r)
+    acc = []
+    if account is not None:
+        blocks: list[Block] = [witness_block(w) for w in account]
+        acc = [AccountSection(title="Runtime account", blocks=blocks)]
+    return Report(
+        system=system,
+        type=ReportType.runtime,
+        source=source,
+        account=acc,
+        sections=list(sections.values()),
+    )
