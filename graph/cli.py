@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -231,6 +232,14 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
         raise click.exceptions.Exit(1)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
+    """A whole-number option whose default (from drafter.defaults) the help shows."""
+    return click.option(flag, type=int, default=default, show_default=True, help=help)
+
+
 @click.command("draft")
 @click.argument("repo", required=False)
 @click.option(
@@ -280,34 +289,10 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     is_flag=True,
     help="Print the token and USD estimate of a Claude draft and exit without paying.",
 )
-@click.option(
-    "--plan-tools",
-    type=int,
-    default=defaults.PLAN_TOOL_CALLS,
-    show_default=True,
-    help="Planner tool calls.",
-)
-@click.option(
-    "--record-tools",
-    type=int,
-    default=defaults.RECORD_TOOL_CALLS,
-    show_default=True,
-    help="Tool calls per record.",
-)
-@click.option(
-    "--repair-tools",
-    type=int,
-    default=defaults.REPAIR_TOOL_CALLS,
-    show_default=True,
-    help="Tool calls per repair.",
-)
-@click.option(
-    "--account-tools",
-    type=int,
-    default=defaults.ACCOUNT_TOOL_CALLS,
-    show_default=True,
-    help="Account tool calls.",
-)
+@_int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls.")
+@_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
+@_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
+@_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
