@@ -16,13 +16,14 @@ from typing import Any
 
 from drafter.errors import ReportFormatError
 from drafter.model import AccountSection, Bullet, Heading, Paragraph, Record, RecordSection, Report
+from drafter.text import collapse
 from drafter.textformat.parser import parse_report
 from drafter.textformat.render import render_text
 
 
 def _norm(value: Any) -> Any:
     if isinstance(value, str):
-        return " ".join(value.split())
+        return collapse(value)
     if isinstance(value, list):
         return [_norm(v) for v in value]
     if isinstance(value, dict):
@@ -39,7 +40,8 @@ def _blocks_view(blocks: list[Any]) -> list[Any]:
             out.append({"type": "prose", "text": b.text})  # a title-shaped line reads as heading
         else:
             out.append(b.model_dump(exclude={"witness": {"verification"}}))
-    return _norm(out)
+    view: list[Any] = _norm(out)
+    return view
 
 
 def _record_view(r: Record) -> Any:
