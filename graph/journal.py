@@ -53,32 +53,38 @@ class CallJournal:
         self.tools_replayed = 0
 
     def get(self, request: dict[str, Any]) -> dict[str, Any] | None:
-        found = self._fetch("SELECT response FROM calls WHERE key = ?", request)
-        if found is not None:
-            self.replayed += 1
-        return found
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT response FROM calls WHERE key = ?", (request_key(request),)
+            ).fetchone()
+        if row is None:
+            return None
+        self.replayed += 1
+        return json.loads(row[0])  # type: ignore[no-any-return]
 
     def put(self, request: dict[str, Any], response: dict[str, Any]) -> None:
-        self._store("INSERT OR REPLACE INTO calls (key, response) VALUES (?, ?)", request, response)
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO calls (key, response) VALUES (?, ?)",
+                (request_key(request), json.dumps(response, ensure_ascii=False)),
+            )
 
     def get_tool(self, call: dict[str, Any]) -> dict[str, Any] | None:
-        found = self._fetch("SELECT answer FROM tools WHERE key = ?", call)
-        if found is not None:
-            self.tools_replayed += 1
-        return found
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT answer FROM tools WHERE key = ?", (request_key(call),)
+            ).fetchone()
+        if row is None:
+            return None
+        self.tools_replayed += 1
+        return json.loads(row[0])  # type: ignore[no-any-return]
 
     def put_tool(self, call: dict[str, Any], answer: dict[str, Any]) -> None:
-        self._store("INSERT OR REPLACE INTO tools (key, answer) VALUES (?, ?)", call, answer)
-
-    def _fetch(self, sql: str, keyed: dict[str, Any]) -> dict[str, Any] | None:
-        """The stored JSON under ``keyed``'s key (calls and tool answers alike)."""
         with self._lock:
-            row = self._conn.execute(sql, (request_key(keyed),)).fetchone()
-        return None if row is None else json.loads(row[0])
-
-    def _store(self, sql: str, keyed: dict[str, Any], value: dict[str, Any]) -> None:
-        with self._lock:
-            self._conn.execute(sql, (request_key(keyed), json.dumps(value, ensure_ascii=False)))
+            self._conn.execute(
+                "INSERT OR REPLACE INTO tools (key, answer) VALUES (?, ?)",
+                (request_key(call), json.dumps(answer, ensure_ascii=False)),
+            )
 
     def tool_count(self) -> int:
         with self._lock:

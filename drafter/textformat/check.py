@@ -32,7 +32,7 @@ def _norm(value: Any) -> Any:
 
 
 def _blocks_view(blocks: list[Any]) -> list[Any]:
-    out = []
+    out: list[Any] = []
     for b in blocks:
         if isinstance(b, Bullet):
             out.append({"type": "bullet", "text": b.text})  # "A: b" named or not reads the same
@@ -40,8 +40,7 @@ def _blocks_view(blocks: list[Any]) -> list[Any]:
             out.append({"type": "prose", "text": b.text})  # a title-shaped line reads as heading
         else:
             out.append(b.model_dump(exclude={"witness": {"verification"}}))
-    view: list[Any] = _norm(out)
-    return view
+    return [_norm(b) for b in out]
 
 
 def _record_view(r: Record) -> Any:

@@ -96,14 +96,6 @@ def sections_data(report: Report) -> str:
     return "\n\n".join(parts)
 
 
-def _scrubbed(text: str, known: set[str], notes: list[str], where: str) -> str:
-    """The model's text on one line without the record IDs it invented (noted)."""
-    clean, bad = scrub(collapse(text), known)
-    if bad:
-        notes.append(f"{where}: invented record ID(s) removed: {', '.join(sorted(set(bad)))}")
-    return clean
-
-
 def _prose_blocks(
     items: list[ProseItem], known: set[str], notes: list[str], title: str
 ) -> list[Block]:
@@ -119,6 +111,14 @@ def _prose_blocks(
         if text:
             blocks.append(Paragraph(text=text))
     return blocks
+
+
+def _scrubbed(text: str, known: set[str], notes: list[str], where: str) -> str:
+    """The model's text on one line without the record IDs it invented (noted)."""
+    clean, bad = scrub(collapse(text), known)
+    if bad:
+        notes.append(f"{where}: invented record ID(s) removed: {', '.join(sorted(set(bad)))}")
+    return clean
 
 
 def apply_sections(report: Report, draft: SectionsDraft, known: set[str]) -> list[str]:
