@@ -19,6 +19,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -37,8 +38,13 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
 from graph.proposers.claude_client import RetryPolicy
+from graph.runner import RunResult, run_draft
+
+#: The model every fake conversation names.
+MODEL = "claude-sonnet-5-5"
 
 USAGE = {
     "input_tokens": 1200,
@@ -107,6 +113,7 @@ class FakeAPI:
         self.served: list[dict[str, int]] = []  # usage of every 200 answer sent
         self._lock = threading.Lock()
         self._n = 0
+        self.last_proposer: ClaudeProposer | None = None  # the one draft() used
 
     # -- scripting ------------------------------------------------------------------
 
@@ -196,11 +203,29 @@ class FakeAPI:
     def client(self) -> httpx2.Client:
         return httpx2.Client(transport=httpx2.MockTransport(self.handler))
 
-    def proposer(self, model: str = "claude-sonnet-5-5", **kw: Any) -> ClaudeProposer:
+    def proposer(self, model: str = MODEL, **kw: Any) -> ClaudeProposer:
         retry = kw.pop("retry", None) or RetryPolicy(base_delay=0.001, max_delay=0.01)
         return ClaudeProposer(
             model, api_key="test-key", http_client=self.client(), retry=retry, **kw
         )
+
+    def draft(
+        self,
+        repo: Path | str,
+        rev: str,
+        data_dir: Path | None,
+        settings: dict[str, Any] | None = None,
+        **run: Any,
+    ) -> RunResult:
+        """A Claude draft of ``repo`` at ``rev`` through the real graph, this fake
+        answering: one conversation at a time unless ``settings`` (Configuration
+        fields) say otherwise; ``run`` goes to ``run_draft`` (system, thread, index)."""
+        prop = self.proposer(MODEL)
+        config = Configuration(
+            **{"model": MODEL, "generator": "claude", "concurrency": 1, **(settings or {})}
+        )
+        self.last_proposer = prop
+        return run_draft(str(repo), rev, config, lambda c, r: prop, data_dir=data_dir, **run)
 
 
 # -- drafts built by hand ------------------------------------------------------------------

@@ -9,11 +9,7 @@ import pytest
 from claude_scenario import script_sample
 from fakes import FakeAPI, Killed
 
-from graph.configuration import Configuration
 from graph.journal import request_key
-from graph.runner import run_draft
-
-MODEL = "claude-sonnet-5-5"
 
 
 @pytest.fixture(scope="module")
@@ -23,17 +19,8 @@ def data(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _run(sample, data_dir, fake: FakeAPI, thread_id: str, resume: bool = False):
-    prop = fake.proposer(MODEL)
-    config = Configuration(model=MODEL, generator="claude", concurrency=1)
-    return run_draft(
-        str(sample.path),
-        sample.sha,
-        config,
-        lambda c, r: prop,
-        thread_id=thread_id,
-        resume=resume,
-        data_dir=data_dir,
-        system="tinkerbot",
+    return fake.draft(
+        sample.path, sample.sha, data_dir, thread_id=thread_id, resume=resume, system="tinkerbot"
     )
 
 
