@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import make_repo
-from offline_graph import draft_offline_graph
+from offline_graph import draft_files, draft_offline_graph
 
 from drafter.model import NINE_ROUTE_FIELDS, RECORD_ID_RE, LineRange, Report, VerifyStatus, Witness
 from drafter.reportio import load_report
@@ -202,8 +202,8 @@ def _plan(survey: Survey, files: list[str]):
 
 
 def test_repository_without_python_gives_valid_empty_draft(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", {"data.csv": "a,b\n1,2\n", "notes.txt": "plain\n"})
-    draft = draft_offline_graph(repo, tmp_path / "d", system="empty")
+    files = {"data.csv": "a,b\n1,2\n", "notes.txt": "plain\n"}
+    draft = draft_files(tmp_path, files, system="empty")
     assert draft.records == []
     assert [s.title for s in draft.sections][:3] == ["Components", "Operative objects", "Routes"]
     text = " ".join(b.text for b in draft.account[0].blocks if hasattr(b, "text"))
@@ -216,8 +216,7 @@ def test_duplicate_lines_get_line_ranges_that_verify(tmp_path: Path) -> None:
     body = "import subprocess\n\n\ndef a():\n    subprocess.run(['x'])\n"
     body += "\n\ndef b():\n    subprocess.run(['y'])\n    subprocess.run(['x'])\n"
     body += '\n\nif __name__ == "__main__":\n    b()\n    a()\n'
-    repo = make_repo(tmp_path / "r", {"dup.py": body})
-    draft = draft_offline_graph(repo, tmp_path / "d", system="dup", thorough=True)
+    draft = draft_files(tmp_path, {"dup.py": body}, system="dup", thorough=True)
     runs = [w for w in draft.witnesses if w.quote == "subprocess.run(['x'])"]
     assert runs and all(w.lines is not None and w.verified for w in runs)
 
@@ -242,8 +241,7 @@ LOOP_REPO = {
 def test_model_loop_driven_from_outside_gets_its_own_route(tmp_path: Path) -> None:
     """A harness class a framework imports has no entry point; its loop is still a route,
     witnessed by its deciding lines: the model call and the command it runs."""
-    repo = make_repo(tmp_path / "r", LOOP_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", system="bot")
+    draft = draft_files(tmp_path, LOOP_REPO, system="bot")
     route = draft.record("RT-RTE-loop-bot-solve")
     assert route is not None, [r.id for r in draft.records]
     prog = route.lead["Endpoints/progression"]
@@ -261,8 +259,7 @@ def test_blockquote_warning_becomes_a_verified_claim(tmp_path: Path) -> None:
         "> This repository runs untrusted, model-generated code. Beware.\n",
         "run.py": 'import os\n\nif __name__ == "__main__":\n    os.system("echo hi")\n',
     }
-    repo = make_repo(tmp_path / "r", files)
-    draft = draft_offline_graph(repo, tmp_path / "d")
+    draft = draft_files(tmp_path, files)
     claims = draft.records_of_kind("CLM")
     assert [c.lead["Claimed operation"][:44] for c in claims] == [
         "This repository runs untrusted, model-generated code."[:44]
