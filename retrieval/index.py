@@ -128,34 +128,30 @@ class VectorCache:
 
     def get(self, keys: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
-        model = model_key()
-        with self._lock:
-            for i in range(0, len(keys), 500):
-                part = keys[i : i + 500]
-                marks = ",".join("?" * len(part))
-                rows = self._db.execute(
-                    f"SELECT key, vec FROM vectors WHERE model = ? AND key IN ({marks})",
-                    [model, *part],
-                ).fetchall()
-                for key, blob in rows:
-                    vec = np.frombuffer(blob, dtype=np.float32)
-                    if vec.shape == (DIM,):
-                        out[key] = vec
+        for key, blob in self._select("key, vec", keys):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if vec.shape == (DIM,):
+                out[key] = vec
         return out
 
     def has(self, keys: list[str]) -> set[str]:
         """Which of ``keys`` have a vector for this model."""
-        found: set[str] = set()
+        return {k for (k,) in self._select("key", keys)}
+
+    def _select(self, columns: str, keys: list[str]) -> list[Any]:
+        """``columns`` of this model's rows for ``keys``, asked 500 keys at a time (under
+        SQLite's limit on bound variables)."""
         model = model_key()
+        rows: list[Any] = []
         with self._lock:
             for i in range(0, len(keys), 500):
                 part = keys[i : i + 500]
                 marks = ",".join("?" * len(part))
-                found.update(k for (k,) in self._db.execute(
-                    f"SELECT key FROM vectors WHERE model = ? AND key IN ({marks})",
+                rows += self._db.execute(
+                    f"SELECT {columns} FROM vectors WHERE model = ? AND key IN ({marks})",
                     [model, *part],
-                ))
-        return found
+                ).fetchall()
+        return rows
 
     def put(self, items: dict[str, np.ndarray]) -> None:
         model = model_key()
