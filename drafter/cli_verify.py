@@ -12,15 +12,16 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput
 from drafter.model import Report, VerifyStatus, Witness
 from drafter.reportio import atomic_write_text, load_report_with_warnings
 from drafter.sanitize import json_safe, visible
 from drafter.snapshot import Snapshot
+from drafter.text import clip
 from drafter.verify import Verifier, VerifySummary, summarize
 
 _STYLE = {
@@ -32,22 +33,12 @@ _STYLE = {
 }
 
 
-def _excerpt(text: str, width: int = 60) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
     located = report.located_witnesses()
     verifier = Verifier(snap)
     verifier.prefetch(w.path for _, w in located)
-    with Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=not show_progress,
+    with progress_bar(
+        label="verifying", elapsed=False, console=err_console(), enabled=show_progress
     ) as progress:
         task = progress.add_task("verify", total=len(located))
         for _, w in located:
@@ -69,7 +60,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
         assert v is not None
         lines = v.lines or w.lines
         anchor = f"{w.path}:{lines}" if lines else w.path
-        quote = _excerpt(w.quote, 400)
+        quote = clip(w.quote, 400)
         rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
     columns = [r[:3] for r in rows]  # the three text columns: #, where, path:lines
     heads = ("#", "where", "path:lines")
@@ -106,7 +97,7 @@ def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
             console.print(
                 Text(
                     visible(
-                        f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {_excerpt(p.text, 90)}",
+                        f"    nearest {p.path}:{p.lines} ({p.score:.2f}): {clip(p.text, 90)}",
                         keep_newlines=False,
                     )
                 ),
@@ -163,7 +154,7 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
             raise BadInput("no --rev given and the report names no revision", where=str(report))
         rev = named
     with Snapshot(repo, rev) as snap:
-        err = Console(stderr=True)
+        err = err_console()
         if named and named != snap.sha and not as_json:
             err.print(
                 f"note: the report names revision {named[:12]}; verifying at {snap.sha[:12]}",

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from drafter.text import collapse
+
 #: File suffixes whose inline Markdown (emphasis, strong, links) is dropped.  Elsewhere
 #: only code-span backticks are: ``*`` and ``_`` are operators and name characters in
 #: code, and reading them as emphasis would make different code look equal.
@@ -28,7 +30,6 @@ BULLET = "•"
 
 _WS = re.compile(r"\s{2,}|[^\S ]")
 _WS_SPLIT = re.compile(r"(\s{2,}|[^\S ])")
-_ALL_WS = re.compile(r"\s+")
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*([-*+])(?=[ \t])")
 # Code spans: a backtick run, content without a blank line, the same run again.
 _CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^`\n]|`(?!\1)|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
@@ -253,9 +254,4 @@ def quote_form(quote: str, level: str, *, markdown: bool) -> str:
         return quote.strip()
     if level == "markup":
         quote = strip_markup(identity(quote), markdown).text
-    return _ALL_WS.sub(" ", quote).strip()
-
-
-def collapse(text: str) -> str:
-    """Plain whitespace collapse of a string (quotes, passages for display)."""
-    return _ALL_WS.sub(" ", text).strip()
+    return collapse(quote)

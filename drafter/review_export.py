@@ -31,6 +31,7 @@ from drafter.model import (
     Table,
 )
 from drafter.review_store import Mark, RecordState, ReviewStore, field_value, witness_key
+from drafter.text import clip, collapse
 
 #: The format's line for an "Evidenced absences" section with no records.
 NO_ABSENCES = "none declared in this member"
@@ -99,37 +100,28 @@ def prune_account(
     return out, Pruned(sentences=sentences, rows=rows)
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _short(text: str) -> str:
-    text = _one_line(text)
-    return text if len(text) <= OLD_VALUE_CHARS else text[: OLD_VALUE_CHARS - 1] + "…"
-
-
 def record_annotation(
     r: Record, st: RecordState, not_accepted: frozenset[str] = frozenset()
 ) -> str | None:
     """One paragraph with everything the analyst wrote about ``r``; None if nothing."""
     parts: list[str] = []
     if st.mark == Mark.rejected and st.reason:
-        parts.append(f"rejection reason: {_one_line(st.reason)}")
+        parts.append(f"rejection reason: {collapse(st.reason)}")
     elif st.mark == Mark.accepted and st.reason and st.reason != "accept-verified":
-        parts.append(f"acceptance note: {_one_line(st.reason)}")
-    parts.extend(f"note: {_one_line(n)}" for n in st.notes)
+        parts.append(f"acceptance note: {collapse(st.reason)}")
+    parts.extend(f"note: {collapse(n)}" for n in st.notes)
     for name, value in st.edits.items():
         old = field_value(r, name)
         if old == value:
             continue
-        was = f' (was "{_short(old)}")' if old else " (added)"
+        was = f' (was "{clip(old, OLD_VALUE_CHARS)}")' if old else " (added)"
         parts.append(f"edited {name}{was}")
     by_key = {witness_key(w): w for w in r.witnesses}
     for key, (ok, reason) in st.witnesses.items():
         w = by_key.get(key)
         if w is None or ok:
             continue
-        why = f": {_one_line(reason)}" if reason else ""
+        why = f": {collapse(reason)}" if reason else ""
         parts.append(f"witness from {w.anchor} rejected{why}")
     if st.mark == Mark.accepted and r.part_of in not_accepted:
         parts.append(f"Part of {r.part_of} left out (that record was not accepted)")

@@ -20,6 +20,8 @@ import re
 from rich.markup import escape as _rich_escape
 from rich.text import Text
 
+from drafter.text import collapse
+
 #: Control characters that must never reach a terminal raw: C0 except tab and newline,
 #: DEL, and C1 (0x80-0x9F, which some terminals read as CSI/OSC introducers).
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -92,7 +94,7 @@ def json_safe(text: str) -> str:
 
 def one_line(text: str, limit: int | None = None) -> str:
     """Whitespace collapsed to single spaces, controls visible, clipped to ``limit``."""
-    out = visible(" ".join(text.split()), keep_newlines=False)
+    out = visible(collapse(text), keep_newlines=False)
     if limit is not None and len(out) > limit:
         out = out[: limit - 1] + "…"
     return out

@@ -44,13 +44,13 @@ from drafter.normalize import (
     BULLET,
     LEVELS,
     Mapped,
-    collapse,
     file_form,
     has_markup,
     is_markdown_path,
     quote_form,
 )
 from drafter.snapshot import Snapshot, safe_relpath
+from drafter.text import collapse
 
 _KIND = {"exact": MatchKind.exact, "whitespace": MatchKind.whitespace, "markup": MatchKind.markup}
 #: An occurrence count above this is reported as "at least"; finding more helps nobody.

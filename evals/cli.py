@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError
 from drafter.snapshot import Snapshot
 from evals.alignment import DEFAULT_METHOD, DEFAULT_THRESHOLD, METHODS, ONE_TO_ONE_THRESHOLD
@@ -41,17 +41,6 @@ def _console(stderr: bool) -> Console:
     if not console.is_terminal:
         console.width = max(console.width, 160)
     return console
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 @click.command("eval")
@@ -153,7 +142,7 @@ def eval_cmd(
         labels = load_labels(labels_file)
         check_complete(labels, gold_report, draft_report)
     repo, rev = source_of(draft_report, repo, rev, str(draft))
-    with Snapshot(repo, rev) as snap, _progress(Console(stderr=True)) as bar:
+    with Snapshot(repo, rev) as snap, progress_bar(console=err_console()) as bar:
 
         def progress(total: int) -> Callable[[], None]:
             task = bar.add_task("locating witnesses", total=total)
@@ -209,7 +198,7 @@ def _run_suite(
         suite = replace(suite, similarity=similarity)
     console = _console(as_json)
     directory = results_dir(results)
-    with _progress(Console(stderr=True)) as bar:
+    with progress_bar(console=err_console()) as bar:
         task = bar.add_task("suite", total=len(suite.items))
         items = run_suite(
             suite,

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from drafter import defaults
 from drafter.config import data_dir as resolve_data_dir
+from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
 from graph.configuration import (
@@ -37,10 +39,6 @@ from graph.proposer import Proposer
 from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
 
-MODEL_MAX_RECORDS = 40
-#: Offline default sized for one analyst's review; ``--thorough`` keeps the long form.
-OFFLINE_MAX_RECORDS = 25
-OFFLINE_THOROUGH_MAX_RECORDS = 150
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
 
@@ -116,13 +114,8 @@ class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates."""
 
     def __init__(self, console: Console):
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=False,
+        self.progress = progress_bar(
+            label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
 
@@ -239,6 +232,14 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
         raise click.exceptions.Exit(1)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
+    """A whole-number option whose default (from drafter.defaults) the help shows."""
+    return click.option(flag, type=int, default=default, show_default=True, help=help)
+
+
 @click.command("draft")
 @click.argument("repo", required=False)
 @click.option(
@@ -265,18 +266,19 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     "--max-records",
     type=int,
     default=None,
-    help=f"Records to plan at most (default {MODEL_MAX_RECORDS} with a model, "
-    f"{OFFLINE_MAX_RECORDS} offline, {OFFLINE_THOROUGH_MAX_RECORDS} with --thorough).",
+    help=f"Records to plan at most (default {defaults.MODEL_MAX_RECORDS} with a model, "
+    f"{defaults.OFFLINE_MAX_RECORDS} offline, {defaults.THOROUGH_MAX_RECORDS} with --thorough).",
 )
 @click.option(
     "--thorough",
     is_flag=True,
     help="Offline long form: up to "
-    f"{OFFLINE_THOROUGH_MAX_RECORDS} records and 8 witnesses each (default: a short, "
-    "core-first draft of at most 25 records and 3 witnesses each).",
+    f"{defaults.THOROUGH_MAX_RECORDS} records and {defaults.THOROUGH_WITNESSES} witnesses each "
+    f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
+    f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
 )
-@click.option("--repair-rounds", type=int, default=2, show_default=True)
-@click.option("--concurrency", type=int, default=4, show_default=True)
+@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
+@click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True)
 @click.option(
     "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
 )
@@ -287,16 +289,10 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     is_flag=True,
     help="Print the token and USD estimate of a Claude draft and exit without paying.",
 )
-@click.option("--plan-tools", type=int, default=15, show_default=True, help="Planner tool calls.")
-@click.option(
-    "--record-tools", type=int, default=12, show_default=True, help="Tool calls per record."
-)
-@click.option(
-    "--repair-tools", type=int, default=6, show_default=True, help="Tool calls per repair."
-)
-@click.option(
-    "--account-tools", type=int, default=10, show_default=True, help="Account tool calls."
-)
+@_int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls.")
+@_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
+@_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
+@_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
@@ -399,9 +395,7 @@ def draft_cmd(
         click.echo(OFFLINE_NOTICE, err=True)
         generator = "offline"
     if max_records is None:
-        max_records = MODEL_MAX_RECORDS
-        if generator == "offline":
-            max_records = OFFLINE_THOROUGH_MAX_RECORDS if thorough else OFFLINE_MAX_RECORDS
+        max_records = defaults.max_records(generator, thorough)
     try:
         config = Configuration(
             model=resolve_model(model),
@@ -527,7 +521,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     sample = materialize(out_dir / "sample-repo")
     console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
-    config = Configuration(generator="offline", max_records=OFFLINE_MAX_RECORDS)
+    config = Configuration(generator="offline", max_records=defaults.OFFLINE_MAX_RECORDS)
     result = _execute(
         console,
         str(sample.path),

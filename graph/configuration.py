@@ -13,6 +13,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from drafter import defaults
 from drafter.config import ENV_MODEL
 from graph.costs import Budget
 from graph.proposer import Proposer
@@ -60,17 +61,17 @@ class Configuration:
 
     model: str = DEFAULT_MODEL
     generator: str = "offline"
-    max_records: int = 40
-    repair_rounds: int = 2
+    max_records: int = defaults.MODEL_MAX_RECORDS
+    repair_rounds: int = defaults.REPAIR_ROUNDS
     max_cost: float | None = None
-    concurrency: int = 4
+    concurrency: int = defaults.CONCURRENCY
     retrieval_k: int = 6
     max_file_chars: int = 12_000
     # tool calls each Claude conversation may make before it must submit
-    plan_tool_calls: int = 15
-    record_tool_calls: int = 12
-    repair_tool_calls: int = 6
-    account_tool_calls: int = 10
+    plan_tool_calls: int = defaults.PLAN_TOOL_CALLS
+    record_tool_calls: int = defaults.RECORD_TOOL_CALLS
+    repair_tool_calls: int = defaults.REPAIR_TOOL_CALLS
+    account_tool_calls: int = defaults.ACCOUNT_TOOL_CALLS
     #: Offline long form: more records and witnesses per record than a review needs.
     thorough: bool = False
 

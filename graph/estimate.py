@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drafter import defaults
 from graph.costs import price_for
 
 CHARS_PER_TOKEN = 3.5
@@ -89,7 +90,7 @@ def estimate(
     shared_chars: int,
     max_records: int,
     budgets: object,
-    repair_rounds: int = 2,
+    repair_rounds: int = defaults.REPAIR_ROUNDS,
 ) -> Estimate:
     """Token and USD range of a draft (see the module docstring for the model)."""
     prefix = int(shared_chars / CHARS_PER_TOKEN) + TOOL_DEFS_TOKENS + 1_200

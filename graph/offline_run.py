@@ -11,8 +11,9 @@ import tempfile
 from pathlib import Path
 from typing import TypedDict, Unpack
 
+from drafter import defaults
 from drafter.model import Report
-from graph.cli import OFFLINE_MAX_RECORDS, OFFLINE_THOROUGH_MAX_RECORDS, make_proposer
+from graph.cli import make_proposer
 from graph.configuration import Configuration
 from graph.runner import RunResult, run_draft
 
@@ -28,9 +29,10 @@ def run_offline(
     use_index: bool = False,
 ) -> RunResult:
     """One offline run of the workflow; a temporary data dir when none is given."""
-    default = OFFLINE_THOROUGH_MAX_RECORDS if thorough else OFFLINE_MAX_RECORDS
     config = Configuration(
-        generator="offline", max_records=max_records or default, thorough=thorough
+        generator="offline",
+        max_records=max_records or defaults.max_records("offline", thorough),
+        thorough=thorough,
     )
     if data_dir is None:
         with tempfile.TemporaryDirectory(prefix="drafter-offline-") as tmp:

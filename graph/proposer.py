@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
+from drafter import defaults
 from drafter.model import AccountSection, Passage, Record, Witness
 
 
@@ -61,7 +62,7 @@ class PlanContext(BaseModel):
     revision: str
     files: list[str]
     survey: Any = None
-    max_records: int = 40
+    max_records: int = defaults.MODEL_MAX_RECORDS
 
 
 class RecordContext(BaseModel):

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from drafter import defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
@@ -44,7 +45,7 @@ from graph.redraft import run_redraft
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
 @click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
-@click.option("--repair-rounds", type=int, default=2, show_default=True)
+@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 def redraft_cmd(

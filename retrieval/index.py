@@ -25,8 +25,6 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -38,10 +36,10 @@ import numpy as np
 from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
 from drafter import config
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError, RepoError
 from drafter.snapshot import Snapshot
 from retrieval.chunking import CHUNKER_VERSION, HEADER_RESERVE, Chunk, chunk_file, text_cost
@@ -134,34 +132,30 @@ class VectorCache:
 
     def get(self, keys: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
-        model = model_key()
-        with self._lock:
-            for i in range(0, len(keys), 500):
-                part = keys[i : i + 500]
-                marks = ",".join("?" * len(part))
-                rows = self._db.execute(
-                    f"SELECT key, vec FROM vectors WHERE model = ? AND key IN ({marks})",
-                    [model, *part],
-                ).fetchall()
-                for key, blob in rows:
-                    vec = np.frombuffer(blob, dtype=np.float32)
-                    if vec.shape == (DIM,):
-                        out[key] = vec
+        for key, blob in self._select("key, vec", keys):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if vec.shape == (DIM,):
+                out[key] = vec
         return out
 
     def has(self, keys: list[str]) -> set[str]:
         """Which of ``keys`` have a vector for this model."""
-        found: set[str] = set()
+        return {k for (k,) in self._select("key", keys)}
+
+    def _select(self, columns: str, keys: list[str]) -> list[Any]:
+        """``columns`` of this model's rows for ``keys``, asked 500 keys at a time (under
+        SQLite's limit on bound variables)."""
         model = model_key()
+        rows: list[Any] = []
         with self._lock:
             for i in range(0, len(keys), 500):
                 part = keys[i : i + 500]
                 marks = ",".join("?" * len(part))
-                found.update(k for (k,) in self._db.execute(
-                    f"SELECT key FROM vectors WHERE model = ? AND key IN ({marks})",
+                rows += self._db.execute(
+                    f"SELECT {columns} FROM vectors WHERE model = ? AND key IN ({marks})",
                     [model, *part],
-                ))
-        return found
+                ).fetchall()
+        return rows
 
     def put(self, items: dict[str, np.ndarray]) -> None:
         model = model_key()
@@ -273,7 +267,10 @@ class Index:
             col.modify(metadata=base_meta)
         self.lexical_cache.pop(name, None)
 
-        with _progress(progress) as bar:
+        with progress_bar(
+            label="{task.description:>9}", console=err_console(), enabled=progress,
+            transient=False,
+        ) as bar:
             chunks = self._chunk_all(snapshot, stats, bar)
             existing = self._existing(col)
             want = {c.id: c for c in chunks}
@@ -424,16 +421,6 @@ def _restore_stats(stats: IndexStats, meta: dict[str, Any]) -> None:
     except ValueError:
         stats.skipped = Counter()
     stats.already_present = stats.chunks
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[Progress]:
-    bar = Progress(
-        TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), disable=not enabled, transient=False,
-    )
-    with bar:
-        yield bar
 
 
 def _settings() -> Settings:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fakes import FakeAPI, tool, use
 from gitrepo import commit
-from test_claude_fake import FakeAPI, tool, use
 
 WRONG = "result = call_model(prompts)"
 RIGHT = "result = call_model(prompt)"

@@ -1,9 +1,9 @@
-"""The scripted Messages API of ``test_claude_fake`` served over real HTTP on loopback.
+"""The scripted Messages API of ``fakes.FakeAPI`` served over real HTTP on loopback.
 
 Why: the graph tests drive the proposer in-process over ``httpx2.MockTransport``; the
 ``drafter draft`` command has to be tested as users run it, in a child process whose
 anthropic SDK finds the endpoint through ``$ANTHROPIC_BASE_URL``.  This server turns
-each HTTP request into an ``httpx2.Request`` for :class:`test_claude_fake.FakeAPI`, so
+each HTTP request into an ``httpx2.Request`` for :class:`fakes.FakeAPI`, so
 both kinds of test share one set of canned answers and one request log.
 
 Two controls on top of the fake's scripts, both counted over requests that reach the
@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx2
-from test_claude_fake import FakeAPI
+from fakes import FakeAPI
 
 _ERROR_TYPES = {401: "authentication_error", 403: "permission_error"}
 

@@ -1,5 +1,7 @@
 """Shared fixtures.  An autouse fixture keeps every test out of the user's real
-folders and away from any real API key."""
+folders and away from any real API key; ``sample`` and ``tiny_repo`` are the
+repositories several modules draft, review or score.  Fakes and hand-built drafts are
+in ``fakes.py``, repository builders in ``gitrepo.py``."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ import os
 from pathlib import Path
 
 import pytest
+from eval_material import build_tiny_repo
+
+from drafter.sample import SampleRepo, materialize
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 GOLD_DIR = SHARED / "gold"
@@ -32,6 +37,19 @@ def gold_dir() -> Path:
     if not GOLD_DIR.is_dir():
         pytest.fail(f"shared gold reports missing at {GOLD_DIR}")
     return GOLD_DIR
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> SampleRepo:
+    """The shipped sample repository, materialised once per module: modules that run
+    the workflow on it share its index and runs within the module, never across."""
+    return materialize(tmp_path_factory.mktemp("sample") / "repo")
+
+
+@pytest.fixture(scope="module")
+def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """The evaluation tests' two-commit repository: (path, revision 1, revision 2)."""
+    return build_tiny_repo(tmp_path_factory.mktemp("tiny"))
 
 
 # -- retrieval (helper D): a real Chroma server for the server-mode index/search tests --

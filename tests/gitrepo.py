@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 DATE = "2024-01-01T00:00:00+0000"
@@ -35,7 +36,7 @@ def git(repo: Path, *args: str) -> str:
     return r.stdout.decode().strip()
 
 
-def commit(repo: Path, files: dict[str, str | bytes | None], msg: str = "c") -> str:
+def commit(repo: Path, files: Mapping[str, str | bytes | None], msg: str = "c") -> str:
     """Write files (None deletes one), commit them, return the new SHA.
 
     The repository is initialised on first use.
@@ -56,3 +57,9 @@ def commit(repo: Path, files: dict[str, str | bytes | None], msg: str = "c") -> 
     git(repo, "add", "-A", "--", *files)
     git(repo, "commit", "-q", "--allow-empty", "-m", msg)
     return git(repo, "rev-parse", "HEAD")
+
+
+def make_repo(root: Path, files: dict[str, str]) -> Path:
+    """A one-commit repository of ``files`` at ``root``; returns ``root``."""
+    commit(root, files, "init")
+    return root

@@ -7,12 +7,16 @@ real verifier), never a shortcut beside it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+
+from gitrepo import make_repo
 
 from drafter.model import Report
 from drafter.snapshot import Snapshot
 from drafter.verify import verify_report
 from graph.offline_run import draft_offline
+from retrieval.survey import Survey, run_survey
 
 
 def draft_offline_graph(
@@ -22,3 +26,17 @@ def draft_offline_graph(
     report = draft_offline(repo, rev, data_dir, **kw)
     with Snapshot(str(repo), rev) as snap:
         return verify_report(report, snap)
+
+
+def draft_files(root: Path, files: Mapping[str, str], **kw: object) -> Report:
+    """``files`` committed as a repository at ``root/r``, drafted offline (data in
+    ``root/data``)."""
+    return draft_offline_graph(make_repo(root / "r", files), root / "data", **kw)
+
+
+def survey_and_draft(root: Path, files: Mapping[str, str], **kw: object) -> tuple[Survey, Report]:
+    """As :func:`draft_files`, with the survey the draft was made from."""
+    repo = make_repo(root / "r", files)
+    with Snapshot(repo, "HEAD") as snap:
+        survey = run_survey(snap)
+    return survey, draft_offline_graph(repo, root / "data", **kw)

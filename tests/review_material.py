@@ -14,18 +14,9 @@ import os
 import subprocess
 from pathlib import Path
 
-from drafter.model import (
-    Bullet,
-    LineRange,
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Source,
-    Witness,
-    WitnessBlock,
-)
+from fakes import make_record, make_report
+
+from drafter.model import Report, Source
 from drafter.sample import materialize
 from graph.offline_run import draft_offline
 
@@ -110,76 +101,51 @@ def _git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-def _wb(quote: str, path: str, lines: tuple[int, int] | None = None) -> WitnessBlock:
-    lr = LineRange(start=lines[0], end=lines[1]) if lines else None
-    return WitnessBlock(witness=Witness(quote=quote, path=path, lines=lr))
-
-
 def tiny_report(sha: str) -> Report:
-    cmp_ = Record(
-        id="RT-CMP-model",
-        label="Task model",
-        blocks=[
-            Paragraph(
-                text="Source-native identity: `claude-x` through `call_model`. "
-                "Representational form: distributed-parametric. "
-                "Storage substrate: external provider."
-            ),
-            _wb('return client.messages.create(model="claude-x", messages=messages)', "agent.py"),
-        ],
+    cmp_ = make_record(
+        "RT-CMP-model",
+        "Task model",
+        "Source-native identity: `claude-x` through `call_model`. "
+        "Representational form: distributed-parametric. "
+        "Storage substrate: external provider.",
+        [('return client.messages.create(model="claude-x", messages=messages)', "agent.py")],
     )
-    obj = Record(
-        id="RT-OBJ-run-log",
-        label="Run log",
-        blocks=[
-            Paragraph(
-                text="Source-native identity: runs.jsonl. Representational form: JSON lines. "
-                "Storage substrate: local file, appended once per loop."
-            ),
-            _wb('with open("runs.jsonl", "a") as fh:', "agent.py"),
-        ],
+    obj = make_record(
+        "RT-OBJ-run-log",
+        "Run log",
+        "Source-native identity: runs.jsonl. Representational form: JSON lines. "
+        "Storage substrate: local file, appended once per loop.",
+        [('with open("runs.jsonl", "a") as fh:', "agent.py")],
     )
-    rte = Record(
-        id="RT-RTE-agent-loop",
-        label="Agent loop",
+    rte = make_record(
+        "RT-RTE-agent-loop",
+        "Agent loop",
+        "Endpoints/progression: loop → call_model → run_tool → runs.jsonl. "
+        "The loop stops on a reply **without** tool calls or after `MAX_STEPS`.",
+        [
+            ("for step in range(MAX_STEPS): reply = call_model(client, messages)", "agent.py"),
+            ("out = run_tool(call.command)", "agent.py"),
+            ("messages.append({'role': 'tool'})", "agent.py"),
+        ],
+        [
+            ("implementation conclusion status", "wired"),
+            ("operation conclusion status", "uninspected"),
+            ("Immediate return", "the message list"),
+            ("Selection predicate", "reply has tool calls"),
+            ("Activation or effect", "shell commands run through subprocess"),
+        ],
         part_of="RT-CMP-model",
-        blocks=[
-            Paragraph(
-                text="Endpoints/progression: loop → call_model → run_tool → runs.jsonl. "
-                "The loop stops on a reply **without** tool calls or after `MAX_STEPS`."
-            ),
-            Bullet(name="implementation conclusion status", value="wired"),
-            Bullet(name="operation conclusion status", value="uninspected"),
-            Bullet(name="Immediate return", value="the message list"),
-            Bullet(name="Selection predicate", value="reply has tool calls"),
-            Bullet(name="Activation or effect", value="shell commands run through subprocess"),
-            _wb("for step in range(MAX_STEPS): reply = call_model(client, messages)", "agent.py"),
-            _wb("out = run_tool(call.command)", "agent.py"),
-            _wb("messages.append({'role': 'tool'})", "agent.py"),
-        ],
     )
-    clm = Record(
-        id="RT-CLM-no-internet",
-        label="No internet for shell commands",
-        blocks=[
-            Paragraph(
-                text="Claimed operation: shell commands have no internet access. "
-                "Nothing in `run_tool` restricts the network."
-            ),
-            Bullet(name="implementation conclusion status", value="claimed"),
-            _wb("The agent runs shell commands in a sandbox with no internet access.", "README.md"),
-        ],
+    clm = make_record(
+        "RT-CLM-no-internet",
+        "No internet for shell commands",
+        "Claimed operation: shell commands have no internet access. "
+        "Nothing in `run_tool` restricts the network.",
+        [("The agent runs shell commands in a sandbox with no internet access.", "README.md")],
+        [("implementation conclusion status", "claimed")],
     )
-    return Report(
-        system="tiny",
-        type=ReportType.runtime,
-        source=Source(repository="tiny", revision=sha),
-        sections=[
-            RecordSection(title="Components", records=[cmp_]),
-            RecordSection(title="Operative objects", records=[obj]),
-            RecordSection(title="Routes", records=[rte]),
-            RecordSection(title="Claims", records=[clm]),
-        ],
+    return make_report(
+        [cmp_, obj, rte, clm], system="tiny", source=Source(repository="tiny", revision=sha)
     )
 
 

@@ -23,15 +23,11 @@ from claude_investigation import (
     script_investigation,
     tool_results,
 )
-from test_claude_fake import FakeAPI, Reply, tool, use
+from fakes import MODEL, FakeAPI, Reply, tool, use
 
 from drafter.model import VerifyStatus
-from graph.configuration import Configuration
 from graph.nodes.resources import Resources
 from graph.proposer import PlanContext
-from graph.runner import run_draft
-
-MODEL = "claude-sonnet-5-5"
 
 
 @pytest.fixture(scope="module")
@@ -45,15 +41,7 @@ def run(repo, tmp_path_factory: pytest.TempPathFactory):
     path, sha = repo
     fake = FakeAPI()
     script_investigation(fake)
-    prop = fake.proposer(MODEL)
-    result = run_draft(
-        str(path),
-        sha,
-        Configuration(model=MODEL, generator="claude", concurrency=1),
-        lambda c, r: prop,
-        data_dir=tmp_path_factory.mktemp("data"),
-        use_index=False,
-    )
+    result = fake.draft(path, sha, tmp_path_factory.mktemp("data"), use_index=False)
     return fake, result, sha
 
 

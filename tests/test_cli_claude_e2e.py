@@ -2,7 +2,7 @@
 real anthropic SDK, and a canned Messages API on loopback (``tests/claude_server.py``).
 
 The SDK finds the server through ``$ANTHROPIC_BASE_URL``; the answers are the scripted
-sample conversation of ``test_claude_scenario`` (a 529 and a 429 that are retried, a
+sample conversation of ``claude_scenario`` (a 529 and a 429 that are retried, a
 quote repaired in round two, one never repairable, schema-invalid answers), so what
 the graph tests prove in-process is proved here for the command users run: exit code,
 draft file, verified witnesses, the cost table, and resuming after SIGKILL or a
@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from claude_scenario import GOOD_RUN_TASK, script_sample
 from claude_server import ClaudeServer
-from test_claude_fake import FakeAPI
-from test_claude_scenario import GOOD_RUN_TASK, script_sample
+from fakes import FakeAPI
 
 from drafter.cli import main
 from drafter.model import Report, VerifyStatus
-from drafter.sample import materialize
 from graph.configuration import DEFAULT_MODEL
 from graph.costs import price_for
 
@@ -55,11 +54,6 @@ class Child:
     code: int
     out: str
     err: str
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 @pytest.fixture(scope="module")

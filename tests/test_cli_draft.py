@@ -10,12 +10,6 @@ import pytest
 
 from drafter.cli import main
 from drafter.model import Report
-from drafter.sample import materialize
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 def _thread(out: str) -> str:

@@ -14,16 +14,15 @@ import sys
 
 import pytest
 
-from drafter.sample import materialize
+from drafter.sample import SampleRepo
 from drafter.snapshot import Snapshot
 from graph.proposers.claude_prompts import load_prompt
 from graph.proposers.claude_tools import TOOL_NAMES
 
 
 @pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory):
+def dump(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("dump")
-    sample = materialize(tmp / "repo")
     out = tmp / "requests.json"
     p = subprocess.run(
         [

@@ -27,7 +27,7 @@ from epistemic_model import (
 
 from drafter.model import Table, WitnessBlock
 from drafter.reportio import load_report
-from drafter.sample import gold_path, materialize
+from drafter.sample import SampleRepo, gold_path
 from drafter.snapshot import Snapshot
 from graph.epistemic.claude import ClaudeEpistemicProposer
 from graph.epistemic.idguard import MARK
@@ -39,11 +39,10 @@ MODEL = "claude-sonnet-5-5"
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    s = materialize(tmp_path_factory.mktemp("epi") / "repo")
-    with Snapshot(str(s.path), s.sha) as snap:
-        readme = max(snap.read_str("README.md").splitlines(), key=len)
-    return s, readme
+def readme(sample: SampleRepo) -> str:
+    """The sample README's longest line: the witness the scripted model quotes."""
+    with Snapshot(str(sample.path), sample.sha) as snap:
+        return max(snap.read_str("README.md").splitlines(), key=len)
 
 
 def _proposer(model: EpiModel, announced: list[tuple[int, str]]) -> ClaudeEpistemicProposer:
@@ -56,8 +55,7 @@ def _proposer(model: EpiModel, announced: list[tuple[int, str]]) -> ClaudeEpiste
     return ClaudeEpistemicProposer(inner, announce=lambda s: announced.append((len(model.log), s)))
 
 
-def _run(sample, data: Path, model: EpiModel, max_cost: float | None = None, **kw):
-    s, _ = sample
+def _run(s: SampleRepo, data: Path, model: EpiModel, max_cost: float | None = None, **kw):
     announced: list[tuple[int, str]] = []
     prop = _proposer(model, announced)
     result = run_epistemic(
@@ -67,8 +65,8 @@ def _run(sample, data: Path, model: EpiModel, max_cost: float | None = None, **k
 
 
 @pytest.fixture(scope="module")
-def full(sample, tmp_path_factory: pytest.TempPathFactory):
-    model = EpiModel(sample[1])
+def full(sample, readme, tmp_path_factory: pytest.TempPathFactory):
+    model = EpiModel(readme)
     result, announced = _run(sample, tmp_path_factory.mktemp("data"), model)
     return model, result, announced
 
@@ -79,7 +77,7 @@ def _results(body: dict) -> list[str]:
 
 def test_a_record_is_investigated_with_tools_and_submitted(full, sample) -> None:
     model, result, _ = full
-    s, _ = sample
+    s = sample
     target = model.target
     assert target is not None and target.startswith("EPI-RTE-")
     turns = model.requests_of(target)
@@ -128,14 +126,14 @@ def test_invented_ids_are_removed_and_flagged(full) -> None:
     assert result.problems == []  # nothing invented survives into a cell
 
 
-def test_sections_are_written_and_their_witnesses_verified(full, sample) -> None:
+def test_sections_are_written_and_their_witnesses_verified(full, readme) -> None:
     model, result, _ = full
     turns = model.requests_of("sections")
     assert len(turns) == 2 and turns[0]["tools"][-1]["name"] == "submit_sections"
     assert "README.md @" in _results(turns[1])[0]
     boundary = next(a for a in result.report.account if a.title == "Source-and-claim boundary")
     wits = [b.witness for b in boundary.blocks if isinstance(b, WitnessBlock)]
-    assert [w.quote for w in wits] == [sample[1]] and wits[0].verified  # the bad one dropped
+    assert [w.quote for w in wits] == [readme] and wits[0].verified  # the bad one dropped
     assert "RT-CLM-no-internet" in boundary.blocks[0].text
     assert any("inline witness(es) dropped" in n for n in result.report.meta.notes)
     conclusion = next(a for a in result.report.account if a.title == "Bounded conclusion")
@@ -154,8 +152,10 @@ def test_estimate_comes_before_the_first_paid_call_and_usage_is_metered(full) ->
     assert Path(result.thread_id).name.startswith("epi-")
 
 
-def test_cost_cap_stops_with_a_partial_draft_listing_what_is_missing(sample, tmp_path) -> None:
-    model = EpiModel(sample[1])
+def test_cost_cap_stops_with_a_partial_draft_listing_what_is_missing(
+    sample, readme, tmp_path
+) -> None:
+    model = EpiModel(readme)
     result, _ = _run(sample, tmp_path, model, max_cost=0.0001)
     report = result.report
     assert len(model.log) == 1  # the first call spends the cap; nothing is sent after it
@@ -168,14 +168,16 @@ def test_cost_cap_stops_with_a_partial_draft_listing_what_is_missing(sample, tmp
     assert all(w.verified for w in report.witnesses)  # the partial draft still verifies
 
 
-def test_killed_inside_a_tool_loop_resumes_without_paying_again(full, sample, tmp_path) -> None:
+def test_killed_inside_a_tool_loop_resumes_without_paying_again(
+    full, sample, readme, tmp_path
+) -> None:
     first, done, _ = full
     n = first.convs.index(first.target) + 3  # the investigation's third turn
-    killed = EpiModel(sample[1], kill_at=n)
+    killed = EpiModel(readme, kill_at=n)
     with pytest.raises(Killed):
         _run(sample, tmp_path, killed)
     thread = next((tmp_path / "runs").glob("epi-*.calls.sqlite")).name.split(".")[0]
-    again = EpiModel(sample[1])
+    again = EpiModel(readme)
     result, _ = _run(sample, tmp_path, again, resume_thread=thread)
     assert len(killed.log) == n - 1
     assert len(killed.log) + len(again.log) == len(first.log)
@@ -193,13 +195,13 @@ def test_resume_of_an_unknown_epistemic_thread_is_bad_input(tmp_path, capsys) ->
     assert "no run 'epi-nothere'" in capsys.readouterr().err
 
 
-def test_cli_draft_and_resume_over_http(sample, tmp_path, capsys, monkeypatch) -> None:
+def test_cli_draft_and_resume_over_http(sample, readme, tmp_path, capsys, monkeypatch) -> None:
     """As users run it: the SDK finds the scripted model through $ANTHROPIC_BASE_URL."""
     from claude_server import ClaudeServer
 
     from drafter.cli import main
 
-    s, readme = sample
+    s = sample
     model = EpiModel(readme)
     server = ClaudeServer(model)  # type: ignore[arg-type]  # duck-typed: .handler
     try:
@@ -228,7 +230,7 @@ def test_cli_draft_and_resume_over_http(sample, tmp_path, capsys, monkeypatch) -
 def test_estimate_only_sends_nothing_and_needs_no_key(sample, tmp_path, capsys, monkeypatch):
     from drafter.cli import main
 
-    s, _ = sample
+    s = sample
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # nothing listens
     args = ["draft", str(s.path), "--rev", s.sha, "--type", "epistemic", "--estimate"]

@@ -11,7 +11,7 @@ from drafter.cellcheck import CELL_ID_RE, check_report_tables, cited_ids, path_t
 from drafter.cli import main
 from drafter.model import AccountSection, Report, ReportType, Table
 from drafter.review_store import ReviewStore
-from drafter.sample import epistemic_gold_path, gold_path, materialize
+from drafter.sample import epistemic_gold_path, gold_path
 from drafter.snapshot import Snapshot
 from drafter.textformat import parse_report
 from evals.epistemic import table_scores
@@ -28,11 +28,6 @@ SECTIONS = [
     "System-claim versus route comparison",
     "Bounded conclusion",
 ]
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 @pytest.fixture(scope="module")

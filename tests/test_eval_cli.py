@@ -6,36 +6,25 @@ import json
 from pathlib import Path
 
 import pytest
-from test_eval_metrics import (  # repo and report builders shared with the metric tests
-    W_MODEL,
-    W_README,
-    build_tiny_repo,
-    gold_records,
-    rec,
-    report,
-)
+from eval_material import W_MODEL, W_README, gold_records
+from fakes import make_record, make_report
 
 from drafter.cli import main
 from drafter.reportio import dump_report
 
 
-@pytest.fixture(scope="module")
-def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    return build_tiny_repo(tmp_path_factory.mktemp("tiny"))
-
-
 def _write(tmp_path: Path, tiny_repo) -> tuple[Path, Path, str, str]:
     repo, rev1, _ = tiny_repo
     gold = tmp_path / "gold.txt"
-    gold.write_text(dump_report(report(gold_records(), account=[W_README]), "text"))
-    hostile = rec(
+    gold.write_text(dump_report(make_report(gold_records(), account=[W_README]), "text"))
+    hostile = make_record(
         "RT-CMP-hostile",
         "<script>alert('x')</script> & co",
         "Source-native identity: <img src=x onerror=alert(1)>.",
         [W_MODEL, ("<b>not in the file</b>", "agent.py")],
     )
     draft = tmp_path / "draft.json"
-    draft.write_text(report([*gold_records()[1:], hostile]).to_json())
+    draft.write_text(make_report([*gold_records()[1:], hostile]).to_json())
     return gold, draft, str(repo), rev1
 
 
@@ -111,7 +100,7 @@ def test_eval_bad_draft_file_exits_2(
 def _suite(tmp_path: Path, tiny_repo, extra: str = "") -> Path:
     gold, draft, repo, rev = _write(tmp_path, tiny_repo)
     perfect = tmp_path / "perfect.json"
-    perfect.write_text(report(gold_records(), account=[W_README]).to_json())
+    perfect.write_text(make_report(gold_records(), account=[W_README]).to_json())
     suite = tmp_path / "suite.toml"
     suite.write_text(
         f"""
@@ -223,7 +212,7 @@ def test_bad_suite_file_exits_2(
 def _sourced_draft(tmp_path: Path, repository: str, revision: str) -> Path:
     from drafter.model import Source
 
-    rep = report(gold_records()[1:])
+    rep = make_report(gold_records()[1:])
     rep.source = Source(repository=repository, revision=revision)
     out = tmp_path / "sourced.json"
     out.write_text(rep.to_json())

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from drafter.model import SECTION_KIND, Bullet, Paragraph, Record, Witness, WitnessBlock
-from drafter.sample import SAMPLE_SHA, materialize
+from drafter.sample import SAMPLE_SHA, SampleRepo
 from drafter.snapshot import Snapshot
 from evals.alignment import KindAlignment, Pair
 from evals.baselines import CONSTANT_STATUS, ENTRY_POINTS, RANDOM_WITNESSES, random_witness_draft
@@ -137,9 +137,8 @@ def test_support_by_hand() -> None:
 
 
 @pytest.fixture(scope="module")
-def sample_snapshot(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    repo = materialize(tmp_path_factory.mktemp("sample") / "s")
-    with Snapshot(repo.path, SAMPLE_SHA) as snap:
+def sample_snapshot(sample: SampleRepo):  # type: ignore[no-untyped-def]
+    with Snapshot(sample.path, SAMPLE_SHA) as snap:
         yield snap
 
 

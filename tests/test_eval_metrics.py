@@ -7,171 +7,22 @@ the real local embeddings aligning records.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from gitrepo import git
-
-from drafter.model import (
-    KIND_SECTION,
-    AccountSection,
-    Bullet,
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Source,
-    Witness,
-    WitnessBlock,
+from eval_material import (
+    ROUTE_BULLETS,
+    W_LATER,
+    W_MODEL,
+    W_READ,
+    W_README,
+    W_SAVE,
+    W_SHELL,
+    gold_records,
 )
+from fakes import make_record, make_report
+
+from drafter.model import Report, ReportType, Source
 from drafter.snapshot import Snapshot
 from evals.evaluate import evaluate
-
-AGENT = """\
-import json
-
-
-def run(task):
-    reply = call_model(task)
-    return reply
-
-
-def call_model(prompt):
-    return client.messages.create(model="small-model", messages=[prompt])
-
-
-def save(result):
-    with open("results.json", "w") as f:
-        json.dump(result, f)
-"""
-
-TOOLS = """\
-import subprocess
-
-
-def shell(cmd):
-    return subprocess.run(cmd, shell=True, capture_output=True)
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
-"""
-
-README = """\
-# tiny agent
-
-The agent never touches the network except to reach the model.
-"""
-
-LATER = '\n\ndef cleanup():\n    os.remove("results.json")\n'
-
-# witnesses (quote, path) at revision 1; line numbers noted for the reader
-W_MODEL = (  # line 10
-    'return client.messages.create(model="small-model", messages=[prompt])',
-    "agent.py",
-)
-W_SAVE = ("json.dump(result, f)", "agent.py")  # 15
-W_RUN = ("reply = call_model(task)", "agent.py")  # 5
-W_SHELL = ("return subprocess.run(cmd, shell=True, capture_output=True)", "tools.py")  # 5
-W_READ = ("with open(path) as f: return f.read()", "tools.py")  # 9-10
-W_README = ("The agent never touches the network except to reach the model.", "README.md")
-W_LATER = ('os.remove("results.json")', "agent.py")  # only in revision 2
-
-ROUTE_BULLETS = [
-    ("implementation conclusion status", "wired"),
-    ("operation conclusion status", "uninspected"),
-    ("Immediate return", "the completed process."),
-    ("Later read-back", "none."),
-    ("Delegated visibility", "the shell sees the whole host."),
-    ("Selection predicate", "the model names the tool."),
-    ("Invalidation or expiry", "none."),
-    ("Activation or effect", "runs a shell command."),
-    ("Evidence limits", "no trace supplied."),
-]
-
-
-def build_tiny_repo(repo: Path) -> tuple[Path, str, str]:
-    """A two-commit repository: rev1 is evaluated; rev2 adds a line gold may quote."""
-    git(repo, "init", "-q")
-    (repo / "agent.py").write_text(AGENT)
-    (repo / "tools.py").write_text(TOOLS)
-    (repo / "README.md").write_text(README)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "one")
-    rev1 = git(repo, "rev-parse", "HEAD")
-    (repo / "agent.py").write_text(AGENT + LATER)
-    git(repo, "commit", "-q", "-am", "two")
-    rev2 = git(repo, "rev-parse", "HEAD")
-    return repo, rev1, rev2
-
-
-@pytest.fixture(scope="module")
-def tiny_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    return build_tiny_repo(tmp_path_factory.mktemp("tiny"))
-
-
-def rec(
-    rid: str,
-    label: str,
-    body: str,
-    witnesses: list[tuple[str, str]] = (),  # type: ignore[assignment]
-    bullets: list[tuple[str, str]] = (),  # type: ignore[assignment]
-) -> Record:
-    blocks: list = [Paragraph(text=body)]
-    blocks += [Bullet(name=n, value=v) for n, v in bullets]
-    blocks += [WitnessBlock(witness=Witness(quote=q, path=p)) for q, p in witnesses]
-    return Record(id=rid, label=label, blocks=blocks)
-
-
-def report(records: list[Record], account: list[tuple[str, str]] = ()) -> Report:  # type: ignore[assignment]
-    sections: dict[str, RecordSection] = {}
-    for r in records:
-        title = KIND_SECTION[r.kind]
-        sections.setdefault(title, RecordSection(title=title)).records.append(r)
-    acc = [
-        AccountSection(
-            title="Runtime account",
-            blocks=[WitnessBlock(witness=Witness(quote=q, path=p)) for q, p in account],
-        )
-    ]
-    return Report(
-        system="tiny", type=ReportType.runtime, account=acc, sections=list(sections.values())
-    )
-
-
-def gold_records() -> list[Record]:
-    return [
-        rec(
-            "RT-CMP-model",
-            "Hosted chat model",
-            "Source-native identity: client.messages.create with model small-model. "
-            "Representational form: distributed-parametric. Storage substrate: provider.",
-            [W_MODEL],
-        ),
-        rec(
-            "RT-OBJ-results",
-            "Saved results file",
-            "Source-native identity: results.json written by save with json.dump. "
-            "Representational form: JSON. Storage substrate: local file.",
-            [W_SAVE],
-        ),
-        rec(
-            "RT-RTE-shell",
-            "Shell command execution",
-            "Endpoints/progression: model → shell tool → subprocess.run with shell=True.",
-            [W_SHELL],
-            ROUTE_BULLETS,
-        ),
-        rec(
-            "RT-RTE-read",
-            "File reading tool",
-            "Endpoints/progression: model → read tool → open the path and return its text.",
-            [W_READ],
-            ROUTE_BULLETS,
-        ),
-    ]
 
 
 def run_eval(tiny_repo, gold: Report, draft: Report, rev: int = 1, **kw):
@@ -185,10 +36,11 @@ def run_eval(tiny_repo, gold: Report, draft: Report, rev: int = 1, **kw):
 
 @pytest.mark.parametrize("similarity", ["embed", "lexical"])
 def test_perfect_draft_scores_one(tiny_repo, similarity: str) -> None:
-    gold = report(gold_records(), account=[W_README])
+    gold = make_report(gold_records(), account=[W_README])
     # the draft names its records differently: alignment must not depend on IDs
     draft_recs = [r.model_copy(update={"id": r.id + "-x"}) for r in gold_records()]
-    card = run_eval(tiny_repo, gold, report(draft_recs, account=[W_README]), similarity=similarity)
+    draft = make_report(draft_recs, account=[W_README])
+    card = run_eval(tiny_repo, gold, draft, similarity=similarity)
     o = card.overall
     # 4 gold, 4 draft, 4 matched; 5 witnesses each side, all located and overlapping
     assert (o.gold_records, o.draft_records, o.matched) == (4, 4, 4)
@@ -209,8 +61,8 @@ def test_perfect_draft_scores_one(tiny_repo, similarity: str) -> None:
 
 
 def test_empty_draft_scores_zero(tiny_repo) -> None:
-    gold = report(gold_records(), account=[W_README])
-    card = run_eval(tiny_repo, gold, report([]))
+    gold = make_report(gold_records(), account=[W_README])
+    card = run_eval(tiny_repo, gold, make_report([]))
     o = card.overall
     assert (o.gold_records, o.draft_records, o.matched) == (4, 0, 0)
     assert o.precision == 0.0 and o.recall == 0.0 and o.f1 == 0.0
@@ -242,9 +94,11 @@ def test_swapped_labels_align_by_content(tiny_repo) -> None:
         ("implementation conclusion status", "afforded"),
         *[b for b in ROUTE_BULLETS[1:] if b[0] != "Evidence limits"],
     ]
-    d_shell = rec("RT-RTE-read", read.label, shell.paragraphs[0], [W_SHELL], bullets_changed)
-    d_read = rec("RT-RTE-shell", shell.label, read.paragraphs[0], [W_READ], ROUTE_BULLETS)
-    card = run_eval(tiny_repo, report(g), report([g[0], g[1], d_read, d_shell]))
+    d_shell = make_record(
+        "RT-RTE-read", read.label, shell.paragraphs[0], [W_SHELL], bullets_changed
+    )
+    d_read = make_record("RT-RTE-shell", shell.label, read.paragraphs[0], [W_READ], ROUTE_BULLETS)
+    card = run_eval(tiny_repo, make_report(g), make_report([g[0], g[1], d_read, d_shell]))
     pairs = {p.gold.id: p.draft for p in card.alignment["RT-RTE"].pairs}
     assert pairs["RT-RTE-shell"] is d_shell  # labelled "File reading tool", quotes the shell
     assert pairs["RT-RTE-read"] is d_read
@@ -264,10 +118,10 @@ def test_swapped_labels_align_by_content(tiny_repo) -> None:
 def test_witness_in_right_file_wrong_lines(tiny_repo) -> None:
     """The draft's shell route quotes tools.py, but the read function's lines."""
     g = gold_records()[:3]  # model, results, shell
-    wrong = rec(
+    wrong = make_record(
         "RT-RTE-shell", "Shell command execution", g[2].paragraphs[0], [W_READ], ROUTE_BULLETS
     )
-    card = run_eval(tiny_repo, report(g), report([g[0], g[1], wrong]))
+    card = run_eval(tiny_repo, make_report(g), make_report([g[0], g[1], wrong]))
     rte = card.kinds["RT-RTE"]
     # gold shell witness: same file is quoted (tools.py) but not its lines
     assert (rte.gold_located, rte.gold_file_hits, rte.gold_line_hits) == (1, 1, 0)
@@ -294,14 +148,14 @@ def test_witness_in_right_file_wrong_lines(tiny_repo) -> None:
 
 def test_gold_witness_absent_at_revision_is_excluded(tiny_repo) -> None:
     g = gold_records()
-    g[1] = rec(
+    g[1] = make_record(
         "RT-OBJ-results",
         "Saved results file",
         g[1].paragraphs[0],
         [W_SAVE, W_LATER],  # W_LATER exists only in revision 2
     )
-    draft = report([r.model_copy(update={"id": r.id + "-d"}) for r in gold_records()])
-    card = run_eval(tiny_repo, report(g), draft, rev=1)
+    draft = make_report([r.model_copy(update={"id": r.id + "-d"}) for r in gold_records()])
+    card = run_eval(tiny_repo, make_report(g), draft, rev=1)
     obj = card.kinds["RT-OBJ"]
     # 2 gold witnesses, 1 absent; recall over the 1 located: 1/1, not 1/2
     assert (obj.gold_witnesses, obj.gold_absent, obj.gold_located) == (2, 1, 1)
@@ -311,7 +165,7 @@ def test_gold_witness_absent_at_revision_is_excluded(tiny_repo) -> None:
     (absent,) = card.to_dict()["absent_gold_witnesses"]
     assert absent["quote"] == W_LATER[0] and absent["status"] == "not_found"
     # at revision 2 the same quote exists, the draft does not cite it: recall 1/2 there
-    card2 = run_eval(tiny_repo, report(g), draft, rev=2)
+    card2 = run_eval(tiny_repo, make_report(g), draft, rev=2)
     obj2 = card2.kinds["RT-OBJ"]
     assert (obj2.gold_absent, obj2.gold_located, obj2.gold_line_hits) == (0, 2, 1)
     assert obj2.line_recall == pytest.approx(1 / 2)
@@ -325,13 +179,13 @@ def test_unrelated_record_is_not_forced_into_a_pair(tiny_repo) -> None:
     """A draft claim with no gold counterpart of its kind stays unmatched; an invalid quote
     counts against validity and precision."""
     g = gold_records()
-    extra = rec(
+    extra = make_record(
         "RT-CLM-network",
         "No network",
         "Claimed operation: the README says the agent never touches the network.",
         [W_README, ("the agent sends telemetry home", "README.md")],
     )
-    card = run_eval(tiny_repo, report(g), report([*g, extra]))
+    card = run_eval(tiny_repo, make_report(g), make_report([*g, extra]))
     o = card.overall
     # 4 matched of 5 draft records, 4 gold
     assert (o.matched, o.draft_records, o.gold_records) == (4, 5, 4)
@@ -352,34 +206,34 @@ def test_unrelated_record_is_not_forced_into_a_pair(tiny_repo) -> None:
 def test_threshold_leaves_weak_pairs_unmatched(tiny_repo) -> None:
     """With the threshold at 1.0 only identical records pair; a reworded one does not."""
     g = gold_records()
-    reworded = rec("RT-CMP-llm", "The LLM", "Calls a language model.", [W_MODEL])
-    draft = report([reworded, *g[1:]])
-    strict = run_eval(tiny_repo, report(g), draft, similarity="lexical", threshold=0.999)
+    reworded = make_record("RT-CMP-llm", "The LLM", "Calls a language model.", [W_MODEL])
+    draft = make_report([reworded, *g[1:]])
+    strict = run_eval(tiny_repo, make_report(g), draft, similarity="lexical", threshold=0.999)
     assert strict.kinds["RT-CMP"].matched == 0
     assert strict.kinds["RT-RTE"].matched == 2
-    loose = run_eval(tiny_repo, report(g), draft, similarity="lexical", threshold=0.3)
+    loose = run_eval(tiny_repo, make_report(g), draft, similarity="lexical", threshold=0.3)
     # witness overlap alone is 1.0 -> score >= 0.5
     assert loose.kinds["RT-CMP"].matched == 1
 
 
 def test_notes_for_mismatched_type_and_revision(tiny_repo) -> None:
     repo, rev1, rev2 = tiny_repo
-    gold = report(gold_records())
-    draft = report(gold_records()).model_copy(
+    gold = make_report(gold_records())
+    draft = make_report(gold_records()).model_copy(
         update={"type": ReportType.epistemic, "source": Source(repository="x", revision=rev2)}
     )
     card = run_eval(tiny_repo, gold, draft)
     assert any("never align" in n for n in card.notes)
     assert any(f"draft names revision {rev2[:12]}" in n for n in card.notes)
-    assert run_eval(tiny_repo, gold, report(gold_records())).notes == []
+    assert run_eval(tiny_repo, gold, make_report(gold_records())).notes == []
 
 
 def test_html_shows_unmatched_records_of_each_side(tiny_repo) -> None:
     from evals.html import render_html
 
     g = gold_records()
-    extra = rec("RT-CLM-extra", "Extra <claim>", "Claimed operation: none.", [W_README])
-    card = run_eval(tiny_repo, report(g), report([g[0], g[1], extra]))
+    extra = make_record("RT-CLM-extra", "Extra <claim>", "Claimed operation: none.", [W_README])
+    card = run_eval(tiny_repo, make_report(g), make_report([g[0], g[1], extra]))
     page = render_html(card)
     assert "Unmatched gold records" in page and "Unmatched draft records" in page
     assert "RT-RTE-shell" in page and "RT-CLM-extra" in page and "Extra &lt;claim&gt;" in page

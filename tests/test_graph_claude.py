@@ -6,22 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claude_fake import FakeAPI
-from test_claude_scenario import BAD_RUN_TASK_1, GOOD_RUN_TASK, NEVER, SANDBOX, script_sample
+from claude_scenario import BAD_RUN_TASK_1, GOOD_RUN_TASK, NEVER, SANDBOX, script_sample
+from fakes import MODEL, FakeAPI
 
 from drafter.model import VerifyStatus
-from drafter.sample import materialize
-from graph.configuration import Configuration
 from graph.costs import price_for
 from graph.proposers.claude_tools import TOOL_NAMES
-from graph.runner import RunResult, run_draft
-
-MODEL = "claude-sonnet-5-5"
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
+from graph.runner import RunResult
 
 
 @pytest.fixture(scope="module")
@@ -31,17 +22,10 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run_claude(sample, data_dir: Path, fake: FakeAPI, **cfg) -> RunResult:
-    prop = fake.proposer(MODEL)
-    config = Configuration(**{"model": MODEL, "generator": "claude", "concurrency": 3, **cfg})
-    result = run_draft(
-        str(sample.path),
-        sample.sha,
-        config,
-        lambda c, r: prop,
-        data_dir=data_dir,
-        system="tinkerbot",
+    result = fake.draft(
+        sample.path, sample.sha, data_dir, {"concurrency": 3, **cfg}, system="tinkerbot"
     )
-    result.proposer = prop  # type: ignore[attr-defined]
+    result.proposer = fake.last_proposer  # type: ignore[attr-defined]
     return result
 
 

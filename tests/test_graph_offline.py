@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from drafter.sample import materialize
+from drafter.sample import SampleRepo
 from graph.cli import make_proposer
 from graph.configuration import Configuration
 from graph.runner import run_draft
 
 
 @pytest.fixture(scope="module")
-def offline_run(tmp_path_factory: pytest.TempPathFactory):
-    sample = materialize(tmp_path_factory.mktemp("sample") / "repo")
+def offline_run(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("data")
     seen: list[str] = []
     result = run_draft(

@@ -6,20 +6,10 @@ import json
 from collections import Counter
 
 import pytest
-from test_claude_fake import FakeAPI, Killed
-from test_claude_scenario import script_sample
+from claude_scenario import script_sample
+from fakes import FakeAPI, Killed
 
-from drafter.sample import materialize
-from graph.configuration import Configuration
 from graph.journal import request_key
-from graph.runner import run_draft
-
-MODEL = "claude-sonnet-5-5"
-
-
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    return materialize(tmp_path_factory.mktemp("sample") / "repo")
 
 
 @pytest.fixture(scope="module")
@@ -29,17 +19,8 @@ def data(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _run(sample, data_dir, fake: FakeAPI, thread_id: str, resume: bool = False):
-    prop = fake.proposer(MODEL)
-    config = Configuration(model=MODEL, generator="claude", concurrency=1)
-    return run_draft(
-        str(sample.path),
-        sample.sha,
-        config,
-        lambda c, r: prop,
-        thread_id=thread_id,
-        resume=resume,
-        data_dir=data_dir,
-        system="tinkerbot",
+    return fake.draft(
+        sample.path, sample.sha, data_dir, thread_id=thread_id, resume=resume, system="tinkerbot"
     )
 
 
@@ -105,8 +86,8 @@ def test_resuming_a_finished_run_asks_nothing(sample, data) -> None:
 CHILD = r"""
 import json, sys, time
 sys.path.insert(0, {tests!r})
-from test_claude_fake import FakeAPI
-from test_claude_scenario import script_sample
+from fakes import FakeAPI
+from claude_scenario import script_sample
 from graph.configuration import Configuration
 from graph.journal import request_key
 from graph.runner import run_draft

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import pytest
 from claude_investigation import tool_results
+from fakes import FakeAPI, tool, use
 from gitrepo import commit
-from test_claude_fake import FakeAPI, tool, use
 
 from drafter.model import VerifyStatus
-from graph.configuration import Configuration
-from graph.runner import run_draft
 
-MODEL = "claude-sonnet-5-5"
 RAW = 'print("\x1b]0;owned\x07 ready")'
 SHOWN = 'print("⟨U+001B⟩]0;owned⟨U+0007⟩ ready")'
 PLAIN = "def start(loop):"
@@ -71,15 +68,7 @@ def run(tmp_path_factory: pytest.TempPathFactory):
         tool(RECORD),
     )
     fake.script("account", tool(ACCOUNT))
-    prop = fake.proposer(MODEL)
-    result = run_draft(
-        str(repo),
-        sha,
-        Configuration(model=MODEL, generator="claude", concurrency=1),
-        lambda c, r: prop,
-        data_dir=tmp_path_factory.mktemp("data"),
-        use_index=False,
-    )
+    result = fake.draft(repo, sha, tmp_path_factory.mktemp("data"), use_index=False)
     return fake, result
 
 

@@ -13,22 +13,14 @@ import re
 from pathlib import Path
 
 import pytest
+from fakes import make_record, make_report
 from gitrepo import commit
 from hostile_material import no_raw_control
 from review_material import sample_draft
 from rich.console import Console
 
 from drafter.cli import main
-from drafter.model import (
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Source,
-    Witness,
-    WitnessBlock,
-)
+from drafter.model import Report, Source
 from drafter.review_store import ReviewStore
 from graph.epistemic.cli import _announcer
 
@@ -51,20 +43,9 @@ def moved(tmp_path: Path) -> tuple[Path, str, Path]:
     body = "def run():\n    return 'the quoted line'\n"
     old = commit(repo, {NAME: body}, "v1")
     new = commit(repo, {NAME: "# pushed\n# down\n" + body}, "v2")
-    rec = Record(
-        id="RT-CLM-evil",
-        label="evil",
-        blocks=[
-            Paragraph(text="Claimed operation: x."),
-            WitnessBlock(witness=Witness(quote="return 'the quoted line'", path=NAME)),
-        ],
-    )
-    report = Report(
-        system="Tiny",
-        type=ReportType.runtime,
-        source=Source(repository=str(repo), revision=old),
-        sections=[RecordSection(title="Claims", records=[rec])],
-    )
+    rec = make_record("RT-CLM-evil", "evil", witnesses=[("return 'the quoted line'", NAME)])
+    source = Source(repository=str(repo), revision=old)
+    report = make_report([rec], system="Tiny", source=source)
     draft = tmp_path / "old.json"
     draft.write_text(report.to_json(), encoding="utf-8")
     return repo, new, draft

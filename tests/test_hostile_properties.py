@@ -26,8 +26,9 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
-from drafter.normalize import collapse, file_form
+from drafter.normalize import file_form
 from drafter.snapshot import Snapshot
+from drafter.text import collapse
 from drafter.textformat import parse_report, render_text
 from drafter.verify import Verifier
 

@@ -12,21 +12,13 @@ import json
 from pathlib import Path
 
 import pytest
+from fakes import make_record, make_report
 from gitrepo import commit
 from hostile_material import ESCAPES, MARKUP, hostile_repo, no_raw_control
 from rich.console import Console
 
 from drafter.cli import main
-from drafter.model import (
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Source,
-    Witness,
-    WitnessBlock,
-)
+from drafter.model import Report, Source
 from drafter.reportio import dump_report
 from drafter.textformat import parse_report, render_text
 
@@ -166,20 +158,10 @@ def test_search_json_lines_have_no_raw_control(indexed, capsys) -> None:
 
 
 def _report(payload: str, path: str, quote: str, sha: str) -> Report:
-    rec = Record(
-        id="RT-CLM-x",
-        label=f"label {payload}",
-        blocks=[
-            Paragraph(text=f"Claimed operation: {payload} in prose."),
-            WitnessBlock(witness=Witness(quote=quote, path=path)),
-        ],
-    )
-    return Report(
-        system="Hostile",
-        type=ReportType.runtime,
-        source=Source(id="SRC-1", repository="hostile", revision=sha),
-        sections=[RecordSection(title="Claims", records=[rec])],
-    )
+    body = f"Claimed operation: {payload} in prose."
+    rec = make_record("RT-CLM-x", f"label {payload}", body, [(quote, path)])
+    source = Source(id="SRC-1", repository="hostile", revision=sha)
+    return make_report([rec], system="Hostile", source=source)
 
 
 @pytest.mark.parametrize("name", sorted(ALL))

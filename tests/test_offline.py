@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-from offline_graph import draft_offline_graph
-from test_survey import make_repo
+from gitrepo import make_repo
+from offline_graph import draft_files, draft_offline_graph
 
 from drafter.model import NINE_ROUTE_FIELDS, RECORD_ID_RE, LineRange, Report, VerifyStatus, Witness
 from drafter.reportio import load_report
-from drafter.sample import gold_path, materialize
+from drafter.sample import SampleRepo, gold_path
 from drafter.snapshot import Snapshot
 from drafter.textformat.check import text_round_trip_problems
 from drafter.verify import Verifier, verify_report
@@ -37,8 +37,9 @@ GOLD_FACTS = {
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
-    repo = materialize(tmp_path_factory.mktemp("sample") / "tinkerbot")
+def drafted(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory):
+    """The sample's survey, long and short offline drafts and verified gold, made once."""
+    repo = sample
     data = tmp_path_factory.mktemp("data")
     snap = Snapshot(repo.path, repo.sha)
     survey = run_survey(snap)
@@ -54,25 +55,25 @@ def _lines(w: Witness) -> LineRange:
     return w.verification.lines
 
 
-def test_every_draft_witness_verifies(sample) -> None:
-    _, _, draft, _, short, _ = sample
+def test_every_draft_witness_verifies(drafted) -> None:
+    _, _, draft, _, short, _ = drafted
     assert len(draft.witnesses) >= 25
     for report in (draft, short):
         bad = [(w.path, w.quote, w.verification.status) for w in report.witnesses if not w.verified]
         assert bad == []
 
 
-def test_default_draft_is_sized_for_review(sample) -> None:
+def test_default_draft_is_sized_for_review(drafted) -> None:
     """At most 25 records and 3 witnesses each by default; the long form has more."""
-    _, _, draft, _, short, _ = sample
+    _, _, draft, _, short, _ = drafted
     assert 0 < len(short.records) <= 25
     assert all(len(r.witnesses) <= 3 for r in short.records)
     assert max(len(r.witnesses) for r in draft.records) > 3
     assert {r.kind for r in short.records} == {"CMP", "OBJ", "RTE", "CLM", "BAP"}
 
 
-def test_draft_cites_every_fact_the_gold_cites(sample) -> None:
-    _, _, draft, gold, _, _ = sample
+def test_draft_cites_every_fact_the_gold_cites(drafted) -> None:
+    _, _, draft, gold, _, _ = drafted
     cited = [(w.path, _lines(w)) for w in draft.witnesses]
     for category, pattern in GOLD_FACTS.items():
         gold_facts = [w for w in gold.witnesses if w.verified and pattern.search(w.quote)]
@@ -85,8 +86,8 @@ def test_draft_cites_every_fact_the_gold_cites(sample) -> None:
         assert missing == [], f"{category} cited by the gold but not by the draft: {missing}"
 
 
-def test_records_of_every_kind_with_readable_unique_ids(sample) -> None:
-    _, _, draft, _, _, _ = sample
+def test_records_of_every_kind_with_readable_unique_ids(drafted) -> None:
+    _, _, draft, _, _, _ = drafted
     ids = [r.id for r in draft.records]
     assert len(ids) == len(set(ids))
     assert all(RECORD_ID_RE.match(i) for i in ids)
@@ -95,8 +96,8 @@ def test_records_of_every_kind_with_readable_unique_ids(sample) -> None:
     assert any(i.startswith("RT-CMP-anthropic") for i in ids)
 
 
-def test_routes_carry_nine_fields_progression_and_honest_statuses(sample) -> None:
-    _, _, draft, _, _, _ = sample
+def test_routes_carry_nine_fields_progression_and_honest_statuses(drafted) -> None:
+    _, _, draft, _, _, _ = drafted
     routes = draft.records_of_kind("RTE")
     assert routes
     for r in routes:
@@ -111,9 +112,9 @@ def test_routes_carry_nine_fields_progression_and_honest_statuses(sample) -> Non
     assert len(NINE_ROUTE_FIELDS) == 9
 
 
-def test_prompt_file_path_shows_the_self_rewriting_prompt(sample) -> None:
+def test_prompt_file_path_shows_the_self_rewriting_prompt(drafted) -> None:
     """prompts/system.md is read into the model's system prompt and rewritten by improve()."""
-    _, survey, draft, _, _, _ = sample
+    _, survey, draft, _, _, _ = drafted
     kinds = {(f.kind, f.path, f.start_line) for f in survey.by_category("prompt")}
     assert ("prompt_load", "tinkerbot/config.py", 11) in kinds
     assert ("prompt_read", "tinkerbot/agent.py", 13) in kinds
@@ -130,8 +131,8 @@ def test_prompt_file_path_shows_the_self_rewriting_prompt(sample) -> None:
     }
 
 
-def test_prose_names_functions_files_and_values(sample) -> None:
-    _, _, draft, _, _, _ = sample
+def test_prose_names_functions_files_and_values(drafted) -> None:
+    _, _, draft, _, _, _ = drafted
     comp = draft.records_of_kind("CMP")[0]
     text = comp.body_text()
     assert "tinkerbot/agent.py" in text and "run_task()" in text
@@ -140,18 +141,18 @@ def test_prose_names_functions_files_and_values(sample) -> None:
     assert "no internet access" in claims
 
 
-def test_draft_is_deterministic_and_round_trips_as_text(sample) -> None:
-    snap, _, draft, _, short, (repo, data) = sample
+def test_draft_is_deterministic_and_round_trips_as_text(drafted) -> None:
+    snap, _, draft, _, short, (repo, data) = drafted
     again = draft_offline_graph(repo.path, data, rev=repo.sha, system="tinkerbot")
     assert [r.model_dump() for r in again.records] == [r.model_dump() for r in short.records]
     assert text_round_trip_problems(draft) == []
     assert text_round_trip_problems(short) == []
 
 
-def test_resumed_fresh_proposer_drafts_from_the_checkpointed_plan(sample) -> None:
+def test_resumed_fresh_proposer_drafts_from_the_checkpointed_plan(drafted) -> None:
     """A resumed run drafts with a fresh proposer from the plan item's typed fields
     (recipe, hints) and its findings alone: nothing is re-planned or read from labels."""
-    snap, survey, _, _, short, _ = sample
+    snap, survey, _, _, short, _ = drafted
     plan = _plan(survey, snap.files())
     dumped = plan.model_dump(mode="json")
     assert all(i["recipe"] for i in dumped["items"])  # checkpointed with the plan
@@ -177,8 +178,8 @@ def test_plan_item_typed_fields_are_hidden_from_the_model_schema() -> None:
     assert "recipe" not in schema and "hints" not in schema
 
 
-def test_repair_drops_missed_witnesses_and_flags(sample) -> None:
-    snap, survey, _, _, short, _ = sample
+def test_repair_drops_missed_witnesses_and_flags(drafted) -> None:
+    snap, survey, _, _, short, _ = drafted
     rec = short.records_of_kind("RTE")[0]
     victim = rec.witnesses[0]
     plan = _plan(survey, snap.files())
@@ -201,8 +202,8 @@ def _plan(survey: Survey, files: list[str]):
 
 
 def test_repository_without_python_gives_valid_empty_draft(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", {"data.csv": "a,b\n1,2\n", "notes.txt": "plain\n"})
-    draft = draft_offline_graph(repo, tmp_path / "d", system="empty")
+    files = {"data.csv": "a,b\n1,2\n", "notes.txt": "plain\n"}
+    draft = draft_files(tmp_path, files, system="empty")
     assert draft.records == []
     assert [s.title for s in draft.sections][:3] == ["Components", "Operative objects", "Routes"]
     text = " ".join(b.text for b in draft.account[0].blocks if hasattr(b, "text"))
@@ -215,8 +216,7 @@ def test_duplicate_lines_get_line_ranges_that_verify(tmp_path: Path) -> None:
     body = "import subprocess\n\n\ndef a():\n    subprocess.run(['x'])\n"
     body += "\n\ndef b():\n    subprocess.run(['y'])\n    subprocess.run(['x'])\n"
     body += '\n\nif __name__ == "__main__":\n    b()\n    a()\n'
-    repo = make_repo(tmp_path / "r", {"dup.py": body})
-    draft = draft_offline_graph(repo, tmp_path / "d", system="dup", thorough=True)
+    draft = draft_files(tmp_path, {"dup.py": body}, system="dup", thorough=True)
     runs = [w for w in draft.witnesses if w.quote == "subprocess.run(['x'])"]
     assert runs and all(w.lines is not None and w.verified for w in runs)
 
@@ -241,8 +241,7 @@ LOOP_REPO = {
 def test_model_loop_driven_from_outside_gets_its_own_route(tmp_path: Path) -> None:
     """A harness class a framework imports has no entry point; its loop is still a route,
     witnessed by its deciding lines: the model call and the command it runs."""
-    repo = make_repo(tmp_path / "r", LOOP_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", system="bot")
+    draft = draft_files(tmp_path, LOOP_REPO, system="bot")
     route = draft.record("RT-RTE-loop-bot-solve")
     assert route is not None, [r.id for r in draft.records]
     prog = route.lead["Endpoints/progression"]
@@ -260,8 +259,7 @@ def test_blockquote_warning_becomes_a_verified_claim(tmp_path: Path) -> None:
         "> This repository runs untrusted, model-generated code. Beware.\n",
         "run.py": 'import os\n\nif __name__ == "__main__":\n    os.system("echo hi")\n',
     }
-    repo = make_repo(tmp_path / "r", files)
-    draft = draft_offline_graph(repo, tmp_path / "d")
+    draft = draft_files(tmp_path, files)
     claims = draft.records_of_kind("CLM")
     assert [c.lead["Claimed operation"][:44] for c in claims] == [
         "This repository runs untrusted, model-generated code."[:44]

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from offline_graph import draft_offline_graph
-from test_survey import make_repo
-
-from drafter.snapshot import Snapshot
-from retrieval.survey import run_survey
+from offline_graph import draft_files, survey_and_draft
 
 REPO = {
     "README.md": "# Tool\n\nThis tool is always pleasant to use for everyone.\n",
@@ -37,10 +33,7 @@ REPO = {
 
 
 def test_instruction_rules_are_claims_related_to_the_code_they_name(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", REPO)
-    with Snapshot(repo, "HEAD") as snap:
-        survey = run_survey(snap)
-        draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
+    survey, draft = survey_and_draft(tmp_path, REPO, system="x", thorough=True)
     rules = [f for f in survey.by_category("claim") if f.kind == "instruction_rule"]
     assert [f.start_line for f in rules] == [5, 6, 7]
     claims = draft.records_of_kind("CLM")
@@ -85,8 +78,7 @@ ROLE_REPO = {
 
 
 def test_a_user_simulator_model_passed_on_by_name_is_its_own_component(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", ROLE_REPO)
-    draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
+    draft = draft_files(tmp_path, ROLE_REPO, system="x", thorough=True)
     comps = {c.id: c for c in draft.records_of_kind("CMP")}
     assert any(i.startswith("RT-CMP-litellm-") for i in comps), list(comps)
     user = comps["RT-CMP-user-simulator-model"]
@@ -136,8 +128,7 @@ VARIANT_REPO = {
 def test_agent_variants_merge_and_an_addressed_external_agent_is_a_component(
     tmp_path: Path,
 ) -> None:
-    repo = make_repo(tmp_path / "r", VARIANT_REPO)
-    draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
+    draft = draft_files(tmp_path, VARIANT_REPO, system="x", thorough=True)
     labels = sorted(c.label for c in draft.records_of_kind("CMP"))
     assert labels == [
         "Agent model (anthropic, litellm) in templates/",

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from offline_graph import draft_offline_graph
-from test_survey import make_repo
-
-from drafter.snapshot import Snapshot
-from retrieval.survey import run_survey
+from offline_graph import draft_files, survey_and_draft
 
 STATE_REPO = {
     "prepare.py": (
@@ -50,8 +46,7 @@ STATE_REPO = {
 
 
 def _draft(tmp_path: Path, files: dict[str, str]):
-    repo = make_repo(tmp_path / "r", files)
-    return draft_offline_graph(repo, repo.parent / "data", thorough=True)
+    return draft_files(tmp_path, files, thorough=True)
 
 
 def test_artifacts_group_by_family_and_quote_their_read_backs(tmp_path: Path) -> None:
@@ -160,10 +155,7 @@ GATE_REPO = {
 
 
 def test_gate_promotion_is_found_and_quoted_first_in_its_route(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", GATE_REPO)
-    with Snapshot(repo, "HEAD") as snap:
-        survey = run_survey(snap)
-        draft = draft_offline_graph(repo, repo.parent / "data", system="x", thorough=True)
+    survey, draft = survey_and_draft(tmp_path, GATE_REPO, system="x", thorough=True)
     promos = [f for f in survey.by_category("gating") if f.kind == "promotion"]
     # the store of a selected value is a promotion; storing an unselected one is not
     assert [(f.start_line, f.detail["selected"]) for f in promos] == [(11, "fixed")]

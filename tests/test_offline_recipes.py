@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from offline_graph import draft_offline_graph
-from test_survey import make_repo
+from offline_graph import draft_files
 
 from drafter.model import Report
 from drafter.sample import materialize
@@ -91,8 +90,7 @@ NOISE_REPO = {
 @pytest.fixture(scope="module")
 def noisy(tmp_path_factory: pytest.TempPathFactory) -> Report:
     root = tmp_path_factory.mktemp("noise")
-    repo = make_repo(root / "r", NOISE_REPO)
-    return draft_offline_graph(repo, root / "data", system="bot")
+    return draft_files(root, NOISE_REPO, system="bot")
 
 
 def test_unresolved_path_expressions_name_no_object(noisy: Report) -> None:
@@ -164,8 +162,7 @@ SELF_MOD_REPO = {
 
 
 def test_self_modification_loop_is_a_record_of_its_own(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", SELF_MOD_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d")
+    draft = draft_files(tmp_path, SELF_MOD_REPO)
     loop = next(r for r in draft.records_of_kind("BAP") if r.id.startswith("RT-BAP-self-mod"))
     assert "agent_impl.py" in loop.label and "loaded or executed as code" in loop.label
     quotes = [w.quote for w in loop.witnesses]
@@ -204,8 +201,7 @@ CLAIM_REPO = {
 
 
 def test_claim_is_linked_to_the_deciding_code_by_hybrid_search(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "r", CLAIM_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", use_index=True)
+    draft = draft_files(tmp_path, CLAIM_REPO, use_index=True)
     claim = draft.records_of_kind("CLM")[0]
     assert "hybrid search" in claim.body_text()
     code = [w for w in claim.witnesses if w.path == "runner.py"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from offline_graph import draft_offline_graph
-from test_survey import make_repo
+from offline_graph import draft_files
 
 from drafter.model import Report
 
@@ -78,8 +77,7 @@ LOOP_REPO = {
 @pytest.fixture(scope="module")
 def loop_draft(tmp_path_factory: pytest.TempPathFactory) -> Report:
     root = tmp_path_factory.mktemp("loop")
-    repo = make_repo(root / "r", LOOP_REPO)
-    return draft_offline_graph(repo, root / "data", system="evolver")
+    return draft_files(root, LOOP_REPO, system="evolver")
 
 
 def test_selection_formula_quotes_the_transform_and_the_weighted_draw(loop_draft: Report) -> None:
@@ -164,8 +162,7 @@ def test_self_modification_quotes_the_agent_write_and_the_line_making_the_patch(
 ) -> None:
     """The patch written where the model works (not a harness that only carries a
     prediction's patch) is the write side, with the line that makes the diff."""
-    repo = make_repo(tmp_path / "r", PATCH_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", system="improver")
+    draft = draft_files(tmp_path, PATCH_REPO, system="improver")
     loop = next(r for r in draft.records_of_kind("BAP") if r.id.startswith("RT-BAP-self-mod"))
     quoted = [(w.path, w.quote) for w in loop.witnesses]
     assert quoted[0] == (
@@ -225,8 +222,7 @@ def test_retained_store_quotes_the_append_that_grows_it_and_its_gated_read(
 ) -> None:
     """The store a gate decides from is quoted by the step that appends to it (not the
     setup that creates and seeds it) and by the read beside the decision."""
-    repo = make_repo(tmp_path / "r", LEDGER_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", system="tuner")
+    draft = draft_files(tmp_path, LEDGER_REPO, system="tuner")
     store = next(
         r
         for r in draft.records_of_kind("OBJ")
@@ -283,8 +279,7 @@ GATE_REPO = {
 def test_scores_only_a_secondary_route_reaches_keep_their_record(tmp_path: Path) -> None:
     """A secondary route may be cut by the budget, so it does not stand in for the
     scores object of the file it reaches: the gate stays quoted with a small budget."""
-    repo = make_repo(tmp_path / "r", GATE_REPO)
-    draft = draft_offline_graph(repo, tmp_path / "d", system="trainer", max_records=4)
+    draft = draft_files(tmp_path, GATE_REPO, system="trainer", max_records=4)
     quotes = [w.quote for w in draft.witnesses]
     assert "if val >= best_score:" in quotes, [r.label for r in draft.records]
     assert all(w.verified for w in draft.witnesses)

@@ -7,20 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakes import make_record, make_report
 from gitrepo import commit
 
 from drafter.cli import main
-from drafter.model import (
-    LineRange,
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Source,
-    Witness,
-    WitnessBlock,
-)
+from drafter.model import LineRange, Report, Source, Witness
 from drafter.reportio import load_report
 from drafter.reverify import STALE_FLAG, Anchor, reanchor
 from drafter.review_identity import identity_store_path
@@ -38,43 +29,27 @@ NEW = {
 }
 
 
-def _rec(rid: str, *ws: Witness) -> Record:
-    blocks = [Paragraph(text="Claimed operation: x."), *(WitnessBlock(witness=w) for w in ws)]
-    return Record(id=rid, label=rid.rsplit("-", 1)[-1], blocks=blocks)
-
-
 @pytest.fixture
 def history(tmp_path: Path) -> tuple[Path, str, str, Report]:
     repo = tmp_path / "repo"
     old = commit(repo, OLD, "v1")
     new = commit(repo, NEW, "v2")
-    report = Report(
-        system="Tiny",
-        type=ReportType.runtime,
-        source=Source(repository=str(repo), revision=old),
-        sections=[
-            RecordSection(
-                title="Claims",
-                records=[
-                    _rec("RT-CLM-keep", Witness(quote="return 'kept as it was'", path="keep.py")),
-                    _rec(
-                        "RT-CLM-move",
-                        Witness(quote="return 'this line will move'", path="move.py"),
-                        Witness(
-                            quote="X = 'cited span moves too'",
-                            path="move.py",
-                            lines=LineRange(start=4, end=4),
-                        ),
-                    ),
-                    _rec(
-                        "RT-CLM-gone",
-                        Witness(quote="return 'this quote disappears'", path="gone.py"),
-                    ),
-                ],
-            )
-        ],
+    moved_span = Witness(
+        quote="X = 'cited span moves too'", path="move.py", lines=LineRange(start=4, end=4)
     )
-    return repo, old, new, report
+    records = [
+        make_record("RT-CLM-keep", "keep", witnesses=[("return 'kept as it was'", "keep.py")]),
+        make_record(
+            "RT-CLM-move",
+            "move",
+            witnesses=[("return 'this line will move'", "move.py"), moved_span],
+        ),
+        make_record(
+            "RT-CLM-gone", "gone", witnesses=[("return 'this quote disappears'", "gone.py")]
+        ),
+    ]
+    source = Source(repository=str(repo), revision=old)
+    return repo, old, new, make_report(records, system="Tiny", source=source)
 
 
 def test_each_case_is_told_apart(history) -> None:  # type: ignore[no-untyped-def]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from claude_scenario import rec
+from fakes import MODEL, FakeAPI, tool
 from review_material import sample_draft
-from test_claude_fake import FakeAPI, tool
-from test_claude_scenario import rec
 
 from drafter.cli import main
 from drafter.model import Report
@@ -22,7 +22,6 @@ from graph.configuration import Configuration
 from graph.redraft import REDRAFT_FLAG, previous_version, run_redraft
 
 NOTE = "the record names the file but not who reads it back; say which run reads it"
-MODEL = "claude-sonnet-5-5"
 
 
 @pytest.fixture

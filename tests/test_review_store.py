@@ -6,21 +6,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from fakes import make_record, make_report
 
 from drafter.errors import BadInput
-from drafter.model import (
-    Bullet,
-    LineRange,
-    Paragraph,
-    Record,
-    RecordSection,
-    Report,
-    ReportType,
-    Verification,
-    VerifyStatus,
-    Witness,
-    WitnessBlock,
-)
+from drafter.model import LineRange, Report, Verification, VerifyStatus, Witness
 from drafter.review_store import (
     Mark,
     ReviewStore,
@@ -30,39 +19,23 @@ from drafter.review_store import (
 )
 
 
-def _w(quote: str, path: str = "a.py", lines: tuple[int, int] | None = None) -> WitnessBlock:
-    lr = LineRange(start=lines[0], end=lines[1]) if lines else None
-    return WitnessBlock(witness=Witness(quote=quote, path=path, lines=lr))
-
-
 def _report(route_text: str = "Endpoints/progression: a → b.") -> Report:
-    cmp_ = Record(
-        id="RT-CMP-model",
-        label="The model",
-        blocks=[Paragraph(text="Source-native identity: x."), _w("client = Anthropic()")],
+    cmp_ = make_record(
+        "RT-CMP-model",
+        "The model",
+        "Source-native identity: x.",
+        [("client = Anthropic()", "a.py")],
     )
-    rte = Record(
-        id="RT-RTE-loop",
-        label="Agent loop",
-        blocks=[
-            Paragraph(text=route_text),
-            Bullet(name="Immediate return", value="the reply"),
-            _w("for step in range(10):"),
-            _w("messages.append(reply)", lines=(4, 4)),
-        ],
+    appended = Witness(quote="messages.append(reply)", path="a.py", lines=LineRange(start=4, end=4))
+    rte = make_record(
+        "RT-RTE-loop",
+        "Agent loop",
+        route_text,
+        [("for step in range(10):", "a.py"), appended],
+        [("Immediate return", "the reply")],
     )
-    clm = Record(
-        id="RT-CLM-safe", label="Safe", blocks=[Paragraph(text="Claimed operation: safe.")]
-    )
-    return Report(
-        system="t",
-        type=ReportType.runtime,
-        sections=[
-            RecordSection(title="Components", records=[cmp_]),
-            RecordSection(title="Routes", records=[rte]),
-            RecordSection(title="Claims", records=[clm]),
-        ],
-    )
+    clm = make_record("RT-CLM-safe", "Safe", "Claimed operation: safe.")
+    return make_report([cmp_, rte, clm], system="t")
 
 
 class Clock:

@@ -16,6 +16,7 @@ from drafter.sample import (
     SAMPLE_IDENTITY,
     SAMPLE_SHA,
     SAMPLE_V2_SHA,
+    SampleRepo,
     gold_path,
     materialize,
     materialize_v2,
@@ -33,11 +34,6 @@ def _git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return materialize(tmp_path_factory.mktemp("sample") / "repo").path
-
-
 def test_sha_is_identical_in_two_fresh_folders(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -52,10 +48,10 @@ def test_sha_is_identical_in_two_fresh_folders(
     assert _git(a.path, "status", "--porcelain") == ""
 
 
-def test_tree_matches_the_shipped_files(sample: Path) -> None:
+def test_tree_matches_the_shipped_files(sample: SampleRepo) -> None:
     files = sample_files()
     assert 10 <= len(files) <= 16
-    with Snapshot(sample, SAMPLE_SHA) as snap:
+    with Snapshot(sample.path, SAMPLE_SHA) as snap:
         assert snap.files() == sorted(files)
         assert snap.identity == SAMPLE_IDENTITY
         for path, data in files.items():
@@ -64,10 +60,10 @@ def test_tree_matches_the_shipped_files(sample: Path) -> None:
     assert {p for p, m in modes.items() if m == "100755"} == set(EXECUTABLE)
 
 
-def test_materialize_is_idempotent(sample: Path) -> None:
-    again = materialize(sample)
+def test_materialize_is_idempotent(sample: SampleRepo) -> None:
+    again = materialize(sample.path)
     assert again.sha == SAMPLE_SHA
-    assert _git(sample, "rev-list", "--count", "--all") == "1"
+    assert _git(sample.path, "rev-list", "--count", "--all") == "1"
 
 
 def test_refuses_a_folder_with_other_content(tmp_path: Path) -> None:
@@ -118,8 +114,8 @@ def gold() -> Report:
 
 
 @pytest.fixture(scope="module")
-def verified_gold(gold: Report, sample: Path) -> Report:
-    with Snapshot(sample, SAMPLE_SHA) as snap:
+def verified_gold(gold: Report, sample: SampleRepo) -> Report:
+    with Snapshot(sample.path, SAMPLE_SHA) as snap:
         return verify_report(gold, snap)
 
 
@@ -230,11 +226,12 @@ def test_gold_quotes_of_changed_lines_fail_at_v2(tmp_path: Path, gold: Report) -
 
 
 def test_drafter_verify_cli_accepts_the_gold(
-    sample: Path, capsys: pytest.CaptureFixture[str]
+    sample: SampleRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from drafter.cli import main
 
-    args = ["verify", str(gold_path()), "--repo", str(sample), "--rev", SAMPLE_SHA[:10], "--json"]
+    repo = str(sample.path)
+    args = ["verify", str(gold_path()), "--repo", repo, "--rev", SAMPLE_SHA[:10], "--json"]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["revision"] == SAMPLE_SHA

@@ -6,53 +6,16 @@ recursion) handled with notices instead of failures."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from gitrepo import make_repo
 
 from drafter.cli import main
 from drafter.snapshot import Snapshot
 from retrieval.survey import Survey, run_survey
 from retrieval.survey.model import MAX_CHAIN_DEPTH
-
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00+00:00",
-}
-
-
-def make_repo(root: Path, files: dict[str, str]) -> Path:
-    """A one-commit git repository with ``files``; deterministic author and dates."""
-    root.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, env=ENV)
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=ENV)
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(root),
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            "init",
-        ],
-        check=True,
-        env=ENV,
-    )
-    return root
-
 
 AGENT = '''\
 """Agent loop."""

@@ -16,13 +16,14 @@ from typing import Any
 
 from drafter.errors import ReportFormatError
 from drafter.model import AccountSection, Bullet, Heading, Paragraph, Record, RecordSection, Report
+from drafter.text import collapse
 from drafter.textformat.parser import parse_report
 from drafter.textformat.render import render_text
 
 
 def _norm(value: Any) -> Any:
     if isinstance(value, str):
-        return " ".join(value.split())
+        return collapse(value)
     if isinstance(value, list):
         return [_norm(v) for v in value]
     if isinstance(value, dict):

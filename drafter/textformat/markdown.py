@@ -24,6 +24,7 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from drafter.text import collapse
 from drafter.textformat.escapes import escape_report
 from drafter.textformat.parser import ANNOTATIONS, SHARED_RECORDS, TYPE_PATHS
 
@@ -41,7 +42,7 @@ _MARKS = {
 
 def escape(text: str) -> str:
     """Escape prose so Markdown shows it literally (intraword underscores stay readable)."""
-    text = " ".join(text.split())
+    text = collapse(text)
     text = _INLINE_SPECIAL.sub(r"\\\1", text)
     text = _UNDERSCORE_EDGE.sub(r"\\_", text)
     return _LINE_START_SPECIAL.sub(_escape_start, text)
@@ -57,7 +58,7 @@ def _escape_start(m: re.Match[str]) -> str:
 
 def code(text: str) -> str:
     """An inline code span that survives backticks inside the text."""
-    text = " ".join(text.split())
+    text = collapse(text)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

@@ -30,6 +30,7 @@ from importlib.resources import files
 from typing import Any
 
 from drafter.model import Record, Report, Witness
+from drafter.text import collapse
 from graph.costs import BudgetExceeded
 from graph.epistemic.claude_sections import (
     SECTIONS_TOOL_DEF,
@@ -77,9 +78,9 @@ def _line_of(lines: list[str], w: Witness) -> int | None:
     """Where an offline witness sits: its line span, else the first line holding it."""
     if w.lines is not None:
         return w.lines.start
-    head = " ".join(w.quote.split())[:60]
+    head = collapse(w.quote)[:60]
     for n, raw in enumerate(lines, start=1):
-        if head and head in " ".join(raw.split()):
+        if head and head in collapse(raw):
             return n
     return None
 

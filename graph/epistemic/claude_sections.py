@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from drafter.model import AccountSection, Block, Paragraph, Report, Table, WitnessBlock
+from drafter.text import collapse
 from graph.epistemic.idguard import scrub
 from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_schema import model_witness, tool
@@ -106,12 +107,18 @@ def _prose_blocks(
             else:
                 notes.append(f"{title}: a witness without path or quote was skipped")
             continue
-        text, bad = scrub(" ".join(it.text.split()), known)
-        if bad:
-            notes.append(f"{title}: invented record ID(s) removed: {', '.join(sorted(set(bad)))}")
+        text = _scrubbed(it.text, known, notes, title)
         if text:
             blocks.append(Paragraph(text=text))
     return blocks
+
+
+def _scrubbed(text: str, known: set[str], notes: list[str], where: str) -> str:
+    """The model's text on one line without the record IDs it invented (noted)."""
+    clean, bad = scrub(collapse(text), known)
+    if bad:
+        notes.append(f"{where}: invented record ID(s) removed: {', '.join(sorted(set(bad)))}")
+    return clean
 
 
 def apply_sections(report: Report, draft: SectionsDraft, known: set[str]) -> list[str]:
@@ -134,9 +141,7 @@ def apply_sections(report: Report, draft: SectionsDraft, known: set[str]) -> lis
         if col == 0:
             notes.append(f"cell edit refused: {where} is the row's identity")
             continue
-        value, bad = scrub(" ".join(e.value.split()), known)
-        if bad:
-            notes.append(f"{where}: invented record ID(s) removed: {', '.join(sorted(set(bad)))}")
+        value = _scrubbed(e.value, known, notes, where)
         if value:
             row = t.rows[e.row - 1]
             row.extend([""] * (col + 1 - len(row)))

@@ -24,6 +24,7 @@ from drafter.model import (
     Source,
     Table,
 )
+from drafter.textformat.parser import EPISTEMIC_ACCOUNT_SECTIONS
 from graph.epistemic.plan import EpiPlan, make_plan
 from graph.epistemic.records import object_record, route_record
 from graph.epistemic.runtime_input import RuntimeInput
@@ -34,15 +35,6 @@ from graph.epistemic.tables import (
     coverage_table,
     inventory_table,
     ledger_table,
-)
-
-SECTION_TITLES = (
-    "Source-and-claim boundary",
-    "Coverage",
-    "Epistemic-object inventory",
-    "Authority-route ledger",
-    "System-claim versus route comparison",
-    "Bounded conclusion",
 )
 
 
@@ -74,12 +66,12 @@ class OfflineEpistemicProposer:
             "System-claim versus route comparison": comparison_table(x),
         }
         account = [
-            AccountSection(title="Source-and-claim boundary", blocks=boundary(ctx, plan)),
+            AccountSection(title="Source-and-claim boundary", blocks=[*boundary(ctx, plan)]),
             *(
                 AccountSection(title=t, blocks=[Paragraph(text=_TABLE_LEADS[t]), tables[t]])
-                for t in SECTION_TITLES[1:5]
+                for t in EPISTEMIC_ACCOUNT_SECTIONS[1:5]
             ),
-            AccountSection(title="Bounded conclusion", blocks=conclusion(plan, tables)),
+            AccountSection(title="Bounded conclusion", blocks=[*conclusion(plan, tables)]),
         ]
         objects = [object_record(o, ctx.text_of) for o in plan.objects]
         routes = [route_record(r, plan, ctx.survey, ctx.text_of) for r in plan.routes]

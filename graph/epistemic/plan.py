@@ -8,11 +8,11 @@ runtime input: a link is made when a runtime record's witnesses cite the same fi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from drafter.ids import slug, unique_id
 from graph.epistemic.artifacts import find_artifacts
 from graph.epistemic.runtime_input import RuntimeInput
 from graph.epistemic.scan import (
@@ -69,10 +69,9 @@ class EpiPlan:
         return next((o for o in self.objects if o.id == oid), None)
 
 
-def slug(text: str) -> str:
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
-    s = re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
-    return s or "x"
+def _slug(text: str) -> str:
+    """An object's name as an ID slug: ``camelCase`` split, uncut, ``x`` when empty."""
+    return slug(text, limit=None, camel=True, empty="x")
 
 
 def runtime_paths(runtime: RuntimeInput) -> dict[str, list[str]]:
@@ -91,15 +90,6 @@ def owner_record(path: str, runtime: RuntimeInput, kinds: tuple[str, ...]) -> st
             if any(w.path == path for w in r.witnesses):
                 return r.id
     return None
-
-
-def _unique_id(base: str, taken: set[str]) -> str:
-    rid, n = base, 2
-    while rid in taken:
-        rid = f"{base}-{n}"
-        n += 1
-    taken.add(rid)
-    return rid
 
 
 def _object_class(arts: list[Artifact]) -> ObjectClass:
@@ -129,8 +119,8 @@ def _group_objects(artifacts: list[Artifact], runtime: RuntimeInput) -> list[Epi
     for path, arts in ranked[:MAX_OBJECTS]:
         arts = sorted(arts, key=lambda a: (not a.names, not a.persisted, a.line))
         cls = _object_class(arts)
-        stem = slug(path.rsplit("/", 1)[-1].removesuffix(".py"))
-        oid = _unique_id(f"EPI-OBJ-{stem}-{cls.value}", taken)
+        stem = _slug(path.rsplit("/", 1)[-1].removesuffix(".py"))
+        oid = unique_id(f"EPI-OBJ-{stem}-{cls.value}", taken)
         out.append(EpiObject(oid, cls, path, arts, owner_record(path, runtime, ("OBJ", "RTE"))))
     return out
 
@@ -159,7 +149,7 @@ def make_plan(
         linked = _link(site, objects, survey)
         if not linked and not any(truth_class(c.text) for c in site.lines):
             continue  # checks nothing truth-apt: an exit code or a count of something else
-        rid = _unique_id(f"EPI-RTE-{slug(site.name)}-{site.kinds[0].value}", taken)
+        rid = unique_id(f"EPI-RTE-{_slug(site.name)}-{site.kinds[0].value}", taken)
         part = owner_record(site.path, runtime, ("RTE",))
         routes.append(EpiRoute(rid, site, linked, part))
     # objects nothing persists, no route transforms and no model produced are noise

@@ -14,6 +14,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from drafter import __version__
+from drafter.ids import unique_id
 from drafter.model import (
     KIND_SECTION,
     RUNTIME_SECTIONS,
@@ -38,15 +39,11 @@ def _unique(records: list[Record]) -> list[Record]:
     seen: set[str] = set()
     out: list[Record] = []
     for r in records:
-        rid, n = r.id, 2
-        while rid in seen:
-            rid = f"{r.id}-{n}"
-            n += 1
+        rid = unique_id(r.id, seen)
         if rid != r.id:
             r = r.model_copy(
                 update={"id": rid, "flags": [*r.flags, f"renamed from duplicate ID {r.id}"]}
             )
-        seen.add(rid)
         out.append(r)
     return out
 

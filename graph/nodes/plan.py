@@ -7,11 +7,11 @@ otherwise be read or searched), and the outline is capped at ``max_records``.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from drafter.ids import slug, unique_id
 from drafter.model import KIND_ORDER, RECORD_ID_RE
 from drafter.snapshot import safe_relpath
 from graph.configuration import RunContext
@@ -43,11 +43,6 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     return update
 
 
-def slugify(text: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug[:48].strip("-") or "record"
-
-
 def sanitize_plan(plan: Plan, tree: set[str], max_records: int) -> tuple[Plan, list[str]]:
     """Valid, unique IDs; only files of the tree; at most ``max_records`` items."""
     notes: list[str] = []
@@ -63,15 +58,11 @@ def sanitize_plan(plan: Plan, tree: set[str], max_records: int) -> tuple[Plan, l
             if kind not in KIND_ORDER:
                 notes.append(f"plan item {item.id!r} dropped: unknown kind {item.kind!r}")
                 continue
-            rid = f"RT-{kind}-{slugify(item.label or item.id)}"
+            rid = f"RT-{kind}-{slug(item.label or item.id, empty='record')}"
             notes.append(f"plan item ID {item.id!r} replaced by {rid}")
-        base, n = rid, 2
-        while rid in seen:
-            rid = f"{base}-{n}"
-            n += 1
+        base, rid = rid, unique_id(rid, seen)
         if rid != base:
             notes.append(f"duplicate plan ID {base} renamed {rid}")
-        seen.add(rid)
         files: list[str] = []
         for f in item.files:
             clean = safe_relpath(f)

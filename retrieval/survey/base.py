@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+# the detectors import ``clip`` from here beside ``Hit``; it is defined once, in drafter.text
+from drafter.text import clip as clip
 from retrieval.survey.source import PyFile
 
 
@@ -22,12 +24,6 @@ class Hit:
     end_line: int
     symbol: str
     detail: dict[str, Any] = field(default_factory=dict)
-
-
-def clip(text: str, limit: int = 160) -> str:
-    """One-line, bounded rendering of an expression for ``detail`` values."""
-    one = re.sub(r"\s+", " ", text).strip()
-    return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
 def literal(text: str) -> str | None:

@@ -13,8 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+from drafter.console import progress_bar
 from drafter.errors import RepoError
 from drafter.snapshot import Snapshot
 from retrieval.survey import (
@@ -75,17 +74,6 @@ def _wants_text(path: str, kind: str, size: int) -> bool:
     return kind == "executable" and "." not in name
 
 
-def _progress(enabled: bool) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        disable=not enabled,
-        transient=True,
-    )
-
-
 def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
     """Survey ``snapshot``; never raises on odd repository content, only on unreadable repos."""
     entries = [e for e in snapshot.entries()]
@@ -94,7 +82,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
     text_files: list[tuple[str, str]] = []
     skipped: Counter[str] = Counter()
 
-    with _progress(progress) as bar:
+    with progress_bar(label="[bold]{task.description}", enabled=progress) as bar:
         task = bar.add_task("survey: reading", total=len(entries))
         for e in entries:
             bar.advance(task)

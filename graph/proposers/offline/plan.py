@@ -8,8 +8,8 @@ budget keeps the draft reviewable, core first, without starving any family.
 
 from __future__ import annotations
 
+from drafter.text import clip
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import clip
 from graph.proposers.offline.rank import path_class, rank_units, readme_targets
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
@@ -95,7 +95,8 @@ def merge_external_agent_sources(st: PlanState) -> None:
             continue
         dst.facts = dst.facts + [f for f in src.facts if f not in dst.facts]
         dst.files = list(dict.fromkeys([*dst.files, *src.files]))
-        dst.label = clip(f"{dst.label}, composed from prompt files in {common_dir(src.files)}", 120)
+        composed = f"{dst.label}, composed from prompt files in {common_dir(src.files)}"
+        dst.label = clip(composed, 120, at_word=True)
         st.items.remove(src)
 
 

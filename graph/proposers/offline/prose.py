@@ -1,4 +1,4 @@
-"""Small text helpers of the offline proposer: witnesses, slugs, short names.
+"""Small text helpers of the offline proposer: witnesses, short names, prose blocks.
 
 Witnesses are cut from the survey's snippets (the file's own lines), collapsed to
 one line as the report format renders them, so they verify under whitespace
@@ -8,44 +8,14 @@ is not at hand, carries its line range so the verifier can pick the occurrence.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from drafter.model import Bullet, LineRange, Paragraph, Witness, WitnessBlock
+from drafter.text import collapse
 from retrieval.survey import Finding
 
 MAX_QUOTE_CHARS = 240
 MAX_QUOTE_LINES = 6
-
-_WS = re.compile(r"\s+")
-
-
-def collapse(text: str) -> str:
-    return _WS.sub(" ", text).strip()
-
-
-def slug(*parts: str, limit: int = 48) -> str:
-    """A readable ID slug: lowercase words joined by hyphens."""
-    raw = "-".join(p for p in parts if p)
-    s = re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-")
-    s = re.sub(r"-{2,}", "-", s)[:limit].strip("-")
-    return s or "item"
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters at a word boundary, with an ellipsis.
-
-    Labels and prose excerpts are read by people; a word cut in half ("must always p")
-    reads like a typo in the source.
-    """
-    text = collapse(text)
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:—-") + "…"
-
 
 def short_symbol(node: str) -> str:
     """``path/to/file.py::Class.method`` → ``Class.method``; module pseudo-nodes keep the file."""

@@ -15,9 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from drafter import defaults
+from drafter.ids import unique_id
 from drafter.model import Block, Record
+from drafter.text import clip
 from graph.proposer import Plan, PlanItem
-from graph.proposers.offline.prose import TextOf, clip, wblock, witness
+from graph.proposers.offline.prose import TextOf, wblock, witness
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
@@ -30,15 +33,16 @@ class Limits:
     """How long the draft may be.  The default is sized for one analyst's review;
     ``thorough`` keeps the long form (more records, more witnesses each)."""
 
-    records: int = 25
-    witnesses: int = 3
+    records: int = defaults.OFFLINE_MAX_RECORDS
+    witnesses: int = defaults.OFFLINE_WITNESSES
     thorough: bool = False
 
     @classmethod
     def for_run(cls, max_records: int | None, thorough: bool) -> Limits:
+        records = max_records or defaults.max_records("offline", thorough)
         if thorough:
-            return cls(records=max_records or 150, witnesses=8, thorough=True)
-        return cls(records=max_records or 25, witnesses=3)
+            return cls(records=records, witnesses=defaults.THOROUGH_WITNESSES, thorough=True)
+        return cls(records=records, witnesses=defaults.OFFLINE_WITNESSES)
 
 
 class Ids:
@@ -48,12 +52,7 @@ class Ids:
         self.used: set[str] = set()
 
     def take(self, kind: str, slug_: str) -> str:
-        base = f"RT-{kind}-{slug_}"
-        ident, n = base, 2
-        while ident in self.used:
-            ident, n = f"{base}-{n}", n + 1
-        self.used.add(ident)
-        return ident
+        return unique_id(f"RT-{kind}-{slug_}", self.used)
 
 
 @dataclass
@@ -121,7 +120,7 @@ def make_item(
     return PlanItem(
         id=ident,
         kind=kind,
-        label=clip(label, 120),
+        label=clip(label, 120, at_word=True),
         files=list(dict.fromkeys(f.path for f in facts)),
         rationale=rationale,
         facts=list(dict.fromkeys(f.id for f in facts)),

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 
+from drafter.ids import slug
 from drafter.model import Block, Record
+from drafter.text import clip
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import clip, join_names, para, short_symbol, slug, where
+from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
@@ -222,7 +224,8 @@ class StateGate:
             f"Consumer: {short_symbol(node)} in {node.split('::')[0]}. Channel: symbolic files "
             f"read back ({files}) at {join_names([where(r) for r in reads], 3)}. Force: fixed "
             "predicates in code decide from what was read"
-            + (f" ({join_names([clip(g.snippet, 60) for g in gates], 2)})" if gates else "")
+            + (f" ({join_names([clip(g.snippet, 60, at_word=True) for g in gates], 2)})"
+               if gates else "")
             + "; the files are trusted as written. Horizon: every later run while the files "
             "persist."
         )

@@ -14,17 +14,11 @@ from __future__ import annotations
 
 import re
 
+from drafter.ids import slug
 from drafter.model import Block, LineRange, Record, Witness, WitnessBlock
+from drafter.text import clip, collapse
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import (
-    clip,
-    collapse,
-    join_names,
-    para,
-    sentence_witness,
-    slug,
-    witness,
-)
+from graph.proposers.offline.prose import join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
@@ -192,7 +186,7 @@ class Claims:
                     self.name,
                     self.kind,
                     st.ids.take("CLM", slug(*words)),
-                    "Claim: " + clip(re.sub(r"[`*]|__", "", sentence), 80),
+                    "Claim: " + clip(re.sub(r"[`*]|__", "", sentence), 80, at_word=True),
                     [*fs[:3], *related],
                     f"A sentence in {fs[0].path} that promises behaviour.",
                     {

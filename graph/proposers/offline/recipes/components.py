@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
+from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para, short_symbol, slug, where
+from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding

@@ -8,9 +8,10 @@ left to the artifact it becomes (see the plan's merge pass).
 
 from __future__ import annotations
 
+from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para, slug, where
+from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding

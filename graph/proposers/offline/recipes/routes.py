@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
+from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, slug, where
+from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class, progression
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from graph.proposers.offline.recipes.artifacts import artifact_key

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from drafter.ids import slug
 from drafter.model import Block, Record
+from drafter.text import clip
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import clip, join_names, para, slug
+from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
@@ -157,7 +159,9 @@ class Scores:
             return None
         paths = sorted({f.path for f in fs})
         found = join_names(sorted({_KINDS.get(f.kind, f.kind) for f in fs}))
-        shown = join_names([f"{clip(f.snippet, 60)} (line {f.start_line})" for f in fs], 3)
+        shown = join_names(
+            [f"{clip(f.snippet, 60, at_word=True)} (line {f.start_line})" for f in fs], 3
+        )
         blocks: list[Block] = [
             para(
                 f"Source-native identity: numbers computed and compared in {join_names(paths, 3)}: "

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import para, short_symbol, slug, where
+from graph.proposers.offline.prose import para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from graph.proposers.offline.recipes.artifacts import families

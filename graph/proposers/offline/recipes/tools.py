@@ -7,9 +7,10 @@ container or runs a command is an execution effect, not a registry.
 
 from __future__ import annotations
 
+from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para, slug
+from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding

@@ -4,14 +4,15 @@ Six planned records exercise every path: a 529 then success, a 429 with retry-af
 a route whose model reads a file and greps before submitting (a tool loop),
 a wrong quote repaired only in the second round, a quote that can never be repaired
 (dropped, record flagged), a schema-invalid answer fixed by the corrective retry, and
-one that stays invalid (record dropped with its reason).  Imported by other tests.
+one that stays invalid (record dropped with its reason).  Material for the graph,
+resume, redraft and end-to-end tests; it holds no tests of its own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from test_claude_fake import FakeAPI, error, tool, use
+from fakes import FakeAPI, error, tool, use
 
 from drafter.model import VerifyStatus
 

@@ -1,0 +1,48 @@
+"""The commands' progress bars and their stderr console.
+
+Why one module: indexing, surveying, drafting, verifying and evaluating each show a
+bar while they work.  The bars differ only in a few choices — the label, whether the
+elapsed time shows, whether the bar stays on screen when done, which console it
+draws on — and those are the parameters here; the columns are the same everywhere.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+#: The label of most bars: the task's description as the caller updates it.
+DESCRIPTION = "{task.description}"
+
+
+def err_console() -> Console:
+    """A console on stderr: progress and notices never mix into piped stdout (JSON,
+    report text).  A new one per call, so it follows ``sys.stderr`` as it is then."""
+    return Console(stderr=True)
+
+
+def progress_bar(
+    *,
+    label: str = DESCRIPTION,
+    elapsed: bool = True,
+    console: Console | None = None,
+    transient: bool = True,
+    enabled: bool = True,
+) -> Progress:
+    """A bar of ``label``, the bar itself, done/total and (``elapsed``) the time taken.
+
+    ``console``: where it draws (``None``: rich's global console, on stdout);
+    ``transient``: the bar disappears when done; ``enabled=False`` draws nothing, so
+    callers keep one code path whether or not progress is wanted.
+    """
+    columns: list[ProgressColumn] = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
+    if elapsed:
+        columns.append(TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=transient, disable=not enabled)
