@@ -10,12 +10,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Hit:
-    category: str
+    """What a rule found and where; keyword-only, so each of the seven fields is named
+    at the call site instead of being told apart by position."""
+
+    category: Category
     kind: str
     path: str
     start_line: int

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _SECRET = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.I)
@@ -45,18 +46,29 @@ def config_findings(pf: PyFile) -> list[Hit]:
             if _SECRET.search(name):
                 detail["secret"] = True
             hits.append(
-                Hit("config_read", "env", pf.path, c.stmt_start, c.stmt_end, c.symbol, detail)
+                Hit(
+                    category=Category.CONFIG_READ,
+                    kind="env",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail=detail,
+                )
             )
         elif c.full in _CONFIG_LOADS:
             hits.append(
                 Hit(
-                    "config_read",
-                    _CONFIG_LOADS[c.full],
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"call": c.callee, "source": clip(c.positional[0], 80) if c.positional else ""},
+                    category=Category.CONFIG_READ,
+                    kind=_CONFIG_LOADS[c.full],
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={
+                        "call": c.callee,
+                        "source": clip(c.positional[0], 80) if c.positional else "",
+                    },
                 )
             )
     for a in pf.assigns:
@@ -70,13 +82,13 @@ def config_findings(pf: PyFile) -> list[Hit]:
             if a.end_line - a.start_line <= 2:
                 hits.append(
                     Hit(
-                        "config_read",
-                        "model_setting",
-                        pf.path,
-                        a.start_line,
-                        a.end_line,
-                        a.symbol,
-                        {"name": clip(lhs, 60), "value": clip(rhs, 100)},
+                        category=Category.CONFIG_READ,
+                        kind="model_setting",
+                        path=pf.path,
+                        start_line=a.start_line,
+                        end_line=a.end_line,
+                        symbol=a.symbol,
+                        detail={"name": clip(lhs, 60), "value": clip(rhs, 100)},
                     )
                 )
     for i, line in enumerate(pf.lines, 1):
@@ -86,13 +98,13 @@ def config_findings(pf: PyFile) -> list[Hit]:
             name = m.group(1)
             hits.append(
                 Hit(
-                    "config_read",
-                    "env_write" if m.group(2) else "env",
-                    pf.path,
-                    i,
-                    i,
-                    _owner(pf, i),
-                    {
+                    category=Category.CONFIG_READ,
+                    kind="env_write" if m.group(2) else "env",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=_owner(pf, i),
+                    detail={
                         "env": name,
                         "access": "set" if m.group(2) else "subscript",
                         **({"secret": True} if _SECRET.search(name) else {}),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _PROCESS = {
@@ -79,5 +80,15 @@ def effect_findings(pf: PyFile) -> list[Hit]:
             detail["runs_docker"] = True
         if re.search(r"""['"]git['"]|\bgit\s""", c.args_text):
             detail["git"] = True
-        hits.append(Hit("exec_effect", kind, pf.path, c.stmt_start, c.stmt_end, c.symbol, detail))
+        hits.append(
+            Hit(
+                category=Category.EXEC_EFFECT,
+                kind=kind,
+                path=pf.path,
+                start_line=c.stmt_start,
+                end_line=c.stmt_end,
+                symbol=c.symbol,
+                detail=detail,
+            )
+        )
     return hits

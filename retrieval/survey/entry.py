@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _CLI_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
@@ -21,7 +22,15 @@ def python_entries(pf: PyFile) -> list[Hit]:
     if pf.main_guard:
         start = pf.main_guard[0]
         hits.append(
-            Hit("entry_point", "main_guard", pf.path, start, start, "<main>", {"module": pf.module})
+            Hit(
+                category=Category.ENTRY_POINT,
+                kind="main_guard",
+                path=pf.path,
+                start_line=start,
+                end_line=start,
+                symbol="<main>",
+                detail={"module": pf.module},
+            )
         )
     for c in pf.calls:
         last = c.full.rsplit(".", 1)[-1]
@@ -29,13 +38,13 @@ def python_entries(pf: PyFile) -> list[Hit]:
             desc = literal(c.kwargs.get("description", "")) or ""
             hits.append(
                 Hit(
-                    "entry_point",
-                    "argparse",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"description": desc} if desc else {},
+                    category=Category.ENTRY_POINT,
+                    kind="argparse",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"description": desc} if desc else {},
                 )
             )
         elif last == "add_argument" and pf.uses("argparse") and c.positional:
@@ -45,13 +54,13 @@ def python_entries(pf: PyFile) -> list[Hit]:
             ):
                 hits.append(
                     Hit(
-                        "config_read",
-                        "cli_option",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        {"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
+                        category=Category.CONFIG_READ,
+                        kind="cli_option",
+                        path=pf.path,
+                        start_line=c.stmt_start,
+                        end_line=c.stmt_end,
+                        symbol=c.symbol,
+                        detail={"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
                     )
                 )
     if pf.uses("click", "typer"):
@@ -62,13 +71,13 @@ def python_entries(pf: PyFile) -> list[Hit]:
                     kind = "typer" if pf.uses("typer") else "click"
                     hits.append(
                         Hit(
-                            "entry_point",
-                            kind,
-                            pf.path,
-                            d.start_line,
-                            d.def_line,
-                            d.symbol,
-                            {"decorator": clip(dec, 80), "function": d.symbol},
+                            category=Category.ENTRY_POINT,
+                            kind=kind,
+                            path=pf.path,
+                            start_line=d.start_line,
+                            end_line=d.def_line,
+                            symbol=d.symbol,
+                            detail={"decorator": clip(dec, 80), "function": d.symbol},
                         )
                     )
                     break
@@ -108,13 +117,13 @@ def console_scripts(path: str, text: str) -> list[Hit]:
             if m2:
                 hits.append(
                     Hit(
-                        "entry_point",
-                        "console_script",
-                        path,
-                        i,
-                        i,
-                        "<module>",
-                        {
+                        category=Category.ENTRY_POINT,
+                        kind="console_script",
+                        path=path,
+                        start_line=i,
+                        end_line=i,
+                        symbol="<module>",
+                        detail={
                             "script": m2.group(1),
                             "target_module": m2.group(2),
                             "target_function": m2.group(3),
@@ -125,13 +134,13 @@ def console_scripts(path: str, text: str) -> list[Hit]:
         if m:
             hits.append(
                 Hit(
-                    "entry_point",
-                    "console_script",
-                    path,
-                    i,
-                    i,
-                    "<module>",
-                    {
+                    category=Category.ENTRY_POINT,
+                    kind="console_script",
+                    path=path,
+                    start_line=i,
+                    end_line=i,
+                    symbol="<module>",
+                    detail={
                         "script": m.group(1),
                         "target_module": m.group(2),
                         "target_function": m.group(3),
@@ -166,6 +175,14 @@ def shell_entries(path: str, text: str) -> list[Hit]:
         else:
             detail["target_path"] = m.group(3).removeprefix("./")
         hits.append(
-            Hit("entry_point", "dockerfile" if docker else "shell", path, i, i, "<script>", detail)
+            Hit(
+                category=Category.ENTRY_POINT,
+                kind="dockerfile" if docker else "shell",
+                path=path,
+                start_line=i,
+                end_line=i,
+                symbol="<script>",
+                detail=detail,
+            )
         )
     return hits

@@ -15,12 +15,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from retrieval.survey.model import Finding, Survey
+from retrieval.survey.model import Category, Finding, Survey
 
 #: Categories that say what a path *does* (as opposed to where it starts or what a
 #: document promises); entry units list the ones their code reaches.
 EFFECT_CATEGORIES = frozenset(
-    {"model_call", "exec_effect", "persistence", "tool_dispatch", "gating", "model_loop"}
+    {
+        Category.MODEL_CALL,
+        Category.EXEC_EFFECT,
+        Category.PERSISTENCE,
+        Category.TOOL_DISPATCH,
+        Category.GATING,
+        Category.MODEL_LOOP,
+    }
 )
 
 
@@ -109,7 +116,7 @@ class SurveyIndex:
     def entry_units(self) -> list[EntryUnit]:
         """Entry points grouped per way of starting, in source order (unranked)."""
         units: dict[str, EntryUnit] = {}
-        for f in self.category("entry_point"):
+        for f in self.category(Category.ENTRY_POINT):
             key = _unit_key(f)
             u = units.get(key)
             if u is None:
@@ -121,7 +128,7 @@ class SurveyIndex:
                 u.extra.append(f)
         launched = {
             str(f.detail.get("target_node") or "").split("::", 1)[0]
-            for f in self.category("entry_point")
+            for f in self.category(Category.ENTRY_POINT)
             if f.kind not in ("main_guard", "argparse")
         }
         out: list[EntryUnit] = []
@@ -154,7 +161,7 @@ class SurveyIndex:
         if path not in self.imported_paths or path in launched:
             return False
         parses = any(
-            f.category == "entry_point" and f.kind in ("argparse", "click", "typer")
+            f.category == Category.ENTRY_POINT and f.kind in ("argparse", "click", "typer")
             for f in self.by_path.get(path, [])
         )
         return not parses

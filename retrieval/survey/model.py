@@ -10,24 +10,127 @@ so, because dynamic dispatch and duck typing defeat static resolution.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-#: Categories in the order the survey table shows them.
-CATEGORIES = (
-    "entry_point",
-    "model_call",
-    "tool_dispatch",
-    "exec_effect",
-    "persistence",
-    "read_back",
-    "prompt",
-    "model_loop",
-    "gating",
-    "config_read",
-    "claim",
-)
+
+class Category(StrEnum):
+    """What a finding is about, in the order the survey table shows them.
+
+    A ``StrEnum``: a member *is* its string, so comparisons with plain strings, JSON
+    output and cached surveys read back from JSON are unchanged, while code that
+    names a category gets a checked name instead of a free string.
+    """
+
+    ENTRY_POINT = "entry_point"
+    MODEL_CALL = "model_call"
+    TOOL_DISPATCH = "tool_dispatch"
+    EXEC_EFFECT = "exec_effect"
+    PERSISTENCE = "persistence"
+    READ_BACK = "read_back"
+    PROMPT = "prompt"
+    MODEL_LOOP = "model_loop"
+    GATING = "gating"
+    CONFIG_READ = "config_read"
+    CLAIM = "claim"
+
+
+#: Categories in the order the survey table shows them (their string values).
+CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
+
+# -- kinds per category ---------------------------------------------------------------
+# The sub-kinds each rule family emits.  Literal types, so a rule that emits a new
+# kind or a proposer that tests for a misspelt one is caught by the type checker.
+
+EntryKind = Literal[
+    "main_guard", "argparse", "click", "typer", "console_script", "shell", "dockerfile"
+]
+ModelCallKind = Literal[
+    "chat",
+    "completion",
+    "embedding",
+    "client",
+    "model_load",
+    "generate",
+    "agent",
+    "wrapper",
+    "via_wrapper",
+]
+ToolKind = Literal[
+    "import_module",
+    "spec_from_file",
+    "module_from_spec",
+    "reload",
+    "plugin_scan",
+    "entry_points",
+    "run_path",
+    "exec_module",
+    "getattr_dispatch",
+    "subscript_dispatch",
+    "tool_wrapper",
+    "tool_decorator",
+    "tool_module",
+    "callable_registry",
+    "tool_schema",
+]
+ExecKind = Literal["subprocess", "os_process", "docker", "exec_eval", "delegated_exec"]
+PersistenceKind = Literal[
+    "write",
+    "append",
+    "json",
+    "pickle",
+    "torch",
+    "numpy",
+    "yaml",
+    "csv",
+    "copy",
+    "move",
+    "delete",
+    "sqlite",
+    "file",
+    "parquet",
+    "model",
+    "figure",
+    "excel",
+    "dataset",
+    "git",
+]
+ReadBackKind = Literal["read"]
+PromptKind = Literal[
+    "prompt_file",
+    "prompt_rule",
+    "instruction_string",
+    "system_message",
+    "prompt_load",
+    "prompt_read",
+]
+LoopKind = Literal["for", "while", "loop", "loop_step"]
+GatingKind = Literal[
+    "threshold",
+    "selection",
+    "retry",
+    "answer_check",
+    "score_report",
+    "score_aggregate",
+    "promotion",
+    "answer_extraction",
+    "reference_def",
+    "grading_scale",
+]
+ConfigKind = Literal[
+    "cli_option",
+    "env",
+    "env_write",
+    "dotenv",
+    "yaml",
+    "toml",
+    "ini",
+    "hydra",
+    "model_setting",
+]
+ClaimKind = Literal["doc_sentence", "instruction_rule", "docstring", "tool_description"]
 
 #: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
 MAX_CHAIN_DEPTH = 8

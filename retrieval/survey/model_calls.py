@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
 _ENDPOINT_RE = re.compile(
@@ -171,5 +172,15 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
             detail["tools"] = clip(c.kwargs["tools"], 60)
         if "system" in c.kwargs:
             detail["system"] = clip(c.kwargs["system"], 60)
-        hits.append(Hit("model_call", kind, pf.path, c.stmt_start, c.stmt_end, c.symbol, detail))
+        hits.append(
+            Hit(
+                category=Category.MODEL_CALL,
+                kind=kind,
+                path=pf.path,
+                start_line=c.stmt_start,
+                end_line=c.stmt_end,
+                symbol=c.symbol,
+                detail=detail,
+            )
+        )
     return hits

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
 _SAVE_CALLS = {
@@ -110,7 +111,17 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             detail = {"mode": mode, **_written(pf, target)}
             end = _extend_to_write(pf, c.stmt_start, c.stmt_end)
             covered.update(range(c.stmt_end + 1, end + 1))
-            hits.append(Hit("persistence", kind, pf.path, c.stmt_start, end, c.symbol, detail))
+            hits.append(
+                Hit(
+                    category=Category.PERSISTENCE,
+                    kind=kind,
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=end,
+                    symbol=c.symbol,
+                    detail=detail,
+                )
+            )
             continue
         kind = _SAVE_CALLS.get(full)
         if kind is None and c.callee_type == "attribute" and last in _METHOD_SAVES:
@@ -140,13 +151,13 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
                 target = c.positional[0] if c.positional else c.callee.rsplit(".", 1)[0]
             hits.append(
                 Hit(
-                    "persistence",
-                    kind,
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"call": clip(c.callee, 60), **_written(pf, target)},
+                    category=Category.PERSISTENCE,
+                    kind=kind,
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"call": clip(c.callee, 60), **_written(pf, target)},
                 )
             )
             continue
@@ -157,13 +168,13 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
         ):
             hits.append(
                 Hit(
-                    "persistence",
-                    "sqlite",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"statement": clip(c.positional[0], 100)},
+                    category=Category.PERSISTENCE,
+                    kind="sqlite",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"statement": clip(c.positional[0], 100)},
                 )
             )
             continue
@@ -180,25 +191,25 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             if m:
                 hits.append(
                     Hit(
-                        "persistence",
-                        "git",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        {"git": m.group(1), "command": clip(c.args_text, 120)},
+                        category=Category.PERSISTENCE,
+                        kind="git",
+                        path=pf.path,
+                        start_line=c.stmt_start,
+                        end_line=c.stmt_end,
+                        symbol=c.symbol,
+                        detail={"git": m.group(1), "command": clip(c.args_text, 120)},
                     )
                 )
         elif re.search(r"\.git\.(commit|reset|checkout|apply|push)$|\.index\.commit$", c.callee):
             hits.append(
                 Hit(
-                    "persistence",
-                    "git",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
+                    category=Category.PERSISTENCE,
+                    kind="git",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
                 )
             )
     return hits

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
 #: Calls that read a file named by their first argument.
@@ -71,7 +72,7 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
     by_path = {pf.path: pf for pf in files}
     targets: list[tuple[str, str | None, set[str], set[str]]] = []
     for h in writes:
-        if h.category != "persistence" or h.kind in ("delete", "git", "sqlite"):
+        if h.category != Category.PERSISTENCE or h.kind in ("delete", "git", "sqlite"):
             continue
         expr = str(h.detail.get("target", ""))
         pf = by_path.get(h.path)
@@ -110,6 +111,14 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
             if best[2]:
                 detail["written_value"] = best[2]
             hits.append(
-                Hit("read_back", "read", pf.path, c.stmt_start, c.stmt_end, c.symbol, detail)
+                Hit(
+                    category=Category.READ_BACK,
+                    kind="read",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail=detail,
+                )
             )
     return hits

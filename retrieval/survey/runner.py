@@ -31,7 +31,7 @@ from retrieval.survey import (
 )
 from retrieval.survey.base import Hit
 from retrieval.survey.callgraph import build_call_graph
-from retrieval.survey.model import CATEGORIES, Finding, SkippedFile, Survey
+from retrieval.survey.model import CATEGORIES, Category, Finding, SkippedFile, Survey
 from retrieval.survey.source import FileTooComplex, PyFile, parse_python
 
 #: Python files larger than this are skipped as generated/huge (bytes).
@@ -186,12 +186,14 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
 
     # loops that call models need the model-call sites and the call graph
     model_nodes = {
-        f"{h.path}::{h.symbol}" for h in hits if h.category == "model_call" and h.kind != "client"
+        f"{h.path}::{h.symbol}"
+        for h in hits
+        if h.category == Category.MODEL_CALL and h.kind != "client"
     }
     model_lines = {
         (h.path, ln)
         for h in hits
-        if h.category == "model_call" and h.kind != "client"
+        if h.category == Category.MODEL_CALL and h.kind != "client"
         for ln in range(h.start_line, h.end_line + 1)
     }
     reach_cache: dict[str, bool] = {}
@@ -238,7 +240,7 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
     with that endpoint."""
     direct: dict[str, Hit] = {}
     for h in hits:
-        if h.category == "model_call" and h.kind not in ("client", "via_wrapper"):
+        if h.category == Category.MODEL_CALL and h.kind not in ("client", "via_wrapper"):
             direct.setdefault(f"{h.path}::{h.symbol}", h)
     direct_lines = {
         (h.path, ln) for h in direct.values() for ln in range(h.start_line, h.end_line + 1)
@@ -290,13 +292,13 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                     detail["model"] = c.kwargs["model"][:80]
                 out.append(
                     Hit(
-                        "model_call",
-                        "via_wrapper",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        detail,
+                        category=Category.MODEL_CALL,
+                        kind="via_wrapper",
+                        path=pf.path,
+                        start_line=c.stmt_start,
+                        end_line=c.stmt_end,
+                        symbol=c.symbol,
+                        detail=detail,
                     )
                 )
                 break
@@ -308,7 +310,7 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
     that name (``prompt_read``): the channel by which file text reaches a model."""
     out: list[Hit] = []
     prompt_files = sorted(
-        {h.path for h in hits if h.category == "prompt" and h.kind == "prompt_file"}
+        {h.path for h in hits if h.category == Category.PROMPT and h.kind == "prompt_file"}
     )
     for ppath in prompt_files:
         base = ppath.rsplit("/", 1)[-1]
@@ -322,13 +324,13 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                 name = s.assigned_to or ""
                 out.append(
                     Hit(
-                        "prompt",
-                        "prompt_load",
-                        pf.path,
-                        s.start_line,
-                        s.end_line,
-                        s.symbol,
-                        {"file": ppath, "name": name},
+                        category=Category.PROMPT,
+                        kind="prompt_load",
+                        path=pf.path,
+                        start_line=s.start_line,
+                        end_line=s.end_line,
+                        symbol=s.symbol,
+                        detail={"file": ppath, "name": name},
                     )
                 )
                 if re.fullmatch(r"[A-Za-z_][\w.]*", name):
@@ -345,13 +347,13 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                 if hit:
                     out.append(
                         Hit(
-                            "prompt",
-                            "prompt_read",
-                            pf.path,
-                            c.stmt_start,
-                            c.stmt_end,
-                            c.symbol,
-                            {"file": ppath, "via": hit[0]},
+                            category=Category.PROMPT,
+                            kind="prompt_read",
+                            path=pf.path,
+                            start_line=c.stmt_start,
+                            end_line=c.stmt_end,
+                            symbol=c.symbol,
+                            detail={"file": ppath, "via": hit[0]},
                         )
                     )
     return out
@@ -364,7 +366,7 @@ def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> N
     index = ModuleIndex([pf.path for pf in files])
     paths = {pf.path for pf in files}
     for h in hits:
-        if h.category != "entry_point":
+        if h.category != Category.ENTRY_POINT:
             continue
         target = None
         if "target_function" in h.detail:

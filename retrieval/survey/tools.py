@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _DYNAMIC_IMPORT = {
@@ -43,49 +44,49 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             target = clip(c.positional[0], 80) if c.positional else ""
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    _DYNAMIC_IMPORT.get(c.full, "import_module"),
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"target": target},
+                    category=Category.TOOL_DISPATCH,
+                    kind=_DYNAMIC_IMPORT.get(c.full, "import_module"),
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"target": target},
                 )
             )
         elif last == "exec_module" and c.callee_type == "attribute":
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "exec_module",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"target": clip(c.args_text, 80)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="exec_module",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"target": clip(c.args_text, 80)},
                 )
             )
         elif c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "getattr_dispatch",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"name_expr": clip(c.positional[1], 60)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="getattr_dispatch",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"name_expr": clip(c.positional[1], 60)},
                 )
             )
         elif c.callee_type == "subscript":
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "subscript_dispatch",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"callee": clip(c.callee, 80)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="subscript_dispatch",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"callee": clip(c.callee, 80)},
                 )
             )
         elif (
@@ -96,38 +97,38 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         ):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "tool_wrapper",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_wrapper",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=c.symbol,
+                    detail={"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
                 )
             )
     for d in pf.defs:
         if any(_TOOL_DECORATORS.match(dec) for dec in d.decorators):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "tool_decorator",
-                    pf.path,
-                    d.start_line,
-                    d.def_line,
-                    d.symbol,
-                    {"tool": d.name, "description": clip(d.docstring or "", 160)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_decorator",
+                    path=pf.path,
+                    start_line=d.start_line,
+                    end_line=d.def_line,
+                    symbol=d.symbol,
+                    detail={"tool": d.name, "description": clip(d.docstring or "", 160)},
                 )
             )
         if d.name in ("tool_info", "tool_function", "get_tool_schema"):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "tool_module",
-                    pf.path,
-                    d.def_line,
-                    d.def_line,
-                    d.symbol,
-                    {"tool": pf.module.rsplit(".", 1)[-1]},
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_module",
+                    path=pf.path,
+                    start_line=d.def_line,
+                    end_line=d.def_line,
+                    symbol=d.symbol,
+                    detail={"tool": pf.module.rsplit(".", 1)[-1]},
                 )
             )
     schema_spans: list[tuple[int, int]] = []
@@ -141,13 +142,13 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         ):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "callable_registry",
-                    pf.path,
-                    dct.start_line,
-                    min(dct.end_line, dct.start_line + 2),
-                    dct.symbol,
-                    {"callables": ", ".join(vals[:8])},
+                    category=Category.TOOL_DISPATCH,
+                    kind="callable_registry",
+                    path=pf.path,
+                    start_line=dct.start_line,
+                    end_line=min(dct.end_line, dct.start_line + 2),
+                    symbol=dct.symbol,
+                    detail={"callables": ", ".join(vals[:8])},
                 )
             )
             schema_spans.append((dct.start_line, dct.end_line))
@@ -163,7 +164,15 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             # anchor on the tool's name line: "{" alone says nothing and makes no witness
             line = dct.start_line + (dct.text[: name.start()].count("\n") if name else 0)
             hits.append(
-                Hit("tool_dispatch", "tool_schema", pf.path, line, line, dct.symbol, detail)
+                Hit(
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_schema",
+                    path=pf.path,
+                    start_line=line,
+                    end_line=line,
+                    symbol=dct.symbol,
+                    detail=detail,
+                )
             )
             schema_spans.append((dct.start_line, dct.end_line))
     return hits
