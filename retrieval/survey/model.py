@@ -143,7 +143,7 @@ class Finding(BaseModel):
     id: str = Field(
         description='Stable ID "category:path:line", suffixed "#n" when a line holds several.'
     )
-    category: str
+    category: Category
     kind: str = Field(description="Sub-kind, e.g. main_guard, argparse, subprocess, open_write.")
     path: str
     start_line: int = Field(ge=1)

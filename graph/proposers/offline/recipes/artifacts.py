@@ -18,6 +18,7 @@ from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_ARTIFACTS = 6
 _HOUSEKEEPING = {"delete", "move"}
@@ -88,7 +89,6 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
     return t or f"{f.path}:{f.start_line}", False
 
 
-
 def _is_store(fs: list[Finding]) -> bool:
     return any(f.kind == "sqlite" for f in fs)
 
@@ -112,7 +112,7 @@ def families(ix: SurveyIndex) -> dict[str, dict[str, list[Finding]]]:
     """Family → {artifact name → writes}; unnamed writes joined to their writer's family."""
     named: dict[str, list[Finding]] = {}
     unnamed: list[Finding] = []
-    for f in ix.category("persistence"):
+    for f in ix.category(Category.PERSISTENCE):
         key, ok = artifact_key(f)
         if ok:
             named.setdefault(key, []).append(f)
@@ -205,7 +205,7 @@ class Artifacts:
     def plan(self, st: PlanState) -> list[PlanItem]:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         fams = families(st.ix)
-        read_backs = st.ix.category("read_back")
+        read_backs = st.ix.category(Category.READ_BACK)
         # what the system hands to an agent outside it (a composed program) is core
         handed = {it.facts[-1] for it in st.of_recipe("external_agent") if it.facts}
 
@@ -254,13 +254,15 @@ class Artifacts:
         return items
 
     def draft(self, ctx: DraftContext) -> Record | None:
-        writes = [f for f in ctx.findings if f.category == "persistence"]
-        reads = [f for f in ctx.findings if f.category == "read_back"]
+        writes = [f for f in ctx.findings if f.category == Category.PERSISTENCE]
+        reads = [f for f in ctx.findings if f.category == Category.READ_BACK]
         if not writes:
             return None
         keys = [str(k) for k in ctx.item.hints.get("keys", [])] or [artifact_key(writes[0])[0]]
         blocks: list[Block] = [para(_identity(keys, writes)), para(_lifecycle(writes, reads))]
-        sources = [f for f in ctx.findings if f.category == "prompt" and f.kind == "prompt_file"]
+        sources = [
+            f for f in ctx.findings if f.category == Category.PROMPT and f.kind == "prompt_file"
+        ]
         if sources:
             blocks.append(
                 para(
@@ -292,13 +294,15 @@ def retained_first(
 
     def decides(r: Finding) -> bool:
         return ix is not None and any(
-            g.category == "gating" and g.kind != "retry" for g in ix.at(r.node)
+            g.category == Category.GATING and g.kind != "retry" for g in ix.at(r.node)
         )
 
     def busy(w: Finding) -> int:
         """How many other writes the writer's function makes: a dedicated recorder
         grows the store each iteration; a setup function writes many files once."""
-        return 0 if ix is None else sum(1 for f in ix.at(w.node) if f.category == "persistence")
+        return (
+            0 if ix is None else sum(1 for f in ix.at(w.node) if f.category == Category.PERSISTENCE)
+        )
 
     def seeds(w: Finding) -> bool:
         """Whether the file that creates the store (a plain write of it) also makes this

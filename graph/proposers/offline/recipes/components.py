@@ -17,6 +17,7 @@ from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_COMPONENTS = 6
 _VARIANTS = "agent variants in "
@@ -51,7 +52,6 @@ def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
     return provider, model or f"{f.symbol} in {f.path}"
 
 
-
 def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
     """Agent endpoints called from sibling modules of one directory are variants of one
     agent (one template per benchmark): one component, whatever SDK each uses."""
@@ -73,7 +73,7 @@ def endpoint_groups(ix: SurveyIndex) -> list[tuple[tuple[str, str], list[Finding
     """Model-call findings grouped per endpoint, most call sites (own code) first."""
     groups: dict[tuple[str, str], list[Finding]] = {}
     clients = []
-    for f in ix.category("model_call"):
+    for f in ix.category(Category.MODEL_CALL):
         if f.kind == "client":
             clients.append(f)  # a client constructor is evidence for an endpoint, not one
         else:
@@ -98,7 +98,7 @@ def _settings_for(ix: SurveyIndex, fs: list[Finding]) -> list[Finding]:
     named = {n for n in named if re.fullmatch(r"[A-Z][A-Z0-9_]+", n)}
     paths = {f.path for f in fs}
     out = []
-    for c in ix.category("config_read"):
+    for c in ix.category(Category.CONFIG_READ):
         in_caller = c.path in paths and (
             c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper()
         )
@@ -157,9 +157,11 @@ class Endpoint:
 
     def draft(self, ctx: DraftContext) -> Record | None:
         fs = ctx.findings
-        calls = [f for f in fs if f.category == "model_call" and f.kind not in ("via_wrapper",)]
+        calls = [
+            f for f in fs if f.category == Category.MODEL_CALL and f.kind not in ("via_wrapper",)
+        ]
         via = [f for f in fs if f.kind == "via_wrapper"]
-        settings = [f for f in fs if f.category == "config_read"]
+        settings = [f for f in fs if f.category == Category.CONFIG_READ]
         direct = [c for c in calls if c.kind != "client"]
         first = (direct or calls or via or fs)[0]
         blocks: list[Block] = [para(_identity(first, direct))]
@@ -224,7 +226,7 @@ class RoleModel:
         called = {str(i.hints.get("role")) for i in st.of_recipe("endpoint")}
         pinned = {fid for i in st.of_recipe("pinned_model") for fid in i.facts}
         by_role: dict[str, list[Finding]] = {}
-        for c in st.ix.category("config_read"):
+        for c in st.ix.category(Category.CONFIG_READ):
             if c.kind == "model_setting" and c.id not in pinned:
                 role = model_role(str(c.detail.get("name", "")))
                 if role is not None and role not in called:
@@ -278,7 +280,7 @@ def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
     (no model call reachable from the reader): [prompt file, read site, write site]."""
     out: list[list[Finding]] = []
     seen: set[str] = set()
-    prompts = ix.category("prompt")
+    prompts = ix.category(Category.PROMPT)
     for pf in prompts:
         if pf.kind != "prompt_file" or not _ADDRESSES_AGENT.search(
             str(pf.detail.get("first_instruction", ""))
@@ -288,13 +290,13 @@ def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
             r for r in prompts if r.kind == "prompt_read" and r.detail.get("file") == pf.path
         ]:
             if r.node in seen or any(
-                f.category == "model_call" for f in ix.reached_findings(r.node)
+                f.category == Category.MODEL_CALL for f in ix.reached_findings(r.node)
             ):
                 continue
             writes = [
                 w
                 for w in ix.at(r.node)
-                if w.category == "persistence" and w.kind in ("write", "append", "copy")
+                if w.category == Category.PERSISTENCE and w.kind in ("write", "append", "copy")
             ]
             if writes:
                 seen.add(r.node)
@@ -368,13 +370,13 @@ def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
     (``diagnose_model = 'o1-…'`` beside the wrapper calls) — a file listing many model
     names is a menu, not a choice.  One name taken over by the same code in several
     files (one per variant) is one model setting."""
-    settings = [c for c in ix.category("config_read") if c.kind == "model_setting"]
+    settings = [c for c in ix.category(Category.CONFIG_READ) if c.kind == "model_setting"]
     own = [c for c in settings if path_class(c.path) == 0]
     literal = [c for c in own if _LITERAL.match(str(c.detail.get("value", "")))]
     per_file: dict[str, int] = {}
     for c in literal:
         per_file[c.path] = per_file.get(c.path, 0) + 1
-    calls = [f for f in ix.category("model_call") if f.kind != "client"]
+    calls = [f for f in ix.category(Category.MODEL_CALL) if f.kind != "client"]
     call_args = {str(f.detail.get("model", "")) for f in calls}
     groups: dict[tuple[str, ...], tuple[list[Finding], list[Finding]]] = {}
     for lit in literal:
@@ -400,7 +402,7 @@ def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
 def _users(fs: list[Finding]) -> list[Finding]:
     """The settings that take the pinned name over (not its variants in other files)."""
     name = _setting_name(fs[0])
-    return [f for f in fs[1:] if f.category == "config_read" and _setting_name(f) != name]
+    return [f for f in fs[1:] if f.category == Category.CONFIG_READ and _setting_name(f) != name]
 
 
 class PinnedModel:
@@ -419,7 +421,7 @@ class PinnedModel:
                     dict.fromkeys(
                         str(f.detail.get("value", "")).strip("f\"'")
                         for f in fs
-                        if f.category == "config_read" and _setting_name(f) == name
+                        if f.category == Category.CONFIG_READ and _setting_name(f) == name
                     )
                 ),
                 3,
@@ -447,8 +449,8 @@ class PinnedModel:
             return None
         lit = fs[0]
         users = _users(fs)
-        variants = [f for f in fs[1:] if f.category == "config_read" and f not in users]
-        calls = [f for f in fs[1:] if f.category == "model_call"]
+        variants = [f for f in fs[1:] if f.category == Category.CONFIG_READ and f not in users]
+        calls = [f for f in fs[1:] if f.category == Category.MODEL_CALL]
         said = join_names(
             [
                 f"{v.detail.get('name')} = {v.detail.get('value')} ({where(v)})"
