@@ -80,7 +80,7 @@ def entry_point_draft(snapshot: Snapshot) -> Report:
 
     survey = run_survey(snapshot)
     records: list[Record] = []
-    for n, f in enumerate(survey.by_category(Category.ENTRY_POINT), 1):
+    for n, f in enumerate(survey.index().category(Category.ENTRY_POINT), 1):
         line = f.snippet.splitlines()[0].strip() if f.snippet.strip() else ""
         if not line:
             continue

@@ -50,8 +50,8 @@ def _form(text: str) -> str:
 
 def _persisted(survey: Any) -> list[Artifact]:
     out: list[Artifact] = []
-    for f in survey.findings:
-        if f.category != Category.PERSISTENCE or skip_path(f.path):
+    for f in survey.index().category(Category.PERSISTENCE):
+        if skip_path(f.path):
             continue
         head = f.snippet.strip().splitlines()[0].strip() if f.snippet.strip() else ""
         context = f"{f.snippet} {f.symbol} {f.kind}"
@@ -94,8 +94,8 @@ def _report_keys(
 
 def _model_answers(survey: Any, text_of: TextOf) -> list[Artifact]:
     out: list[Artifact] = []
-    for f in survey.findings:
-        if f.category != Category.MODEL_CALL or skip_path(f.path):
+    for f in survey.index().category(Category.MODEL_CALL):
+        if skip_path(f.path):
             continue
         fn, lines = _function(survey, f.path, f.symbol), text_of(f.path)
         if fn is None or lines is None or f.symbol.startswith("<"):

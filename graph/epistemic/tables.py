@@ -123,7 +123,7 @@ def _anchor(paths: list[str]) -> str:
 def coverage_table(x: Inputs) -> Table:
     rows: list[list[str]] = []
     by_path: dict[str, list[str]] = {}
-    for f in x.survey.by_category(Category.ENTRY_POINT):
+    for f in x.survey.index().category(Category.ENTRY_POINT):
         if x.path_exists(f.path) and not auxiliary(f.path):
             by_path.setdefault(f.path, []).append(f.kind)
     for path, kinds in list(by_path.items())[:MAX_ENTRY_ROWS]:
@@ -246,7 +246,7 @@ def _finding_categories(x: Inputs, rec: Record) -> set[str]:
         v = w.verification
         if v is None or v.lines is None:
             continue
-        for f in x.survey.in_file(w.path):
+        for f in x.survey.index().by_path.get(w.path, []):
             if f.start_line <= v.lines.end and v.lines.start <= f.end_line:
                 cats.add(f.category)
     return cats

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections import deque
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
+
+if TYPE_CHECKING:
+    from retrieval.survey.index import SurveyIndex
 
 
 class Category(StrEnum):
@@ -206,28 +209,43 @@ class Survey(BaseModel):
     call_graph: CallGraph = Field(default_factory=CallGraph)
     skipped: list[SkippedFile] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
+    _index: SurveyIndex | None = PrivateAttr(default=None)
 
     # -- access -------------------------------------------------------------------
 
-    def by_category(self, category: str) -> list[Finding]:
-        return [f for f in self.findings if f.category == category]
+    def index(self) -> SurveyIndex:
+        """The lookups every proposer makes (by ID, category, node, file, callers),
+        built on first use and kept for this survey object, so one run builds one.
+
+        Rebuilt only if ``findings`` was replaced or grew since (``survey --category``
+        filters by assigning a new list); findings are never edited in place.
+        """
+        from retrieval.survey.index import SurveyIndex
+
+        ix = self._index
+        if ix is None or ix.indexed is not self.findings or ix.size != len(self.findings):
+            ix = self._index = SurveyIndex(self)
+        return ix
+
+    # The three below answer from the index (copies, so a caller may edit the list).
+
+    def by_category(self, category: Category | str) -> list[Finding]:
+        return list(self.index().category(category))
 
     def finding(self, finding_id: str) -> Finding | None:
-        for f in self.findings:
-            if f.id == finding_id:
-                return f
-        return None
+        return self.index().finding(finding_id)
 
     def in_file(self, path: str) -> list[Finding]:
-        return [f for f in self.findings if f.path == path]
-
-    def findings_at(self, node: str) -> list[Finding]:
-        return [f for f in self.findings if f.node == node]
+        return list(self.index().by_path.get(path, []))
 
     def chains_from(
         self,
         entry: Finding | str,
-        targets: tuple[str, ...] = ("model_call", "exec_effect", "persistence"),
+        targets: tuple[Category, ...] = (
+            Category.MODEL_CALL,
+            Category.EXEC_EFFECT,
+            Category.PERSISTENCE,
+        ),
         max_depth: int = MAX_CHAIN_DEPTH,
         max_chains: int = MAX_CHAINS,
     ) -> list[list[str]]:
@@ -238,7 +256,7 @@ class Survey(BaseModel):
         ``max_depth`` edges, so a deeply recursive program cannot blow up the walk.
         """
         start = entry.node if isinstance(entry, Finding) else entry
-        target_nodes = {f.node for f in self.findings if f.category in targets}
+        target_nodes = {f.node for c in targets for f in self.index().category(c)}
         out: list[list[str]] = []
         reached: set[str] = set()
         queue: deque[list[str]] = deque([[start]])
