@@ -7,9 +7,10 @@ assigns the stable ID, so every finding's snippet is exactly the file's lines.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import cast
 
+from retrieval.survey.details import AnyDetail, Detail
 from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
@@ -25,7 +26,14 @@ class Hit:
     start_line: int
     end_line: int
     symbol: str
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: AnyDetail
+
+    @property
+    def view(self) -> Detail:
+        """``detail`` as the merged :class:`Detail` type, for code that reads or adds
+        keys after the rule (the runner, read-backs): the same dict, not a copy."""
+        # one rule writes one category's keys, and every category's keys are in Detail
+        return cast(Detail, self.detail)
 
 
 def clip(text: str, limit: int = 160) -> str:

@@ -163,7 +163,7 @@ def instruction_rules(path: str, text: str) -> list[Hit]:
             detail=h.detail,
         )
         for h in doc_claims(path, text, limit=40)
-        if _RULE.search(str(h.detail.get("sentence", "")))
+        if _RULE.search(h.view.get("sentence", ""))
     ]
     return rules[:24]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import ConfigDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
@@ -38,7 +39,7 @@ def config_findings(pf: PyFile) -> list[Hit]:
             name = literal(c.positional[0])
             if not name:
                 continue
-            detail: dict[str, object] = {"env": name, "access": c.full.rsplit(".", 1)[-1]}
+            detail: ConfigDetail = {"env": name, "access": c.full.rsplit(".", 1)[-1]}
             if len(c.positional) > 1 and not _SECRET.search(name):
                 default = literal(c.positional[1])
                 if default is not None:

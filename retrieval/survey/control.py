@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip
-from retrieval.survey.model import Category
+from retrieval.survey.details import GatingDetail
+from retrieval.survey.model import Category, GatingKind
 from retrieval.survey.source import Call, PyFile
 
 _SCORE_WORD = re.compile(
@@ -86,17 +87,17 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             continue
         if not _SCORE_WORD.search(cmp.text) and not _UNIT_THRESHOLD.search(cmp.text):
             continue
-        s, e = int(cmp.extra["stmt_start"]), int(cmp.extra["stmt_end"])
-        if s in seen:
+        start, end = int(cmp.extra["stmt_start"]), int(cmp.extra["stmt_end"])
+        if start in seen:
             continue
-        seen.add(s)
+        seen.add(start)
         hits.append(
             Hit(
                 category=Category.GATING,
                 kind="threshold",
                 path=pf.path,
-                start_line=s,
-                end_line=e,
+                start_line=start,
+                end_line=end,
                 symbol=cmp.symbol,
                 detail={"comparison": clip(cmp.text, 100)},
             )
@@ -304,7 +305,7 @@ _METRIC_RETURN = re.compile(
 _SCALE = re.compile(r"""['"](?:correct|incorrect|partial|pass|fail|almost)['"]\s*:\s*-?\d""", re.I)
 
 
-def _evaluation_line(s: str, low: str) -> tuple[str, dict[str, str]] | None:
+def _evaluation_line(s: str, low: str) -> tuple[GatingKind, GatingDetail] | None:
     """How outputs become scores: answer extraction, reference keys, metrics, grading scales."""
     if any(k in low for k in ("pred", "answer", "verdict", "grade", "label")):
         m = _EXTRACT.search(s)

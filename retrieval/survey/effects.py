@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.details import ExecDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
@@ -68,7 +69,7 @@ def effect_findings(pf: PyFile) -> list[Hit]:
         if kind is None:
             continue
         cmd = _command(c.positional, c.kwargs)
-        detail: dict[str, object] = {"call": clip(c.callee, 60), "command": cmd}
+        detail: ExecDetail = {"call": clip(c.callee, 60), "command": cmd}
         if c.kwargs.get("shell", "").strip() == "True" or full in (
             "os.system",
             "os.popen",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import EntryDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
@@ -169,7 +170,7 @@ def shell_entries(path: str, text: str) -> list[Hit]:
         m = _PY_RUN.search(s)
         if not m:
             continue
-        detail = {"command": clip(s, 120)}
+        detail: EntryDetail = {"command": clip(s, 120)}
         if m.group(2):
             detail["target_module"] = m.group(2)
         else:

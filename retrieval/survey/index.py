@@ -142,7 +142,7 @@ class SurveyIndex:
             else:
                 u.extra.append(f)
         launched = {
-            str(f.detail.get("target_node") or "").split("::", 1)[0]
+            (f.detail.get("target_node") or "").split("::", 1)[0]
             for f in self.category(Category.ENTRY_POINT)
             if f.kind not in ("main_guard", "argparse")
         }

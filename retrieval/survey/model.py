@@ -15,8 +15,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from retrieval.survey.details import Detail
+
 if TYPE_CHECKING:
     from retrieval.survey.index import SurveyIndex
+
+    #: The checker sees a finding's detail as the typed :class:`Detail`; pydantic keeps
+    #: a plain dict, because validating a TypedDict would drop keys it does not declare
+    #: and could reorder them, changing survey JSON and cached surveys.
+    DetailField = Detail
+else:
+    DetailField = dict[str, Any]
 
 
 class Category(StrEnum):
@@ -153,7 +162,7 @@ class Finding(BaseModel):
     end_line: int = Field(ge=1)
     symbol: str = Field(description='Enclosing "Class.method", "function", "<module>" or "<main>".')
     snippet: str = Field(description="The exact source lines start_line..end_line.")
-    detail: dict[str, Any] = Field(default_factory=dict)
+    detail: DetailField = Field(default_factory=Detail)
 
     @property
     def anchor(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import ModelCallDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
@@ -79,11 +80,11 @@ def _provider_from_imports(pf: PyFile, default: str) -> str:
     return default
 
 
-def _model_of(pf: PyFile, c: Call) -> dict[str, str]:
+def _model_of(pf: PyFile, c: Call) -> ModelCallDetail:
     expr = c.kwargs.get("model") or c.kwargs.get("model_name") or c.kwargs.get("model_id") or ""
     if not expr and c.full.endswith(("LLM", "LiteLlm", "from_pretrained")) and c.positional:
         expr = c.positional[0]
-    out: dict[str, str] = {}
+    out: ModelCallDetail = {}
     if expr:
         out["model"] = clip(expr, 80)
         lit = literal(expr)
@@ -160,7 +161,7 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
         provider, kind = got
         if kind == "wrapper" and c.full.rsplit(".", 1)[0] in local_modules:
             continue  # a repository function: the call graph follows it instead
-        detail: dict[str, str] = {"provider": provider, "call": clip(c.callee, 80)}
+        detail: ModelCallDetail = {"provider": provider, "call": clip(c.callee, 80)}
         detail.update(_model_of(pf, c))
         m = _ENDPOINT_RE.search(c.args_text)
         if m:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import PersistenceDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
@@ -66,8 +67,8 @@ def _mode(c: Call) -> str:
     return literal(mode) or ""
 
 
-def _written(pf: PyFile, expr: str) -> dict[str, str]:
-    out = {"target": clip(expr, 100)}
+def _written(pf: PyFile, expr: str) -> PersistenceDetail:
+    out: PersistenceDetail = {"target": clip(expr, 100)}
     val = constant(pf, expr.strip())
     if val:
         out["target_value"] = val
@@ -102,19 +103,19 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             mode = _mode(c)
             if not any(ch in mode for ch in "wax+"):
                 continue
-            kind = "append" if "a" in mode else "write"
+            write_kind = "append" if "a" in mode else "write"
             target = (
                 c.positional[0]
                 if c.positional and c.callee in ("open", "io.open", "codecs.open")
                 else c.callee.rsplit(".", 1)[0]
             )
-            detail = {"mode": mode, **_written(pf, target)}
+            detail: PersistenceDetail = {"mode": mode, **_written(pf, target)}
             end = _extend_to_write(pf, c.stmt_start, c.stmt_end)
             covered.update(range(c.stmt_end + 1, end + 1))
             hits.append(
                 Hit(
                     category=Category.PERSISTENCE,
-                    kind=kind,
+                    kind=write_kind,
                     path=pf.path,
                     start_line=c.stmt_start,
                     end_line=end,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import ReadBackDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
@@ -74,12 +75,12 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
     for h in writes:
         if h.category != Category.PERSISTENCE or h.kind in ("delete", "git", "sqlite"):
             continue
-        expr = str(h.detail.get("target", ""))
+        written = h.view.get("target", "")
         pf = by_path.get(h.path)
-        if not expr or pf is None:
+        if not written or pf is None:
             continue
-        value, names, fnames = write_key(pf, expr)
-        targets.append((expr, value, names, fnames))
+        value, names, fnames = write_key(pf, written)
+        targets.append((written, value, names, fnames))
     if not targets:
         return []
     hits: list[Hit] = []
@@ -105,7 +106,7 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
                     best = (rank, wexpr, wvalue)
             if best is None:
                 continue
-            detail = {"target": clip(expr, 100), "written_as": clip(best[1], 100)}
+            detail: ReadBackDetail = {"target": clip(expr, 100), "written_as": clip(best[1], 100)}
             if value:
                 detail["target_value"] = value
             if best[2]:

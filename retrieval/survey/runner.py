@@ -30,9 +30,10 @@ from retrieval.survey import (
     tools,
 )
 from retrieval.survey.base import Hit
-from retrieval.survey.callgraph import build_call_graph
-from retrieval.survey.model import CATEGORIES, Category, Finding, SkippedFile, Survey
-from retrieval.survey.source import FileTooComplex, PyFile, parse_python
+from retrieval.survey.callgraph import Resolver, build_call_graph
+from retrieval.survey.details import ModelCallDetail
+from retrieval.survey.model import CATEGORIES, CallGraph, Category, Finding, SkippedFile, Survey
+from retrieval.survey.source import Call, FileTooComplex, PyFile, parse_python
 
 #: Python files larger than this are skipped as generated/huge (bytes).
 MAX_PY_BYTES = 600_000
@@ -209,7 +210,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
         reach_cache[key] = ok
         return ok
 
-    def calls_model(pf: PyFile, c) -> str | None:  # noqa: ANN001 - source.Call
+    def calls_model(pf: PyFile, c: Call) -> str | None:
         if (pf.path, c.start_line) in model_lines:
             return c.callee
         for node in resolve(pf, c):
@@ -233,7 +234,9 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
 WRAPPER_DEPTH = 2
 
 
-def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list[Hit]:  # noqa: ANN001
+def _wrapper_calls(
+    files: list[PyFile], hits: list[Hit], resolve: Resolver, graph: CallGraph
+) -> list[Hit]:
     """Call sites that reach a model call through repository wrappers (``chat(...)`` →
     ``get_response`` → ``litellm.completion``): where the system really talks to a model.
     Each names the direct model call it reaches (``reaches``), so proposers can group it
@@ -282,8 +285,8 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                 ):
                     continue
                 target = got[0]
-                detail = {
-                    "provider": target.detail.get("provider", "model"),
+                detail: ModelCallDetail = {
+                    "provider": target.view.get("provider", "model"),
                     "call": c.callee,
                     "via": node,
                     "reaches": f"model_call:{target.path}:{target.start_line}",
@@ -359,7 +362,7 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
     return out
 
 
-def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> None:  # noqa: ANN001
+def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph: CallGraph) -> None:
     """Point console scripts and shell lines at the call-graph node they start."""
     from retrieval.survey.callgraph import ModuleIndex
 
@@ -369,28 +372,28 @@ def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> N
         if h.category != Category.ENTRY_POINT:
             continue
         target = None
-        if "target_function" in h.detail:
-            p = index.path(h.detail["target_module"])
+        if "target_function" in h.view:
+            p = index.path(h.view["target_module"])
             if p:
-                cand = f"{p}::{h.detail['target_function']}"
+                cand = f"{p}::{h.view['target_function']}"
                 target = cand if cand in graph.functions else f"{p}::<module>"
-        elif "target_path" in h.detail:
-            tp = h.detail["target_path"]
+        elif "target_path" in h.view:
+            tp = h.view["target_path"]
             base = h.path.rsplit("/", 1)[0] + "/" if "/" in h.path else ""
             for cand in (tp, base + tp):
                 if cand in paths:
                     main = f"{cand}::<main>"
                     target = main if main in graph.functions else f"{cand}::<module>"
                     break
-        elif "target_module" in h.detail:
-            p = index.path(h.detail["target_module"]) or index.path(
-                h.detail["target_module"] + ".__main__"
+        elif "target_module" in h.view:
+            p = index.path(h.view["target_module"]) or index.path(
+                h.view["target_module"] + ".__main__"
             )
             if p:
                 main = f"{p}::<main>"
                 target = main if main in graph.functions else f"{p}::<module>"
         if target:
-            h.detail["target_node"] = target
+            h.view["target_node"] = target
 
 
 def _to_findings(hits: list[Hit], lines_of: dict[str, list[str]]) -> list[Finding]:
@@ -422,7 +425,7 @@ def _to_findings(hits: list[Hit], lines_of: dict[str, list[str]]) -> list[Findin
                 end_line=end,
                 symbol=h.symbol,
                 snippet=snippet,
-                detail=h.detail,
+                detail=h.view,
             )
         )
     return out

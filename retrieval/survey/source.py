@@ -371,9 +371,7 @@ def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
 _WS = re.compile(r"\s+")
 
 
-def parse_python(
-    path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS
-) -> PyFile:
+def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS) -> PyFile:
     """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
 
     Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a

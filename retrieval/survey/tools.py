@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import ToolDetail
 from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
@@ -158,7 +159,7 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         ):
             name = _NAME_RE.search(dct.text)
             desc = _DESC_RE.search(dct.text)
-            detail = {"tool": name.group(1) if name else ""}
+            detail: ToolDetail = {"tool": name.group(1) if name else ""}
             if desc:
                 detail["description"] = desc.group(1)
             # anchor on the tool's name line: "{" alone says nothing and makes no witness

@@ -123,7 +123,7 @@ def decisive_rank(f: Finding) -> int:
     if f.kind == "promotion":
         return 0
     if f.kind == "threshold":
-        cmp = str(f.detail.get("comparison", ""))
+        cmp = f.detail.get("comparison", "")
         named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None
         return 1 if named else 2
     if f.kind in ("selection", "answer_check"):

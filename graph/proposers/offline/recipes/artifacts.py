@@ -73,14 +73,14 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
     ``os.path.join(root, "domains")``) and is not a name for an object."""
     if f.kind == "git":
         return "git repository state", True
-    v = str(f.detail.get("target_value") or "")
+    v = f.detail.get("target_value") or ""
     if v and not v.startswith("env "):
         lits = [x for x in _LITERAL.findall(v) if _PATHLIKE.match(x)]
         if "(" in v and lits:  # a call builds the path: the literal is its name
             return max(lits, key=len), True
         if _PATHLIKE.match(v) or lits:
             return v, True
-    t = str(f.detail.get("target", "")).strip()
+    t = f.detail.get("target", "").strip()
     lits = [x for x in _LITERAL.findall(t) if _PATHLIKE.match(x)]
     if lits:  # a file name inside a computed path still names the file
         return max(lits, key=len), True
@@ -174,8 +174,8 @@ def _fold_statements(named: dict[str, list[Finding]]) -> None:
 def _reads_one_of(r: Finding, keys: list[str], arts: dict[str, list[Finding]]) -> bool:
     if r.detail.get("written_value") in keys or r.detail.get("target_value") in keys:
         return True
-    written = str(r.detail.get("written_as", ""))
-    return any(str(f.detail.get("target", "")) == written for k in keys for f in arts[k])
+    written = r.detail.get("written_as", "")
+    return any(f.detail.get("target", "") == written for k in keys for f in arts[k])
 
 
 def _label(fam: str, keys: list[str]) -> tuple[str, str]:

@@ -116,7 +116,7 @@ class PromptFile:
             writers = [
                 f
                 for f in st.ix.category(Category.PERSISTENCE)
-                if any(v and v in str(f.detail.get("target", "")) for v in via)
+                if any(v and v in f.detail.get("target", "") for v in via)
             ]
             base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             items.append(
@@ -241,7 +241,7 @@ class LoadedCode:
         for f in st.ix.category(Category.TOOL_DISPATCH) + st.ix.category(Category.EXEC_EFFECT):
             if f.kind not in _DYNAMIC_KINDS and f.kind != "exec_eval":
                 continue
-            lit = re.fullmatch(r"""['"]([\w.]+)['"]""", str(f.detail.get("target", "")).strip())
+            lit = re.fullmatch(r"""['"]([\w.]+)['"]""", f.detail.get("target", "").strip())
             if lit and lit.group(1) not in st.repo_modules:
                 continue  # a fixed external library import: no repository-controlled code
             dyn.setdefault(f.node, []).append(f)

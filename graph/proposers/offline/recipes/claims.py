@@ -70,7 +70,7 @@ _SOURCE = {
 
 
 def sentence_of(f: Finding) -> str:
-    return str(f.detail.get("sentence", ""))
+    return f.detail.get("sentence", "")
 
 
 def _norm(sentence: str) -> str:

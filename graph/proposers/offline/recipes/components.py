@@ -44,7 +44,7 @@ def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
     """(provider, model) naming one endpoint; a call through a repository wrapper
     belongs to the endpoint of the direct model call it reaches."""
     if f.kind == "via_wrapper" and ix is not None:
-        target = ix.finding(str(f.detail.get("reaches", "")))
+        target = ix.finding(f.detail.get("reaches", ""))
         if target is not None and target.kind != "via_wrapper":
             return endpoint_key(target)
     provider = str(f.detail.get("provider", "model"))
@@ -59,7 +59,7 @@ def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
     for key, fs in groups.items():
         direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
         dirs = {dir_of(f.path) for f in direct}
-        role = model_role(" ".join(str(f.detail.get("model", "")) for f in direct)) or "agent"
+        role = model_role(" ".join(f.detail.get("model", "") for f in direct)) or "agent"
         if direct and role == "agent" and len(dirs) == 1 and "" not in dirs:
             by_dir.setdefault(dirs.pop(), []).append(key)
     for d, keys in by_dir.items():
@@ -94,13 +94,13 @@ def endpoint_groups(ix: SurveyIndex) -> list[tuple[tuple[str, str], list[Finding
 
 def _settings_for(ix: SurveyIndex, fs: list[Finding]) -> list[Finding]:
     """Model settings in the calling files, and the constants the model argument names."""
-    named = {str(f.detail.get("model", "")).rsplit(".", 1)[-1] for f in fs}
+    named = {f.detail.get("model", "").rsplit(".", 1)[-1] for f in fs}
     named = {n for n in named if re.fullmatch(r"[A-Z][A-Z0-9_]+", n)}
     paths = {f.path for f in fs}
     out = []
     for c in ix.category(Category.CONFIG_READ):
         in_caller = c.path in paths and (
-            c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper()
+            c.kind == "model_setting" or "MODEL" in c.detail.get("env", "").upper()
         )
         names_it = c.kind == "model_setting" and any(
             re.match(rf"\s*{n}\s*[:=]", c.snippet) for n in named
@@ -137,8 +137,8 @@ class Endpoint:
                     slug(provider, model.split(" in ")[0]),
                 )
             role = (
-                model_role(" ".join(str(f.detail.get("model", "")) for f in fs))
-                or model_role(" ".join(str(c.detail.get("name", "")) for c in settings))
+                model_role(" ".join(f.detail.get("model", "") for f in fs))
+                or model_role(" ".join(c.detail.get("name", "") for c in settings))
                 or "agent"
             )
             items.append(
@@ -179,9 +179,7 @@ class Endpoint:
                 f"Configuration read by name: {join_names(env)} (values are not recorded)."
             )
         if via:
-            wrappers = join_names(
-                sorted({short_symbol(str(v.detail.get("via", ""))) for v in via}), 3
-            )
+            wrappers = join_names(sorted({short_symbol(v.detail.get("via", "")) for v in via}), 3)
             extra.append(
                 f"Reached through the repository's wrappers ({wrappers}) from "
                 f"{join_names([where(v) for v in via], 5)}."
@@ -228,13 +226,13 @@ class RoleModel:
         by_role: dict[str, list[Finding]] = {}
         for c in st.ix.category(Category.CONFIG_READ):
             if c.kind == "model_setting" and c.id not in pinned:
-                role = model_role(str(c.detail.get("name", "")))
+                role = model_role(c.detail.get("name", ""))
                 if role is not None and role not in called:
                     by_role.setdefault(role, []).append(c)
         items = []
         for role, cs in sorted(by_role.items()):
             cs = sorted(cs, key=lambda c: (path_class(c.path), c.path, c.start_line))
-            names = join_names([str(c.detail.get("name", "")) for c in cs], 3)
+            names = join_names([c.detail.get("name", "") for c in cs], 3)
             items.append(
                 make_item(
                     self.name,
@@ -283,7 +281,7 @@ def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
     prompts = ix.category(Category.PROMPT)
     for pf in prompts:
         if pf.kind != "prompt_file" or not _ADDRESSES_AGENT.search(
-            str(pf.detail.get("first_instruction", ""))
+            pf.detail.get("first_instruction", "")
         ):
             continue
         for r in [
@@ -357,7 +355,7 @@ _LITERAL = re.compile(r"""^\s*f?(["'])[^"']*[A-Za-z][^"']*\1\s*$""")
 
 
 def _setting_name(c: Finding) -> str:
-    return str(c.detail.get("name", "")).rsplit(".", 1)[-1]
+    return c.detail.get("name", "").rsplit(".", 1)[-1]
 
 
 def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
@@ -372,19 +370,19 @@ def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
     files (one per variant) is one model setting."""
     settings = [c for c in ix.category(Category.CONFIG_READ) if c.kind == "model_setting"]
     own = [c for c in settings if path_class(c.path) == 0]
-    literal = [c for c in own if _LITERAL.match(str(c.detail.get("value", "")))]
+    literal = [c for c in own if _LITERAL.match(c.detail.get("value", ""))]
     per_file: dict[str, int] = {}
     for c in literal:
         per_file[c.path] = per_file.get(c.path, 0) + 1
     calls = [f for f in ix.category(Category.MODEL_CALL) if f.kind != "client"]
-    call_args = {str(f.detail.get("model", "")) for f in calls}
+    call_args = {f.detail.get("model", "") for f in calls}
     groups: dict[tuple[str, ...], tuple[list[Finding], list[Finding]]] = {}
     for lit in literal:
         name = _setting_name(lit)
         if str(lit.detail.get("name")) in call_args:
             continue  # the endpoint the call names already carries it
         word = re.compile(rf"\b{re.escape(name)}\b")
-        users = [c for c in own if c is not lit and word.search(str(c.detail.get("value", "")))]
+        users = [c for c in own if c is not lit and word.search(c.detail.get("value", ""))]
         sole = per_file[lit.path] == 1 and any(f.path == lit.path for f in calls)
         if users or sole:
             key = (name, *sorted(u.id for u in users)) if users else (name, lit.id)
@@ -419,7 +417,7 @@ class PinnedModel:
             values = join_names(
                 list(
                     dict.fromkeys(
-                        str(f.detail.get("value", "")).strip("f\"'")
+                        f.detail.get("value", "").strip("f\"'")
                         for f in fs
                         if f.category == Category.CONFIG_READ and _setting_name(f) == name
                     )

@@ -119,7 +119,7 @@ def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
             f
             for f in ix.category(Category.PERSISTENCE)
             if f.kind in ("write", "append", "file")
-            and _PATCH_NAME.search(str(f.detail.get("target", "")))
+            and _PATCH_NAME.search(f.detail.get("target", ""))
         ),
         key=lambda f: (not produces(f), *rank(f)),
     )
@@ -147,11 +147,11 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
             continue
         keys = set(arts)
         for r in ix.category(Category.READ_BACK):
-            written = str(r.detail.get("written_as", ""))
+            written = r.detail.get("written_as", "")
             if not (
                 r.detail.get("written_value") in keys
                 or r.detail.get("target_value") in keys
-                or any(str(w.detail.get("target", "")) == written for w in writes)
+                or any(w.detail.get("target", "") == written for w in writes)
             ):
                 continue
             got = _consumer(ix, r)
@@ -164,7 +164,7 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
                             k
                             for k, fs in arts.items()
                             if k in read_as
-                            or any(str(w.detail.get("target", "")) == written for w in fs)
+                            or any(w.detail.get("target", "") == written for w in fs)
                         ),
                         name,
                     )
