@@ -371,7 +371,7 @@ def loop_findings(
         hits.append(
             Hit(
                 category=Category.MODEL_LOOP,
-                kind=lp.extra.get("type", "loop").replace("_statement", ""),
+                kind=lp.extra.get("type", "loop"),
                 path=pf.path,
                 start_line=lp.start_line,
                 end_line=header_end,
