@@ -10,6 +10,7 @@ family when that writer also writes named files, and is dropped otherwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
@@ -126,21 +127,22 @@ def families(ix: SurveyIndex) -> dict[str, dict[str, list[Finding]]]:
         fams.setdefault(fam, {})[key] = fs
         homes += [(f, fam) for f in fs]
     for f in unnamed:  # computed targets: evidence for the writer's family, never a family
-        fam = _home(f, homes)
-        if fam is not None:
-            fams[fam].setdefault(artifact_key(f)[0], []).append(f)
+        home = _home(f, homes)
+        if home is not None:
+            fams[home].setdefault(artifact_key(f)[0], []).append(f)
     return fams
 
 
 def _home(f: Finding, homes: list[tuple[Finding, str]]) -> str | None:
     """The family of the named write closest to ``f``: same function and kind, same
     function, same file and kind, same file."""
-    for same in (
+    tests: tuple[Callable[[Finding], bool], ...] = (
         lambda w: w.node == f.node and w.kind == f.kind,
         lambda w: w.node == f.node,
         lambda w: w.path == f.path and w.kind == f.kind,
         lambda w: w.path == f.path,
-    ):
+    )
+    for same in tests:
         fam = next((fam for w, fam in homes if same(w)), None)
         if fam is not None:
             return fam

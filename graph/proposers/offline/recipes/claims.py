@@ -173,7 +173,7 @@ class Claims:
                 fs[0].start_line,
             ),
         )
-        items = []
+        items: list[PlanItem] = []
         n_rules = 0
         for fs in ranked:
             if len(items) >= MAX_CLAIMS:
@@ -284,8 +284,11 @@ def search_code(ctx: DraftContext, sentence: str) -> list[Block]:
             ctx, path, int(hit["start"]), int(hit.get("end") or hit["start"]), text, want
         )
         if w is not None and all(
-            b.witness.path != w.path or b.witness.quote != w.quote for b in out
-        ):  # type: ignore[attr-defined]
+            not isinstance(b, WitnessBlock)
+            or b.witness.path != w.path
+            or b.witness.quote != w.quote
+            for b in out
+        ):
             out.append(WitnessBlock(witness=w))
         if len(out) >= 2:
             break

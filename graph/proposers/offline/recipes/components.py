@@ -85,11 +85,11 @@ def endpoint_groups(ix: SurveyIndex) -> list[tuple[tuple[str, str], list[Finding
                 break
     _merge_agent_variants(groups)
 
-    def key(kv: tuple[tuple[str, str], list[Finding]]) -> tuple[int, int, tuple[str, str]]:
+    def order(kv: tuple[tuple[str, str], list[Finding]]) -> tuple[int, int, tuple[str, str]]:
         own = [f for f in kv[1] if f.kind != "client"]
         return (min(path_class(f.path) for f in kv[1]), -len(own), kv[0])
 
-    return sorted(groups.items(), key=key)
+    return sorted(groups.items(), key=order)
 
 
 def _settings_for(ix: SurveyIndex, fs: list[Finding]) -> list[Finding]:
