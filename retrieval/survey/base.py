@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from retrieval.survey.details import AnyDetail, Detail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, Kind
 from retrieval.survey.source import PyFile
 
 
@@ -21,7 +21,7 @@ class Hit:
     at the call site instead of being told apart by position."""
 
     category: Category
-    kind: str
+    kind: Kind
     path: str
     start_line: int
     end_line: int

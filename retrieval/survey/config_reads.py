@@ -11,13 +11,13 @@ import re
 
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import ConfigDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, ConfigKind
 from retrieval.survey.source import PyFile
 
 _SECRET = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.I)
 _ENV_SUBSCRIPT = re.compile(r"""os\.environ\[\s*['"]([A-Za-z0-9_]+)['"]\s*\](\s*=(?!=))?""")
 _MODEL_NAME = re.compile(r"(^|[._])(\w*_)?model(_name|_id)?$", re.I)
-_CONFIG_LOADS = {
+_CONFIG_LOADS: dict[str, ConfigKind] = {
     "yaml.safe_load": "yaml",
     "yaml.load": "yaml",
     "tomllib.load": "toml",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import GatingDetail
-from retrieval.survey.model import Category, GatingKind
+from retrieval.survey.model import Category, GatingKind, LoopKind
 from retrieval.survey.source import Call, PyFile
 
 _SCORE_WORD = re.compile(
@@ -338,6 +338,8 @@ def _symbol_at(pf: PyFile, line: int) -> str:
 
 
 MAX_LOOP_STEPS = 6
+#: loops.scm names a loop ``loop.for`` or ``loop.while``; the finding kind is the keyword.
+_LOOP_KINDS: dict[str, LoopKind] = {"for": "for", "while": "while"}
 
 
 def loop_findings(
@@ -371,7 +373,7 @@ def loop_findings(
         hits.append(
             Hit(
                 category=Category.MODEL_LOOP,
-                kind=lp.extra.get("type", "loop"),
+                kind=_LOOP_KINDS.get(lp.extra.get("type", ""), "loop"),
                 path=pf.path,
                 start_line=lp.start_line,
                 end_line=header_end,

@@ -10,7 +10,7 @@ import re
 
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ExecDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, ExecKind
 from retrieval.survey.source import PyFile
 
 _PROCESS = {
@@ -46,7 +46,7 @@ def effect_findings(pf: PyFile) -> list[Hit]:
     hits: list[Hit] = []
     for c in pf.calls:
         full = c.full
-        kind = None
+        kind: ExecKind | None = None
         if full in _PROCESS:
             kind = (
                 "subprocess"

@@ -12,7 +12,7 @@ import re
 
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import EntryDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, EntryKind
 from retrieval.survey.source import PyFile
 
 _CLI_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
@@ -69,7 +69,7 @@ def python_entries(pf: PyFile) -> list[Hit]:
             for dec in d.decorators:
                 m = _CLI_DECORATOR.match(dec)
                 if m and not dec.startswith(("property", "staticmethod")):
-                    kind = "typer" if pf.uses("typer") else "click"
+                    kind: EntryKind = "typer" if pf.uses("typer") else "click"
                     hits.append(
                         Hit(
                             category=Category.ENTRY_POINT,

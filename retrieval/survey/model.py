@@ -143,6 +143,21 @@ ConfigKind = Literal[
     "model_setting",
 ]
 ClaimKind = Literal["doc_sentence", "instruction_rule", "docstring", "tool_description"]
+#: Any kind a rule emits (a Hit's kind); findings keep ``kind: str`` because proposers
+#: also build a few findings of their own (e.g. a persistence ``written_value``).
+Kind = (
+    EntryKind
+    | ModelCallKind
+    | ToolKind
+    | ExecKind
+    | PersistenceKind
+    | ReadBackKind
+    | PromptKind
+    | LoopKind
+    | GatingKind
+    | ConfigKind
+    | ClaimKind
+)
 
 #: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
 MAX_CHAIN_DEPTH = 8

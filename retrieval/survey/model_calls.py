@@ -13,7 +13,7 @@ import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
 from retrieval.survey.details import ModelCallDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, ModelCallKind
 from retrieval.survey.source import Call, PyFile
 
 _ENDPOINT_RE = re.compile(
@@ -21,7 +21,7 @@ _ENDPOINT_RE = re.compile(
 )
 
 #: (callee suffix, provider when the file imports it, kind)
-_SDK_SHAPES = (
+_SDK_SHAPES: tuple[tuple[str, str, ModelCallKind], ...] = (
     (".messages.create", "anthropic", "chat"),
     (".messages.stream", "anthropic", "chat"),
     (".chat.completions.create", "openai", "chat"),
@@ -94,7 +94,7 @@ def _model_of(pf: PyFile, c: Call) -> ModelCallDetail:
     return out
 
 
-def _classify(pf: PyFile, c: Call) -> tuple[str, str] | None:
+def _classify(pf: PyFile, c: Call) -> tuple[str, ModelCallKind] | None:
     full, callee = c.full, c.callee
     last = full.rsplit(".", 1)[-1]
     if full.startswith("litellm.") and last in _LITELLM:

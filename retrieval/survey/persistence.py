@@ -11,10 +11,10 @@ import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
 from retrieval.survey.details import PersistenceDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, PersistenceKind
 from retrieval.survey.source import Call, PyFile
 
-_SAVE_CALLS = {
+_SAVE_CALLS: dict[str, PersistenceKind] = {
     "json.dump": "json",
     "pickle.dump": "pickle",
     "torch.save": "torch",
@@ -42,7 +42,7 @@ _SAVE_CALLS = {
     "dill.dump": "pickle",
     "cloudpickle.dump": "pickle",
 }
-_METHOD_SAVES = {
+_METHOD_SAVES: dict[str, PersistenceKind] = {
     "write_text": "file",
     "write_bytes": "file",
     "to_csv": "csv",
@@ -103,7 +103,7 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             mode = _mode(c)
             if not any(ch in mode for ch in "wax+"):
                 continue
-            write_kind = "append" if "a" in mode else "write"
+            write_kind: PersistenceKind = "append" if "a" in mode else "write"
             target = (
                 c.positional[0]
                 if c.positional and c.callee in ("open", "io.open", "codecs.open")
@@ -124,7 +124,7 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
                 )
             )
             continue
-        kind = _SAVE_CALLS.get(full)
+        kind: PersistenceKind | None = _SAVE_CALLS.get(full)
         if kind is None and c.callee_type == "attribute" and last in _METHOD_SAVES:
             kind = _METHOD_SAVES[last]
         if kind is not None:

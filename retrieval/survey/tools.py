@@ -11,10 +11,10 @@ import re
 
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import ToolDetail
-from retrieval.survey.model import Category
+from retrieval.survey.model import Category, ToolKind
 from retrieval.survey.source import PyFile
 
-_DYNAMIC_IMPORT = {
+_DYNAMIC_IMPORT: dict[str, ToolKind] = {
     "importlib.import_module": "import_module",
     "importlib.util.spec_from_file_location": "spec_from_file",
     "importlib.util.module_from_spec": "module_from_spec",
