@@ -160,3 +160,22 @@ def test_queries_name_definitions_imports_loops_and_the_main_guard() -> None:
 def test_a_guard_comparing_other_names_is_no_guard() -> None:
     pf = parse_python("m.py", 'if __file__ == "__main__":\n    pass\n')
     assert pf.main_guard is None
+
+
+def test_strings_query_names_docstrings_and_concatenation_parts() -> None:
+    src = (
+        '"""Module doc."""\n'
+        "def f():\n"
+        '    """Function doc."""\n'
+        '    x = "plain"\n'
+        '    "a statement, not first"\n'
+        '    y = ("joined " "pieces")\n'
+    )
+    pf = parse_python("m.py", src)
+    got = {(s.value, s.is_docstring, s.assigned_to) for s in pf.strings}
+    assert got == {
+        ("Module doc.", True, None),
+        ("Function doc.", True, None),
+        ("plain", False, "x"),
+        ("a statement, not first", False, None),
+    }  # the two pieces of "joined " "pieces" are no strings of their own

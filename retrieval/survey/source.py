@@ -478,15 +478,18 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
             )
         )
 
-    for _, caps in QueryCursor(query("strings")).matches(root):
+    string_matches = QueryCursor(query("strings")).matches(root)
+    docs = {n.id for _, caps in string_matches for n in caps.get("string.doc", [])}
+    parts = {n.id for _, caps in string_matches for n in caps.get("string.part", [])}
+    for _, caps in string_matches:
+        if "string" not in caps:
+            continue
         budget.check()
         node = caps["string"][0]
-        parent = node.parent
-        if parent is not None and parent.type == "concatenated_string":
+        if node.id in parts:
             continue
         assigned = None
-        is_doc = False
-        up, hops = parent, 0
+        up, hops = node.parent, 0
         while (
             up is not None
             and hops < 4
@@ -504,13 +507,6 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
                 assigned = _text(up.child_by_field_name("left"))
                 break
             up, hops = up.parent, hops + 1
-        if parent is not None and parent.type == "expression_statement":
-            grand = parent.parent
-            is_doc = (
-                grand is not None
-                and bool(grand.named_children)
-                and grand.named_children[0] == parent
-            )
         pf.strings.append(
             StringLit(
                 value=string_value(node),
@@ -518,7 +514,7 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
                 end_line=_end_line(node),
                 symbol=enclosing_symbol(node, pf.main_guard, anc),
                 assigned_to=assigned,
-                is_docstring=bool(is_doc),
+                is_docstring=node.id in docs,
                 is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
             )
         )
