@@ -12,7 +12,7 @@ from typing import cast
 
 from retrieval.survey.details import AnyDetail, Detail
 from retrieval.survey.model import Category, Kind
-from retrieval.survey.source import PyFile
+from retrieval.survey.source import Call, PyFile
 
 
 @dataclass(slots=True, kw_only=True)
@@ -27,6 +27,22 @@ class Hit:
     end_line: int
     symbol: str
     detail: AnyDetail
+
+    @classmethod
+    def at_call(
+        cls, pf: PyFile, c: Call, *, category: Category, kind: Kind, detail: AnyDetail
+    ) -> Hit:
+        """A hit anchored where most rules anchor one: the statement holding call ``c``
+        (its lines and enclosing symbol) in file ``pf``."""
+        return cls(
+            category=category,
+            kind=kind,
+            path=pf.path,
+            start_line=c.stmt_start,
+            end_line=c.stmt_end,
+            symbol=c.symbol,
+            detail=detail,
+        )
 
     @property
     def view(self) -> Detail:

@@ -47,25 +47,15 @@ def config_findings(pf: PyFile) -> list[Hit]:
             if _SECRET.search(name):
                 detail["secret"] = True
             hits.append(
-                Hit(
-                    category=Category.CONFIG_READ,
-                    kind="env",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
-                    detail=detail,
-                )
+                Hit.at_call(pf, c, category=Category.CONFIG_READ, kind="env", detail=detail)
             )
         elif c.full in _CONFIG_LOADS:
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.CONFIG_READ,
                     kind=_CONFIG_LOADS[c.full],
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={
                         "call": c.callee,
                         "source": clip(c.positional[0], 80) if c.positional else "",

@@ -114,13 +114,11 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                 continue
             seen.add(c.stmt_start)
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.GATING,
                     kind="selection",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"call": c.callee, "args": clip(c.args_text, 100)},
                 )
             )

@@ -81,15 +81,5 @@ def effect_findings(pf: PyFile) -> list[Hit]:
             detail["runs_docker"] = True
         if re.search(r"""['"]git['"]|\bgit\s""", c.args_text):
             detail["git"] = True
-        hits.append(
-            Hit(
-                category=Category.EXEC_EFFECT,
-                kind=kind,
-                path=pf.path,
-                start_line=c.stmt_start,
-                end_line=c.stmt_end,
-                symbol=c.symbol,
-                detail=detail,
-            )
-        )
+        hits.append(Hit.at_call(pf, c, category=Category.EXEC_EFFECT, kind=kind, detail=detail))
     return hits

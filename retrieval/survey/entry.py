@@ -38,13 +38,11 @@ def python_entries(pf: PyFile) -> list[Hit]:
         if last == "ArgumentParser" and ("argparse" in c.full or pf.uses("argparse")):
             desc = literal(c.kwargs.get("description", "")) or ""
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.ENTRY_POINT,
                     kind="argparse",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"description": desc} if desc else {},
                 )
             )
@@ -54,13 +52,11 @@ def python_entries(pf: PyFile) -> list[Hit]:
                 r"model|endpoint|url|api|key|provider|temperature", opt
             ):
                 hits.append(
-                    Hit(
+                    Hit.at_call(
+                        pf,
+                        c,
                         category=Category.CONFIG_READ,
                         kind="cli_option",
-                        path=pf.path,
-                        start_line=c.stmt_start,
-                        end_line=c.stmt_end,
-                        symbol=c.symbol,
                         detail={"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
                     )
                 )

@@ -173,15 +173,5 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
             detail["tools"] = clip(c.kwargs["tools"], 60)
         if "system" in c.kwargs:
             detail["system"] = clip(c.kwargs["system"], 60)
-        hits.append(
-            Hit(
-                category=Category.MODEL_CALL,
-                kind=kind,
-                path=pf.path,
-                start_line=c.stmt_start,
-                end_line=c.stmt_end,
-                symbol=c.symbol,
-                detail=detail,
-            )
-        )
+        hits.append(Hit.at_call(pf, c, category=Category.MODEL_CALL, kind=kind, detail=detail))
     return hits

@@ -151,13 +151,11 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             else:
                 target = c.positional[0] if c.positional else c.callee.rsplit(".", 1)[0]
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.PERSISTENCE,
                     kind=kind,
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"call": clip(c.callee, 60), **_written(pf, target)},
                 )
             )
@@ -168,13 +166,11 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             and _SQL_WRITE.match(c.positional[0])
         ):
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.PERSISTENCE,
                     kind="sqlite",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"statement": clip(c.positional[0], 100)},
                 )
             )
@@ -191,25 +187,21 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             m = _GIT_WRITE.search(c.args_text)
             if m:
                 hits.append(
-                    Hit(
+                    Hit.at_call(
+                        pf,
+                        c,
                         category=Category.PERSISTENCE,
                         kind="git",
-                        path=pf.path,
-                        start_line=c.stmt_start,
-                        end_line=c.stmt_end,
-                        symbol=c.symbol,
                         detail={"git": m.group(1), "command": clip(c.args_text, 120)},
                     )
                 )
         elif re.search(r"\.git\.(commit|reset|checkout|apply|push)$|\.index\.commit$", c.callee):
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.PERSISTENCE,
                     kind="git",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
                 )
             )

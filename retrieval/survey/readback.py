@@ -111,15 +111,5 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
                 detail["target_value"] = value
             if best[2]:
                 detail["written_value"] = best[2]
-            hits.append(
-                Hit(
-                    category=Category.READ_BACK,
-                    kind="read",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
-                    detail=detail,
-                )
-            )
+            hits.append(Hit.at_call(pf, c, category=Category.READ_BACK, kind="read", detail=detail))
     return hits

@@ -294,14 +294,8 @@ def _wrapper_calls(
                 if "model" in c.kwargs:
                     detail["model"] = c.kwargs["model"][:80]
                 out.append(
-                    Hit(
-                        category=Category.MODEL_CALL,
-                        kind="via_wrapper",
-                        path=pf.path,
-                        start_line=c.stmt_start,
-                        end_line=c.stmt_end,
-                        symbol=c.symbol,
-                        detail=detail,
+                    Hit.at_call(
+                        pf, c, category=Category.MODEL_CALL, kind="via_wrapper", detail=detail
                     )
                 )
                 break
@@ -349,13 +343,11 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                     hit = [base]  # open("prompts/base.md") names the file right in the read
                 if hit:
                     out.append(
-                        Hit(
+                        Hit.at_call(
+                            pf,
+                            c,
                             category=Category.PROMPT,
                             kind="prompt_read",
-                            path=pf.path,
-                            start_line=c.stmt_start,
-                            end_line=c.stmt_end,
-                            symbol=c.symbol,
                             detail={"file": ppath, "via": hit[0]},
                         )
                     )

@@ -44,49 +44,41 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         if c.full in _DYNAMIC_IMPORT or (c.callee == "__import__"):
             target = clip(c.positional[0], 80) if c.positional else ""
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.TOOL_DISPATCH,
                     kind=_DYNAMIC_IMPORT.get(c.full, "import_module"),
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"target": target},
                 )
             )
         elif last == "exec_module" and c.callee_type == "attribute":
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.TOOL_DISPATCH,
                     kind="exec_module",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"target": clip(c.args_text, 80)},
                 )
             )
         elif c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.TOOL_DISPATCH,
                     kind="getattr_dispatch",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"name_expr": clip(c.positional[1], 60)},
                 )
             )
         elif c.callee_type == "subscript":
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.TOOL_DISPATCH,
                     kind="subscript_dispatch",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"callee": clip(c.callee, 80)},
                 )
             )
@@ -97,13 +89,11 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             or c.callee in ("FunctionTool", "StructuredTool.from_function")
         ):
             hits.append(
-                Hit(
+                Hit.at_call(
+                    pf,
+                    c,
                     category=Category.TOOL_DISPATCH,
                     kind="tool_wrapper",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_end,
-                    symbol=c.symbol,
                     detail={"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
                 )
             )
