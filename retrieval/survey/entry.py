@@ -86,6 +86,9 @@ _SCRIPT_LINE = re.compile(
 )
 
 
+_SETUP_SCRIPT = re.compile(r"['\"]([A-Za-z0-9_.\-]+)\s*=\s*([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]")
+
+
 def console_scripts(path: str, text: str) -> list[Hit]:
     """``name = "pkg.mod:func"`` lines of [project.scripts], poetry scripts, setup.cfg, setup.py."""
     hits: list[Hit] = []
@@ -106,28 +109,8 @@ def console_scripts(path: str, text: str) -> list[Hit]:
                 continue
             if not in_section:
                 continue
-        m = _SCRIPT_LINE.match(s) if not path.endswith("setup.py") else None
-        if path.endswith("setup.py"):
-            m2 = re.search(
-                r"['\"]([A-Za-z0-9_.\-]+)\s*=\s*([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]", s
-            )
-            if m2:
-                hits.append(
-                    Hit(
-                        category=Category.ENTRY_POINT,
-                        kind="console_script",
-                        path=path,
-                        start_line=i,
-                        end_line=i,
-                        symbol="<module>",
-                        detail={
-                            "script": m2.group(1),
-                            "target_module": m2.group(2),
-                            "target_function": m2.group(3),
-                        },
-                    )
-                )
-            continue
+        # setup.py names them inside a string anywhere on the line; the others start it
+        m = _SETUP_SCRIPT.search(s) if path.endswith("setup.py") else _SCRIPT_LINE.match(s)
         if m:
             hits.append(
                 Hit(

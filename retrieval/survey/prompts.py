@@ -174,27 +174,20 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         if "system" in c.kwargs and re.search(
             r"(messages\.create|messages\.stream|Agent|LlmAgent|completion)", c.callee
         ):
-            hits.append(
-                Hit(
-                    category=Category.PROMPT,
-                    kind="system_message",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_start,
-                    symbol=c.symbol,
-                    detail={"content": clip(c.kwargs["system"], 80)},
-                )
-            )
+            arg = "system"
         elif "instruction" in c.kwargs and re.search(r"Agent$", c.callee):
-            hits.append(
-                Hit(
-                    category=Category.PROMPT,
-                    kind="system_message",
-                    path=pf.path,
-                    start_line=c.stmt_start,
-                    end_line=c.stmt_start,
-                    symbol=c.symbol,
-                    detail={"content": clip(c.kwargs["instruction"], 80)},
-                )
+            arg = "instruction"
+        else:
+            continue
+        hits.append(
+            Hit(
+                category=Category.PROMPT,
+                kind="system_message",
+                path=pf.path,
+                start_line=c.stmt_start,
+                end_line=c.stmt_start,
+                symbol=c.symbol,
+                detail={"content": clip(c.kwargs[arg], 80)},
             )
+        )
     return hits
