@@ -34,6 +34,7 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.snapshot import Snapshot
+from retrieval.survey.model import Category
 
 CONSTANT = {
     "implementation conclusion status": "wired",
@@ -80,7 +81,7 @@ def entry_point_draft(snapshot: Snapshot) -> Report:
 
     survey = run_survey(snapshot)
     records: list[Record] = []
-    for n, f in enumerate(survey.by_category("entry_point"), 1):
+    for n, f in enumerate(survey.index().category(Category.ENTRY_POINT), 1):
         line = f.snippet.splitlines()[0].strip() if f.snippet.strip() else ""
         if not line:
             continue

@@ -24,6 +24,7 @@ from graph.epistemic.scan import (
     skip_path,
     truth_class,
 )
+from retrieval.survey.model import Category
 
 _FORMS = (
     (re.compile(r"json", re.I), "symbolic JSON"),
@@ -49,8 +50,8 @@ def _form(text: str) -> str:
 
 def _persisted(survey: Any) -> list[Artifact]:
     out: list[Artifact] = []
-    for f in survey.findings:
-        if f.category != "persistence" or skip_path(f.path):
+    for f in survey.index().category(Category.PERSISTENCE):
+        if skip_path(f.path):
             continue
         head = f.snippet.strip().splitlines()[0].strip() if f.snippet.strip() else ""
         context = f"{f.snippet} {f.symbol} {f.kind}"
@@ -93,8 +94,8 @@ def _report_keys(
 
 def _model_answers(survey: Any, text_of: TextOf) -> list[Artifact]:
     out: list[Artifact] = []
-    for f in survey.findings:
-        if f.category != "model_call" or skip_path(f.path):
+    for f in survey.index().category(Category.MODEL_CALL):
+        if skip_path(f.path):
             continue
         fn, lines = _function(survey, f.path, f.symbol), text_of(f.path)
         if fn is None or lines is None or f.symbol.startswith("<"):

@@ -69,7 +69,7 @@ def _pick_lines(lines: list[CheckLine]) -> list[CheckLine]:
 
 
 def callers_of(survey: Any, node: str) -> list[str]:
-    return sorted(src for src, dsts in survey.call_graph.edges.items() if node in dsts)
+    return sorted(survey.index().callers.get(node, ()))
 
 
 def object_record(obj: EpiObject, text_of: TextOf) -> Record:

@@ -16,6 +16,7 @@ from graph.epistemic.plan import EpiPlan, EpiRoute
 from graph.epistemic.records import KIND_LIMIT, KIND_STEP
 from graph.epistemic.runtime_input import RuntimeInput
 from graph.epistemic.scan import CheckKind, auxiliary, truth_class
+from retrieval.survey.model import Category
 
 COVERAGE_HEADER = [
     "Entry point or operation",
@@ -89,9 +90,13 @@ _FUNCTION = {
 }
 #: Survey categories at a runtime record's witnesses -> the ledger's route function.
 _CATEGORY_FUNCTION = (
-    ("gating", "disposition/acceptance", "Permissive/veto"),
-    ("read_back", "operational admission/selection/consumption", "Consumption of stored content"),
-    ("persistence", "retention", "Durable storage"),
+    (Category.GATING, "disposition/acceptance", "Permissive/veto"),
+    (
+        Category.READ_BACK,
+        "operational admission/selection/consumption",
+        "Consumption of stored content",
+    ),
+    (Category.PERSISTENCE, "retention", "Durable storage"),
 )
 
 
@@ -118,7 +123,7 @@ def _anchor(paths: list[str]) -> str:
 def coverage_table(x: Inputs) -> Table:
     rows: list[list[str]] = []
     by_path: dict[str, list[str]] = {}
-    for f in x.survey.by_category("entry_point"):
+    for f in x.survey.index().category(Category.ENTRY_POINT):
         if x.path_exists(f.path) and not auxiliary(f.path):
             by_path.setdefault(f.path, []).append(f.kind)
     for path, kinds in list(by_path.items())[:MAX_ENTRY_ROWS]:
@@ -241,7 +246,7 @@ def _finding_categories(x: Inputs, rec: Record) -> set[str]:
         v = w.verification
         if v is None or v.lines is None:
             continue
-        for f in x.survey.in_file(w.path):
+        for f in x.survey.index().by_path.get(w.path, []):
             if f.start_line <= v.lines.end and v.lines.start <= f.end_line:
                 cats.add(f.category)
     return cats
@@ -251,7 +256,7 @@ def _runtime_row(x: Inputs, rec: Record, epi_paths: set[str]) -> list[str] | Non
     paths = set(x.paths_of(rec))
     cats = _finding_categories(x, rec)
     shared = paths & epi_paths
-    if not shared and not (cats & {"persistence", "read_back", "gating"}):
+    if not shared and not (cats & {Category.PERSISTENCE, Category.READ_BACK, Category.GATING}):
         return None
     fn, force = next(
         ((f, frc) for c, f, frc in _CATEGORY_FUNCTION if c in cats), (UNDECIDED, UNDECIDED)

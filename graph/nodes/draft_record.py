@@ -27,9 +27,7 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
     res = ctx.resources
     cfg = ctx.config
     sv = res.survey()
-    findings = [
-        f for f in getattr(sv, "findings", []) or [] if f.path in item.files or f.id in item.facts
-    ]
+    findings = sv.index().related(item.files, item.facts) if sv is not None else []
     query = f"{item.label}. {item.rationale}".strip()
     chunks: list[dict[str, Any]] = []
     seen: set[tuple[Any, Any, Any]] = set()

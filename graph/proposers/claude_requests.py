@@ -15,6 +15,7 @@ from typing import Any
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
 from graph.proposers.claude_prompts import data_block, finding_line, record_data
 from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
+from retrieval.survey.model import Category
 
 README_LINES = 120
 OPENING_LINES = 120
@@ -54,7 +55,7 @@ def orientation(tools: SnapshotTools, survey: Any) -> str:
     page = _page(tools, readme, README_LINES) if readme else None
     parts.append(f"README head:\n{page}" if page else "README: none found at this revision")
     findings = list(getattr(survey, "findings", []) or [])
-    entries = [finding_line(f) for f in findings if f.category == "entry_point"]
+    entries = [finding_line(f) for f in findings if f.category == Category.ENTRY_POINT]
     more = f"\n... {len(entries) - ENTRY_LINES} more" if len(entries) > ENTRY_LINES else ""
     parts.append(
         "Entry points (survey):\n"

@@ -370,19 +370,22 @@ class SnapshotTools:
 
         sv = self.res.survey()
         path = clean_path(args.path) if args.path else None
-        found = [
-            f
-            for f in getattr(sv, "findings", []) or []
-            if (args.category is None or f.category == args.category)
-            and (path is None or f.path == path)
-        ]
+        ix = sv.index()
+        if args.category is not None:
+            pool = ix.category(args.category)
+        elif path is not None:
+            pool = ix.by_path.get(path, [])
+        else:
+            pool = sv.findings
+        found = [f for f in pool if path is None or f.path == path]
         rows = [finding_line(f) for f in found[:150]]
         more = f"\n[{len(found) - 150} more findings; narrow by path]" if len(found) > 150 else ""
         head = f"{len(found)} survey finding(s) (category={args.category}, path={path})"
         return head + "\n" + data_block("survey_findings", "\n".join(rows) or "(none)") + more
 
     def symbol(self, args: SymbolInput) -> str:
-        graph = self.res.survey().call_graph
+        sv = self.res.survey()
+        graph, callers = sv.call_graph, sv.index().callers
         name = args.name.strip()
         nodes = [
             f
@@ -391,13 +394,9 @@ class SnapshotTools:
         ][:8]
         if not nodes:
             raise ToolError(f"no function named {name!r} in the call graph; try grep")
-        callers: dict[str, list[str]] = {}
-        for src, dsts in graph.edges.items():
-            for d in dsts:
-                callers.setdefault(d, []).append(src)
         parts = [f"{len(nodes)} definition(s) of {name!r} ({graph.note})"]
         for f in nodes:
-            who = sorted(callers.get(f.id, []))
+            who = sorted(callers.get(f.id, ()))
             calls = graph.callees(f.id)
             parts.append(
                 f"- {f.id}  defined at {f.path}:{f.start_line}-{f.end_line}\n"

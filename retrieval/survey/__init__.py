@@ -6,7 +6,7 @@ configuration reads, claims) with exact source anchors, plus a best-effort call
 graph of the repository's own functions.
 """
 
-from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
+from retrieval.survey.model import CATEGORIES, CallGraph, Category, Finding, FunctionNode, Survey
 from retrieval.survey.runner import run_survey
 
-__all__ = ["CATEGORIES", "CallGraph", "Finding", "FunctionNode", "Survey", "run_survey"]
+__all__ = ["CATEGORIES", "CallGraph", "Category", "Finding", "FunctionNode", "Survey", "run_survey"]

@@ -7,23 +7,51 @@ assigns the stable ID, so every finding's snippet is exactly the file's lines.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import cast
 
 # the detectors import ``clip`` from here beside ``Hit``; it is defined once, in drafter.text
 from drafter.text import clip as clip
-from retrieval.survey.source import PyFile
+from retrieval.survey.details import AnyDetail, Detail
+from retrieval.survey.model import Category, Kind
+from retrieval.survey.source import Call, PyFile
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Hit:
-    category: str
-    kind: str
+    """What a rule found and where; keyword-only, so each of the seven fields is named
+    at the call site instead of being told apart by position."""
+
+    category: Category
+    kind: Kind
     path: str
     start_line: int
     end_line: int
     symbol: str
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: AnyDetail
+
+    @classmethod
+    def at_call(
+        cls, pf: PyFile, c: Call, *, category: Category, kind: Kind, detail: AnyDetail
+    ) -> Hit:
+        """A hit anchored where most rules anchor one: the statement holding call ``c``
+        (its lines and enclosing symbol) in file ``pf``."""
+        return cls(
+            category=category,
+            kind=kind,
+            path=pf.path,
+            start_line=c.stmt_start,
+            end_line=c.stmt_end,
+            symbol=c.symbol,
+            detail=detail,
+        )
+
+    @property
+    def view(self) -> Detail:
+        """``detail`` as the merged :class:`Detail` type, for code that reads or adds
+        keys after the rule (the runner, read-backs): the same dict, not a copy."""
+        # one rule writes one category's keys, and every category's keys are in Detail
+        return cast(Detail, self.detail)
 
 
 def literal(text: str) -> str | None:

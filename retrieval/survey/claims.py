@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _PROMISE = re.compile(
@@ -101,7 +102,17 @@ def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[
         for part in _SENTENCE_END.split(body):
             sent = part.strip()
             if 30 <= len(sent) <= 300 and _PROMISE.search(sent):
-                hits.append(Hit("claim", "doc_sentence", path, ln, ln, "<doc>", {"sentence": sent}))
+                hits.append(
+                    Hit(
+                        category=Category.CLAIM,
+                        kind="doc_sentence",
+                        path=path,
+                        start_line=ln,
+                        end_line=ln,
+                        symbol="<doc>",
+                        detail={"sentence": sent},
+                    )
+                )
     for a, b in _paragraphs(lines):
         for sent, first, last in _sentences(lines, a, b):
             if not (30 <= len(sent) <= 300) or not _PROMISE.search(sent):
@@ -109,7 +120,15 @@ def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[
             if "http" in sent or sent.count("`") > 4 or sent.count("|") > 1:
                 continue
             hits.append(
-                Hit("claim", "doc_sentence", path, first, last, "<doc>", {"sentence": sent})
+                Hit(
+                    category=Category.CLAIM,
+                    kind="doc_sentence",
+                    path=path,
+                    start_line=first,
+                    end_line=last,
+                    symbol="<doc>",
+                    detail={"sentence": sent},
+                )
             )
             if len(hits) >= limit:
                 return hits
@@ -134,9 +153,17 @@ def instruction_rules(path: str, text: str) -> list[Hit]:
     enforces them or it does not.
     """
     rules = [
-        Hit("claim", "instruction_rule", h.path, h.start_line, h.end_line, h.symbol, h.detail)
+        Hit(
+            category=Category.CLAIM,
+            kind="instruction_rule",
+            path=h.path,
+            start_line=h.start_line,
+            end_line=h.end_line,
+            symbol=h.symbol,
+            detail=h.detail,
+        )
         for h in doc_claims(path, text, limit=40)
-        if _RULE.search(str(h.detail.get("sentence", "")))
+        if _RULE.search(h.view.get("sentence", ""))
     ]
     return rules[:24]
 
@@ -156,13 +183,13 @@ def docstring_claims(pf: PyFile) -> list[Hit]:
             ):
                 hits.append(
                     Hit(
-                        "claim",
-                        "docstring",
-                        pf.path,
-                        ds_start + off,
-                        ds_start + off,
-                        d.symbol,
-                        {"sentence": clip(s, 240), "function": d.symbol},
+                        category=Category.CLAIM,
+                        kind="docstring",
+                        path=pf.path,
+                        start_line=ds_start + off,
+                        end_line=ds_start + off,
+                        symbol=d.symbol,
+                        detail={"sentence": clip(s, 240), "function": d.symbol},
                     )
                 )
                 break
@@ -176,7 +203,13 @@ def tool_description_claims(pf: PyFile) -> list[Hit]:
         if m and re.search(r"""['"]name['"]\s*:""", "\n".join(pf.lines[max(0, i - 4) : i + 3])):
             hits.append(
                 Hit(
-                    "claim", "tool_description", pf.path, i, i, "<module>", {"sentence": m.group(1)}
+                    category=Category.CLAIM,
+                    kind="tool_description",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol="<module>",
+                    detail={"sentence": m.group(1)},
                 )
             )
     return hits[:_MAX_CLAIMS_PER_FILE]

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import ConfigDetail
+from retrieval.survey.model import Category, ConfigKind
 from retrieval.survey.source import PyFile
 
 _SECRET = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.I)
 _ENV_SUBSCRIPT = re.compile(r"""os\.environ\[\s*['"]([A-Za-z0-9_]+)['"]\s*\](\s*=(?!=))?""")
 _MODEL_NAME = re.compile(r"(^|[._])(\w*_)?model(_name|_id)?$", re.I)
-_CONFIG_LOADS = {
+_CONFIG_LOADS: dict[str, ConfigKind] = {
     "yaml.safe_load": "yaml",
     "yaml.load": "yaml",
     "tomllib.load": "toml",
@@ -37,7 +39,7 @@ def config_findings(pf: PyFile) -> list[Hit]:
             name = literal(c.positional[0])
             if not name:
                 continue
-            detail: dict[str, object] = {"env": name, "access": c.full.rsplit(".", 1)[-1]}
+            detail: ConfigDetail = {"env": name, "access": c.full.rsplit(".", 1)[-1]}
             if len(c.positional) > 1 and not _SECRET.search(name):
                 default = literal(c.positional[1])
                 if default is not None:
@@ -45,18 +47,19 @@ def config_findings(pf: PyFile) -> list[Hit]:
             if _SECRET.search(name):
                 detail["secret"] = True
             hits.append(
-                Hit("config_read", "env", pf.path, c.stmt_start, c.stmt_end, c.symbol, detail)
+                Hit.at_call(pf, c, category=Category.CONFIG_READ, kind="env", detail=detail)
             )
         elif c.full in _CONFIG_LOADS:
             hits.append(
-                Hit(
-                    "config_read",
-                    _CONFIG_LOADS[c.full],
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"call": c.callee, "source": clip(c.positional[0], 80) if c.positional else ""},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.CONFIG_READ,
+                    kind=_CONFIG_LOADS[c.full],
+                    detail={
+                        "call": c.callee,
+                        "source": clip(c.positional[0], 80) if c.positional else "",
+                    },
                 )
             )
     for a in pf.assigns:
@@ -70,13 +73,13 @@ def config_findings(pf: PyFile) -> list[Hit]:
             if a.end_line - a.start_line <= 2:
                 hits.append(
                     Hit(
-                        "config_read",
-                        "model_setting",
-                        pf.path,
-                        a.start_line,
-                        a.end_line,
-                        a.symbol,
-                        {"name": clip(lhs, 60), "value": clip(rhs, 100)},
+                        category=Category.CONFIG_READ,
+                        kind="model_setting",
+                        path=pf.path,
+                        start_line=a.start_line,
+                        end_line=a.end_line,
+                        symbol=a.symbol,
+                        detail={"name": clip(lhs, 60), "value": clip(rhs, 100)},
                     )
                 )
     for i, line in enumerate(pf.lines, 1):
@@ -86,13 +89,13 @@ def config_findings(pf: PyFile) -> list[Hit]:
             name = m.group(1)
             hits.append(
                 Hit(
-                    "config_read",
-                    "env_write" if m.group(2) else "env",
-                    pf.path,
-                    i,
-                    i,
-                    _owner(pf, i),
-                    {
+                    category=Category.CONFIG_READ,
+                    kind="env_write" if m.group(2) else "env",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=_owner(pf, i),
+                    detail={
                         "env": name,
                         "access": "set" if m.group(2) else "subscript",
                         **({"secret": True} if _SECRET.search(name) else {}),

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.details import GatingDetail
+from retrieval.survey.model import Category, GatingKind, LoopKind
 from retrieval.survey.source import Call, PyFile
 
 _SCORE_WORD = re.compile(
@@ -85,19 +87,19 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             continue
         if not _SCORE_WORD.search(cmp.text) and not _UNIT_THRESHOLD.search(cmp.text):
             continue
-        s, e = int(cmp.extra["stmt_start"]), int(cmp.extra["stmt_end"])
-        if s in seen:
+        start, end = int(cmp.extra["stmt_start"]), int(cmp.extra["stmt_end"])
+        if start in seen:
             continue
-        seen.add(s)
+        seen.add(start)
         hits.append(
             Hit(
-                "gating",
-                "threshold",
-                pf.path,
-                s,
-                e,
-                cmp.symbol,
-                {"comparison": clip(cmp.text, 100)},
+                category=Category.GATING,
+                kind="threshold",
+                path=pf.path,
+                start_line=start,
+                end_line=end,
+                symbol=cmp.symbol,
+                detail={"comparison": clip(cmp.text, 100)},
             )
         )
     for c in pf.calls:
@@ -112,14 +114,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                 continue
             seen.add(c.stmt_start)
             hits.append(
-                Hit(
-                    "gating",
-                    "selection",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"call": c.callee, "args": clip(c.args_text, 100)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.GATING,
+                    kind="selection",
+                    detail={"call": c.callee, "args": clip(c.args_text, 100)},
                 )
             )
     for d in pf.defs:
@@ -127,13 +127,13 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             if _RETRY_DECORATOR.match(dec):
                 hits.append(
                     Hit(
-                        "gating",
-                        "retry",
-                        pf.path,
-                        d.start_line,
-                        d.start_line,
-                        d.symbol,
-                        {"decorator": clip(dec, 100), "function": d.symbol},
+                        category=Category.GATING,
+                        kind="retry",
+                        path=pf.path,
+                        start_line=d.start_line,
+                        end_line=d.start_line,
+                        symbol=d.symbol,
+                        detail={"decorator": clip(dec, 100), "function": d.symbol},
                     )
                 )
     for lp in pf.loops:
@@ -141,13 +141,13 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         if re.search(r"\b(retry|retries|attempt|attempts|max_tries|tries)\b", header, re.I):
             hits.append(
                 Hit(
-                    "gating",
-                    "retry",
-                    pf.path,
-                    lp.start_line,
-                    lp.start_line,
-                    lp.symbol,
-                    {"loop": clip(header, 100)},
+                    category=Category.GATING,
+                    kind="retry",
+                    path=pf.path,
+                    start_line=lp.start_line,
+                    end_line=lp.start_line,
+                    symbol=lp.symbol,
+                    detail={"loop": clip(header, 100)},
                 )
             )
     # score aggregation lines: how a number that later gates or reports is computed
@@ -161,7 +161,17 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         extra = _evaluation_line(s, low)
         if extra is not None:
             seen.add(i)
-            hits.append(Hit("gating", extra[0], pf.path, i, i, _symbol_at(pf, i), extra[1]))
+            hits.append(
+                Hit(
+                    category=Category.GATING,
+                    kind=extra[0],
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=_symbol_at(pf, i),
+                    detail=extra[1],
+                )
+            )
             continue
         if not any(k in low for k in _AGG_WORDS):
             continue
@@ -170,13 +180,13 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             seen.add(i)
             hits.append(
                 Hit(
-                    "gating",
-                    "answer_check",
-                    pf.path,
-                    i,
-                    i,
-                    _symbol_at(pf, i),
-                    {"comparison": clip(check.group(0), 100)},
+                    category=Category.GATING,
+                    kind="answer_check",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=_symbol_at(pf, i),
+                    detail={"comparison": clip(check.group(0), 100)},
                 )
             )
             continue
@@ -185,13 +195,13 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             seen.add(i)
             hits.append(
                 Hit(
-                    "gating",
-                    "score_report",
-                    pf.path,
-                    i,
-                    i,
-                    _symbol_at(pf, i),
-                    {"name": key.group(1)},
+                    category=Category.GATING,
+                    kind="score_report",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=_symbol_at(pf, i),
+                    detail={"name": key.group(1)},
                 )
             )
             continue
@@ -203,13 +213,13 @@ def gating_findings(pf: PyFile) -> list[Hit]:
             sym = _symbol_at(pf, i)
             hits.append(
                 Hit(
-                    "gating",
-                    "score_aggregate",
-                    pf.path,
-                    i,
-                    i,
-                    sym,
-                    {"name": clip(m.group("name"), 60)},
+                    category=Category.GATING,
+                    kind="score_aggregate",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=sym,
+                    detail={"name": clip(m.group("name"), 60)},
                 )
             )
     hits += _promotions(pf, hits, seen)
@@ -259,13 +269,13 @@ def _promotions(pf: PyFile, hits: list[Hit], seen: set[int]) -> list[Hit]:
             seen.add(i)
             out.append(
                 Hit(
-                    "gating",
-                    "promotion",
-                    pf.path,
-                    i,
-                    i,
-                    d.symbol,
-                    {
+                    category=Category.GATING,
+                    kind="promotion",
+                    path=pf.path,
+                    start_line=i,
+                    end_line=i,
+                    symbol=d.symbol,
+                    detail={
                         "stores": clip(m.group("target") or m.group("coll"), 60),
                         "selected": used[0],
                         "selected_at": str(names[used[0]]),
@@ -293,7 +303,7 @@ _METRIC_RETURN = re.compile(
 _SCALE = re.compile(r"""['"](?:correct|incorrect|partial|pass|fail|almost)['"]\s*:\s*-?\d""", re.I)
 
 
-def _evaluation_line(s: str, low: str) -> tuple[str, dict[str, str]] | None:
+def _evaluation_line(s: str, low: str) -> tuple[GatingKind, GatingDetail] | None:
     """How outputs become scores: answer extraction, reference keys, metrics, grading scales."""
     if any(k in low for k in ("pred", "answer", "verdict", "grade", "label")):
         m = _EXTRACT.search(s)
@@ -326,6 +336,8 @@ def _symbol_at(pf: PyFile, line: int) -> str:
 
 
 MAX_LOOP_STEPS = 6
+#: loops.scm names a loop ``loop.for`` or ``loop.while``; the finding kind is the keyword.
+_LOOP_KINDS: dict[str, LoopKind] = {"for": "for", "while": "while"}
 
 
 def loop_findings(
@@ -358,13 +370,13 @@ def loop_findings(
         header_end = min(header_end, lp.start_line + 2)
         hits.append(
             Hit(
-                "model_loop",
-                lp.extra.get("type", "loop").replace("_statement", ""),
-                pf.path,
-                lp.start_line,
-                header_end,
-                lp.symbol,
-                {
+                category=Category.MODEL_LOOP,
+                kind=_LOOP_KINDS.get(lp.extra.get("type", ""), "loop"),
+                path=pf.path,
+                start_line=lp.start_line,
+                end_line=header_end,
+                symbol=lp.symbol,
+                detail={
                     "header": clip(pf.lines[lp.start_line - 1], 100),
                     "calls": via,
                     "body_lines": f"{lp.start_line}-{lp.end_line}",
@@ -383,13 +395,13 @@ def loop_findings(
             steps += 1
             hits.append(
                 Hit(
-                    "model_loop",
-                    "loop_step",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    lp.symbol,
-                    {"call": c.callee, "step": nodes[0], "loop_line": lp.start_line},
+                    category=Category.MODEL_LOOP,
+                    kind="loop_step",
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=c.stmt_end,
+                    symbol=lp.symbol,
+                    detail={"call": c.callee, "step": nodes[0], "loop_line": lp.start_line},
                 )
             )
     return hits

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.details import ExecDetail
+from retrieval.survey.model import Category, ExecKind
 from retrieval.survey.source import PyFile
 
 _PROCESS = {
@@ -44,7 +46,7 @@ def effect_findings(pf: PyFile) -> list[Hit]:
     hits: list[Hit] = []
     for c in pf.calls:
         full = c.full
-        kind = None
+        kind: ExecKind | None = None
         if full in _PROCESS:
             kind = (
                 "subprocess"
@@ -67,7 +69,7 @@ def effect_findings(pf: PyFile) -> list[Hit]:
         if kind is None:
             continue
         cmd = _command(c.positional, c.kwargs)
-        detail: dict[str, object] = {"call": clip(c.callee, 60), "command": cmd}
+        detail: ExecDetail = {"call": clip(c.callee, 60), "command": cmd}
         if c.kwargs.get("shell", "").strip() == "True" or full in (
             "os.system",
             "os.popen",
@@ -79,5 +81,5 @@ def effect_findings(pf: PyFile) -> list[Hit]:
             detail["runs_docker"] = True
         if re.search(r"""['"]git['"]|\bgit\s""", c.args_text):
             detail["git"] = True
-        hits.append(Hit("exec_effect", kind, pf.path, c.stmt_start, c.stmt_end, c.symbol, detail))
+        hits.append(Hit.at_call(pf, c, category=Category.EXEC_EFFECT, kind=kind, detail=detail))
     return hits

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import EntryDetail
+from retrieval.survey.model import Category, EntryKind
 from retrieval.survey.source import PyFile
 
 _CLI_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
@@ -21,21 +23,27 @@ def python_entries(pf: PyFile) -> list[Hit]:
     if pf.main_guard:
         start = pf.main_guard[0]
         hits.append(
-            Hit("entry_point", "main_guard", pf.path, start, start, "<main>", {"module": pf.module})
+            Hit(
+                category=Category.ENTRY_POINT,
+                kind="main_guard",
+                path=pf.path,
+                start_line=start,
+                end_line=start,
+                symbol="<main>",
+                detail={"module": pf.module},
+            )
         )
     for c in pf.calls:
         last = c.full.rsplit(".", 1)[-1]
         if last == "ArgumentParser" and ("argparse" in c.full or pf.uses("argparse")):
             desc = literal(c.kwargs.get("description", "")) or ""
             hits.append(
-                Hit(
-                    "entry_point",
-                    "argparse",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"description": desc} if desc else {},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.ENTRY_POINT,
+                    kind="argparse",
+                    detail={"description": desc} if desc else {},
                 )
             )
         elif last == "add_argument" and pf.uses("argparse") and c.positional:
@@ -44,14 +52,12 @@ def python_entries(pf: PyFile) -> list[Hit]:
                 r"model|endpoint|url|api|key|provider|temperature", opt
             ):
                 hits.append(
-                    Hit(
-                        "config_read",
-                        "cli_option",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        {"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
+                    Hit.at_call(
+                        pf,
+                        c,
+                        category=Category.CONFIG_READ,
+                        kind="cli_option",
+                        detail={"option": opt, "default": clip(c.kwargs.get("default", ""), 80)},
                     )
                 )
     if pf.uses("click", "typer"):
@@ -59,16 +65,16 @@ def python_entries(pf: PyFile) -> list[Hit]:
             for dec in d.decorators:
                 m = _CLI_DECORATOR.match(dec)
                 if m and not dec.startswith(("property", "staticmethod")):
-                    kind = "typer" if pf.uses("typer") else "click"
+                    kind: EntryKind = "typer" if pf.uses("typer") else "click"
                     hits.append(
                         Hit(
-                            "entry_point",
-                            kind,
-                            pf.path,
-                            d.start_line,
-                            d.def_line,
-                            d.symbol,
-                            {"decorator": clip(dec, 80), "function": d.symbol},
+                            category=Category.ENTRY_POINT,
+                            kind=kind,
+                            path=pf.path,
+                            start_line=d.start_line,
+                            end_line=d.def_line,
+                            symbol=d.symbol,
+                            detail={"decorator": clip(dec, 80), "function": d.symbol},
                         )
                     )
                     break
@@ -78,6 +84,9 @@ def python_entries(pf: PyFile) -> list[Hit]:
 _SCRIPT_LINE = re.compile(
     r"^\s*([A-Za-z0-9_.\-]+)\s*=\s*['\"]?([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]?"
 )
+
+
+_SETUP_SCRIPT = re.compile(r"['\"]([A-Za-z0-9_.\-]+)\s*=\s*([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]")
 
 
 def console_scripts(path: str, text: str) -> list[Hit]:
@@ -100,38 +109,18 @@ def console_scripts(path: str, text: str) -> list[Hit]:
                 continue
             if not in_section:
                 continue
-        m = _SCRIPT_LINE.match(s) if not path.endswith("setup.py") else None
-        if path.endswith("setup.py"):
-            m2 = re.search(
-                r"['\"]([A-Za-z0-9_.\-]+)\s*=\s*([A-Za-z0-9_.]+):([A-Za-z0-9_.]+)['\"]", s
-            )
-            if m2:
-                hits.append(
-                    Hit(
-                        "entry_point",
-                        "console_script",
-                        path,
-                        i,
-                        i,
-                        "<module>",
-                        {
-                            "script": m2.group(1),
-                            "target_module": m2.group(2),
-                            "target_function": m2.group(3),
-                        },
-                    )
-                )
-            continue
+        # setup.py names them inside a string anywhere on the line; the others start it
+        m = _SETUP_SCRIPT.search(s) if path.endswith("setup.py") else _SCRIPT_LINE.match(s)
         if m:
             hits.append(
                 Hit(
-                    "entry_point",
-                    "console_script",
-                    path,
-                    i,
-                    i,
-                    "<module>",
-                    {
+                    category=Category.ENTRY_POINT,
+                    kind="console_script",
+                    path=path,
+                    start_line=i,
+                    end_line=i,
+                    symbol="<module>",
+                    detail={
                         "script": m.group(1),
                         "target_module": m.group(2),
                         "target_function": m.group(3),
@@ -160,12 +149,20 @@ def shell_entries(path: str, text: str) -> list[Hit]:
         m = _PY_RUN.search(s)
         if not m:
             continue
-        detail = {"command": clip(s, 120)}
+        detail: EntryDetail = {"command": clip(s, 120)}
         if m.group(2):
             detail["target_module"] = m.group(2)
         else:
             detail["target_path"] = m.group(3).removeprefix("./")
         hits.append(
-            Hit("entry_point", "dockerfile" if docker else "shell", path, i, i, "<script>", detail)
+            Hit(
+                category=Category.ENTRY_POINT,
+                kind="dockerfile" if docker else "shell",
+                path=path,
+                start_line=i,
+                end_line=i,
+                symbol="<script>",
+                detail=detail,
+            )
         )
     return hits

@@ -1,26 +1,35 @@
 """A survey indexed once for the lookups every drafting rule makes.
 
-Why: the survey keeps its findings as one list, and ``Survey.finding`` or
-``by_category`` scan it on every call.  Planning a draft asks those questions
-thousands of times (each plan item, each record, each ranking key), so it builds one
-:class:`SurveyIndex` up front: findings by ID, by category and by call-graph node,
-the reverse call graph (callers), which modules the repository's own code imports
-from, and the ways of starting the system grouped into entry units.  The index only
+Why: the survey keeps its findings as one list, and scanning it answers each question
+in time proportional to the whole survey.  Planning a draft asks those questions
+thousands of times (each plan item, each record, each ranking key), so every proposer
+reads one :class:`SurveyIndex`, built once per survey by :meth:`Survey.index`:
+findings by ID, by category, by file and by call-graph node, the reverse call graph
+(callers), which modules the repository's own code imports from, and the ways of
+starting the system grouped into entry units.  The index only
 reads the survey; it adds nothing to it and can be rebuilt from it at any time.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from retrieval.survey.model import Finding, Survey
+from retrieval.survey.model import Category, Finding, Survey
 
 #: Categories that say what a path *does* (as opposed to where it starts or what a
 #: document promises); entry units list the ones their code reaches.
 EFFECT_CATEGORIES = frozenset(
-    {"model_call", "exec_effect", "persistence", "tool_dispatch", "gating", "model_loop"}
+    {
+        Category.MODEL_CALL,
+        Category.EXEC_EFFECT,
+        Category.PERSISTENCE,
+        Category.TOOL_DISPATCH,
+        Category.GATING,
+        Category.MODEL_LOOP,
+    }
 )
 
 
@@ -44,11 +53,17 @@ class SurveyIndex:
 
     def __init__(self, survey: Survey):
         self.survey = survey
+        #: The list indexed and its length: :meth:`Survey.index` rebuilds when either changes.
+        self.indexed = survey.findings
+        self.size = len(survey.findings)
         self.by_id: dict[str, Finding] = {}
         self.by_category: dict[str, list[Finding]] = defaultdict(list)
         self.by_node: dict[str, list[Finding]] = defaultdict(list)
         self.by_path: dict[str, list[Finding]] = defaultdict(list)
-        for f in survey.findings:
+        #: Each finding's place in the survey, so merged lookups keep the survey's order.
+        self.position: dict[str, int] = {}
+        for n, f in enumerate(survey.findings):
+            self.position.setdefault(f.id, n)
             self.by_id.setdefault(f.id, f)
             self.by_category[f.category].append(f)
             self.by_node[f.node].append(f)
@@ -67,7 +82,14 @@ class SurveyIndex:
     def findings(self, ids: list[str]) -> list[Finding]:
         return [f for f in (self.by_id.get(i) for i in ids) if f is not None]
 
-    def category(self, name: str) -> list[Finding]:
+    def related(self, paths: Iterable[str], ids: Iterable[str]) -> list[Finding]:
+        """Findings in any of ``paths`` or named by ``ids``, in survey order: what one
+        record's context shows of the survey."""
+        got = {f.id: f for p in paths for f in self.by_path.get(p, [])}
+        got.update((f.id, f) for f in self.findings(list(ids)))
+        return sorted(got.values(), key=lambda f: self.position[f.id])
+
+    def category(self, name: Category | str) -> list[Finding]:
         return self.by_category.get(name, [])
 
     def at(self, node: str) -> list[Finding]:
@@ -109,7 +131,7 @@ class SurveyIndex:
     def entry_units(self) -> list[EntryUnit]:
         """Entry points grouped per way of starting, in source order (unranked)."""
         units: dict[str, EntryUnit] = {}
-        for f in self.category("entry_point"):
+        for f in self.category(Category.ENTRY_POINT):
             key = _unit_key(f)
             u = units.get(key)
             if u is None:
@@ -120,8 +142,8 @@ class SurveyIndex:
             else:
                 u.extra.append(f)
         launched = {
-            str(f.detail.get("target_node") or "").split("::", 1)[0]
-            for f in self.category("entry_point")
+            (f.detail.get("target_node") or "").split("::", 1)[0]
+            for f in self.category(Category.ENTRY_POINT)
             if f.kind not in ("main_guard", "argparse")
         }
         out: list[EntryUnit] = []
@@ -154,7 +176,7 @@ class SurveyIndex:
         if path not in self.imported_paths or path in launched:
             return False
         parses = any(
-            f.category == "entry_point" and f.kind in ("argparse", "click", "typer")
+            f.category == Category.ENTRY_POINT and f.kind in ("argparse", "click", "typer")
             for f in self.by_path.get(path, [])
         )
         return not parses

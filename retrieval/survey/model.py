@@ -10,23 +10,153 @@ so, because dynamic dispatch and duck typing defeat static resolution.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
-#: Categories in the order the survey table shows them.
-CATEGORIES = (
-    "entry_point",
-    "model_call",
-    "tool_dispatch",
-    "exec_effect",
-    "persistence",
-    "read_back",
-    "prompt",
-    "model_loop",
-    "gating",
-    "config_read",
-    "claim",
+from retrieval.survey.details import Detail
+
+if TYPE_CHECKING:
+    from retrieval.survey.index import SurveyIndex
+
+    #: The checker sees a finding's detail as the typed :class:`Detail`; pydantic keeps
+    #: a plain dict, because validating a TypedDict would drop keys it does not declare
+    #: and could reorder them, changing survey JSON and cached surveys.
+    DetailField = Detail
+else:
+    DetailField = dict[str, Any]
+
+
+class Category(StrEnum):
+    """What a finding is about, in the order the survey table shows them.
+
+    A ``StrEnum``: a member *is* its string, so comparisons with plain strings, JSON
+    output and cached surveys read back from JSON are unchanged, while code that
+    names a category gets a checked name instead of a free string.
+    """
+
+    ENTRY_POINT = "entry_point"
+    MODEL_CALL = "model_call"
+    TOOL_DISPATCH = "tool_dispatch"
+    EXEC_EFFECT = "exec_effect"
+    PERSISTENCE = "persistence"
+    READ_BACK = "read_back"
+    PROMPT = "prompt"
+    MODEL_LOOP = "model_loop"
+    GATING = "gating"
+    CONFIG_READ = "config_read"
+    CLAIM = "claim"
+
+
+#: Categories in the order the survey table shows them (their string values).
+CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
+
+# -- kinds per category ---------------------------------------------------------------
+# The sub-kinds each rule family emits.  Literal types, so a rule that emits a new
+# kind or a proposer that tests for a misspelt one is caught by the type checker.
+
+EntryKind = Literal[
+    "main_guard", "argparse", "click", "typer", "console_script", "shell", "dockerfile"
+]
+ModelCallKind = Literal[
+    "chat",
+    "completion",
+    "embedding",
+    "client",
+    "model_load",
+    "generate",
+    "agent",
+    "wrapper",
+    "via_wrapper",
+]
+ToolKind = Literal[
+    "import_module",
+    "spec_from_file",
+    "module_from_spec",
+    "reload",
+    "plugin_scan",
+    "entry_points",
+    "run_path",
+    "exec_module",
+    "getattr_dispatch",
+    "subscript_dispatch",
+    "tool_wrapper",
+    "tool_decorator",
+    "tool_module",
+    "callable_registry",
+    "tool_schema",
+]
+ExecKind = Literal["subprocess", "os_process", "docker", "exec_eval", "delegated_exec"]
+PersistenceKind = Literal[
+    "write",
+    "append",
+    "json",
+    "pickle",
+    "torch",
+    "numpy",
+    "yaml",
+    "csv",
+    "copy",
+    "move",
+    "delete",
+    "sqlite",
+    "file",
+    "parquet",
+    "model",
+    "figure",
+    "excel",
+    "dataset",
+    "git",
+]
+ReadBackKind = Literal["read"]
+PromptKind = Literal[
+    "prompt_file",
+    "prompt_rule",
+    "instruction_string",
+    "system_message",
+    "prompt_load",
+    "prompt_read",
+]
+LoopKind = Literal["for", "while", "loop", "loop_step"]
+GatingKind = Literal[
+    "threshold",
+    "selection",
+    "retry",
+    "answer_check",
+    "score_report",
+    "score_aggregate",
+    "promotion",
+    "answer_extraction",
+    "reference_def",
+    "grading_scale",
+]
+ConfigKind = Literal[
+    "cli_option",
+    "env",
+    "env_write",
+    "dotenv",
+    "yaml",
+    "toml",
+    "ini",
+    "hydra",
+    "model_setting",
+]
+ClaimKind = Literal["doc_sentence", "instruction_rule", "docstring", "tool_description"]
+#: Any kind a rule emits (a Hit's kind); findings keep ``kind: str`` because proposers
+#: also build a few findings of their own (e.g. a persistence ``written_value``).
+Kind = (
+    EntryKind
+    | ModelCallKind
+    | ToolKind
+    | ExecKind
+    | PersistenceKind
+    | ReadBackKind
+    | PromptKind
+    | LoopKind
+    | GatingKind
+    | ConfigKind
+    | ClaimKind
 )
 
 #: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
@@ -40,14 +170,14 @@ class Finding(BaseModel):
     id: str = Field(
         description='Stable ID "category:path:line", suffixed "#n" when a line holds several.'
     )
-    category: str
+    category: Category
     kind: str = Field(description="Sub-kind, e.g. main_guard, argparse, subprocess, open_write.")
     path: str
     start_line: int = Field(ge=1)
     end_line: int = Field(ge=1)
     symbol: str = Field(description='Enclosing "Class.method", "function", "<module>" or "<main>".')
     snippet: str = Field(description="The exact source lines start_line..end_line.")
-    detail: dict[str, Any] = Field(default_factory=dict)
+    detail: DetailField = Field(default_factory=Detail)
 
     @property
     def anchor(self) -> str:
@@ -103,28 +233,43 @@ class Survey(BaseModel):
     call_graph: CallGraph = Field(default_factory=CallGraph)
     skipped: list[SkippedFile] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
+    _index: SurveyIndex | None = PrivateAttr(default=None)
 
     # -- access -------------------------------------------------------------------
 
-    def by_category(self, category: str) -> list[Finding]:
-        return [f for f in self.findings if f.category == category]
+    def index(self) -> SurveyIndex:
+        """The lookups every proposer makes (by ID, category, node, file, callers),
+        built on first use and kept for this survey object, so one run builds one.
+
+        Rebuilt only if ``findings`` was replaced or grew since (``survey --category``
+        filters by assigning a new list); findings are never edited in place.
+        """
+        from retrieval.survey.index import SurveyIndex
+
+        ix = self._index
+        if ix is None or ix.indexed is not self.findings or ix.size != len(self.findings):
+            ix = self._index = SurveyIndex(self)
+        return ix
+
+    # The three below answer from the index (copies, so a caller may edit the list).
+
+    def by_category(self, category: Category | str) -> list[Finding]:
+        return list(self.index().category(category))
 
     def finding(self, finding_id: str) -> Finding | None:
-        for f in self.findings:
-            if f.id == finding_id:
-                return f
-        return None
+        return self.index().finding(finding_id)
 
     def in_file(self, path: str) -> list[Finding]:
-        return [f for f in self.findings if f.path == path]
-
-    def findings_at(self, node: str) -> list[Finding]:
-        return [f for f in self.findings if f.node == node]
+        return list(self.index().by_path.get(path, []))
 
     def chains_from(
         self,
         entry: Finding | str,
-        targets: tuple[str, ...] = ("model_call", "exec_effect", "persistence"),
+        targets: tuple[Category, ...] = (
+            Category.MODEL_CALL,
+            Category.EXEC_EFFECT,
+            Category.PERSISTENCE,
+        ),
         max_depth: int = MAX_CHAIN_DEPTH,
         max_chains: int = MAX_CHAINS,
     ) -> list[list[str]]:
@@ -135,7 +280,7 @@ class Survey(BaseModel):
         ``max_depth`` edges, so a deeply recursive program cannot blow up the walk.
         """
         start = entry.node if isinstance(entry, Finding) else entry
-        target_nodes = {f.node for f in self.findings if f.category in targets}
+        target_nodes = {f.node for c in targets for f in self.index().category(c)}
         out: list[list[str]] = []
         reached: set[str] = set()
         queue: deque[list[str]] = deque([[start]])

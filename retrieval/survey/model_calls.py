@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import ModelCallDetail
+from retrieval.survey.model import Category, ModelCallKind
 from retrieval.survey.source import Call, PyFile
 
 _ENDPOINT_RE = re.compile(
@@ -19,7 +21,7 @@ _ENDPOINT_RE = re.compile(
 )
 
 #: (callee suffix, provider when the file imports it, kind)
-_SDK_SHAPES = (
+_SDK_SHAPES: tuple[tuple[str, str, ModelCallKind], ...] = (
     (".messages.create", "anthropic", "chat"),
     (".messages.stream", "anthropic", "chat"),
     (".chat.completions.create", "openai", "chat"),
@@ -78,11 +80,11 @@ def _provider_from_imports(pf: PyFile, default: str) -> str:
     return default
 
 
-def _model_of(pf: PyFile, c: Call) -> dict[str, str]:
+def _model_of(pf: PyFile, c: Call) -> ModelCallDetail:
     expr = c.kwargs.get("model") or c.kwargs.get("model_name") or c.kwargs.get("model_id") or ""
     if not expr and c.full.endswith(("LLM", "LiteLlm", "from_pretrained")) and c.positional:
         expr = c.positional[0]
-    out: dict[str, str] = {}
+    out: ModelCallDetail = {}
     if expr:
         out["model"] = clip(expr, 80)
         lit = literal(expr)
@@ -92,7 +94,7 @@ def _model_of(pf: PyFile, c: Call) -> dict[str, str]:
     return out
 
 
-def _classify(pf: PyFile, c: Call) -> tuple[str, str] | None:
+def _classify(pf: PyFile, c: Call) -> tuple[str, ModelCallKind] | None:
     full, callee = c.full, c.callee
     last = full.rsplit(".", 1)[-1]
     if full.startswith("litellm.") and last in _LITELLM:
@@ -159,7 +161,7 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
         provider, kind = got
         if kind == "wrapper" and c.full.rsplit(".", 1)[0] in local_modules:
             continue  # a repository function: the call graph follows it instead
-        detail: dict[str, str] = {"provider": provider, "call": clip(c.callee, 80)}
+        detail: ModelCallDetail = {"provider": provider, "call": clip(c.callee, 80)}
         detail.update(_model_of(pf, c))
         m = _ENDPOINT_RE.search(c.args_text)
         if m:
@@ -171,5 +173,5 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
             detail["tools"] = clip(c.kwargs["tools"], 60)
         if "system" in c.kwargs:
             detail["system"] = clip(c.kwargs["system"], 60)
-        hits.append(Hit("model_call", kind, pf.path, c.stmt_start, c.stmt_end, c.symbol, detail))
+        hits.append(Hit.at_call(pf, c, category=Category.MODEL_CALL, kind=kind, detail=detail))
     return hits

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import PersistenceDetail
+from retrieval.survey.model import Category, PersistenceKind
 from retrieval.survey.source import Call, PyFile
 
-_SAVE_CALLS = {
+_SAVE_CALLS: dict[str, PersistenceKind] = {
     "json.dump": "json",
     "pickle.dump": "pickle",
     "torch.save": "torch",
@@ -40,7 +42,7 @@ _SAVE_CALLS = {
     "dill.dump": "pickle",
     "cloudpickle.dump": "pickle",
 }
-_METHOD_SAVES = {
+_METHOD_SAVES: dict[str, PersistenceKind] = {
     "write_text": "file",
     "write_bytes": "file",
     "to_csv": "csv",
@@ -65,8 +67,8 @@ def _mode(c: Call) -> str:
     return literal(mode) or ""
 
 
-def _written(pf: PyFile, expr: str) -> dict[str, str]:
-    out = {"target": clip(expr, 100)}
+def _written(pf: PyFile, expr: str) -> PersistenceDetail:
+    out: PersistenceDetail = {"target": clip(expr, 100)}
     val = constant(pf, expr.strip())
     if val:
         out["target_value"] = val
@@ -101,18 +103,28 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             mode = _mode(c)
             if not any(ch in mode for ch in "wax+"):
                 continue
-            kind = "append" if "a" in mode else "write"
+            write_kind: PersistenceKind = "append" if "a" in mode else "write"
             target = (
                 c.positional[0]
                 if c.positional and c.callee in ("open", "io.open", "codecs.open")
                 else c.callee.rsplit(".", 1)[0]
             )
-            detail = {"mode": mode, **_written(pf, target)}
+            detail: PersistenceDetail = {"mode": mode, **_written(pf, target)}
             end = _extend_to_write(pf, c.stmt_start, c.stmt_end)
             covered.update(range(c.stmt_end + 1, end + 1))
-            hits.append(Hit("persistence", kind, pf.path, c.stmt_start, end, c.symbol, detail))
+            hits.append(
+                Hit(
+                    category=Category.PERSISTENCE,
+                    kind=write_kind,
+                    path=pf.path,
+                    start_line=c.stmt_start,
+                    end_line=end,
+                    symbol=c.symbol,
+                    detail=detail,
+                )
+            )
             continue
-        kind = _SAVE_CALLS.get(full)
+        kind: PersistenceKind | None = _SAVE_CALLS.get(full)
         if kind is None and c.callee_type == "attribute" and last in _METHOD_SAVES:
             kind = _METHOD_SAVES[last]
         if kind is not None:
@@ -139,14 +151,12 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             else:
                 target = c.positional[0] if c.positional else c.callee.rsplit(".", 1)[0]
             hits.append(
-                Hit(
-                    "persistence",
-                    kind,
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"call": clip(c.callee, 60), **_written(pf, target)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.PERSISTENCE,
+                    kind=kind,
+                    detail={"call": clip(c.callee, 60), **_written(pf, target)},
                 )
             )
             continue
@@ -156,14 +166,12 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             and _SQL_WRITE.match(c.positional[0])
         ):
             hits.append(
-                Hit(
-                    "persistence",
-                    "sqlite",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"statement": clip(c.positional[0], 100)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.PERSISTENCE,
+                    kind="sqlite",
+                    detail={"statement": clip(c.positional[0], 100)},
                 )
             )
             continue
@@ -179,26 +187,22 @@ def persistence_findings(pf: PyFile) -> list[Hit]:
             m = _GIT_WRITE.search(c.args_text)
             if m:
                 hits.append(
-                    Hit(
-                        "persistence",
-                        "git",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        {"git": m.group(1), "command": clip(c.args_text, 120)},
+                    Hit.at_call(
+                        pf,
+                        c,
+                        category=Category.PERSISTENCE,
+                        kind="git",
+                        detail={"git": m.group(1), "command": clip(c.args_text, 120)},
                     )
                 )
         elif re.search(r"\.git\.(commit|reset|checkout|apply|push)$|\.index\.commit$", c.callee):
             hits.append(
-                Hit(
-                    "persistence",
-                    "git",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.PERSISTENCE,
+                    kind="git",
+                    detail={"git": c.callee.rsplit(".", 1)[-1], "command": clip(c.args_text, 120)},
                 )
             )
     return hits

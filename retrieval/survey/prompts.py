@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip
+from retrieval.survey.model import Category
 from retrieval.survey.source import PyFile
 
 _INSTRUCTION = re.compile(
@@ -82,17 +83,31 @@ def prompt_file(path: str, text: str) -> list[Hit]:
     ln = _best_line(lines, 1, min(len(lines), 80))
     hits = [
         Hit(
-            "prompt",
-            "prompt_file",
-            path,
-            ln,
-            ln,
-            "<file>",
-            {"file": path, "lines": len(lines), "first_instruction": clip(lines[ln - 1], 160)},
+            category=Category.PROMPT,
+            kind="prompt_file",
+            path=path,
+            start_line=ln,
+            end_line=ln,
+            symbol="<file>",
+            detail={
+                "file": path,
+                "lines": len(lines),
+                "first_instruction": clip(lines[ln - 1], 160),
+            },
         )
     ]
     for r in rule_lines(lines, 1, len(lines), ln):
-        hits.append(Hit("prompt", "prompt_rule", path, r, r, "<file>", {"of": f"file:{path}"}))
+        hits.append(
+            Hit(
+                category=Category.PROMPT,
+                kind="prompt_rule",
+                path=path,
+                start_line=r,
+                end_line=r,
+                symbol="<file>",
+                detail={"of": f"file:{path}"},
+            )
+        )
     return hits
 
 
@@ -114,13 +129,13 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         ln = _best_line(pf.lines, s.start_line, s.end_line)
         hits.append(
             Hit(
-                "prompt",
-                "instruction_string",
-                pf.path,
-                ln,
-                ln,
-                s.symbol,
-                {
+                category=Category.PROMPT,
+                kind="instruction_string",
+                path=pf.path,
+                start_line=ln,
+                end_line=ln,
+                symbol=s.symbol,
+                detail={
                     "name": s.assigned_to or "",
                     "string_lines": f"{s.start_line}-{s.end_line}",
                     "chars": len(s.value),
@@ -130,46 +145,49 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         )
         group = f"str:{pf.path}:{s.assigned_to or f'{s.symbol}:{ln}'}"
         for r in rule_lines(pf.lines, s.start_line, s.end_line, ln):
-            hits.append(Hit("prompt", "prompt_rule", pf.path, r, r, s.symbol, {"of": group}))
+            hits.append(
+                Hit(
+                    category=Category.PROMPT,
+                    kind="prompt_rule",
+                    path=pf.path,
+                    start_line=r,
+                    end_line=r,
+                    symbol=s.symbol,
+                    detail={"of": group},
+                )
+            )
     for d in pf.dicts:
         if _SYSTEM_MSG.search(d.text):
             m = re.search(r"""['"]content['"]\s*:\s*([^,}\n]+)""", d.text)
             hits.append(
                 Hit(
-                    "prompt",
-                    "system_message",
-                    pf.path,
-                    d.start_line,
-                    d.start_line,
-                    d.symbol,
-                    {"content": clip(m.group(1), 80) if m else ""},
+                    category=Category.PROMPT,
+                    kind="system_message",
+                    path=pf.path,
+                    start_line=d.start_line,
+                    end_line=d.start_line,
+                    symbol=d.symbol,
+                    detail={"content": clip(m.group(1), 80) if m else ""},
                 )
             )
     for c in pf.calls:
         if "system" in c.kwargs and re.search(
             r"(messages\.create|messages\.stream|Agent|LlmAgent|completion)", c.callee
         ):
-            hits.append(
-                Hit(
-                    "prompt",
-                    "system_message",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_start,
-                    c.symbol,
-                    {"content": clip(c.kwargs["system"], 80)},
-                )
-            )
+            arg = "system"
         elif "instruction" in c.kwargs and re.search(r"Agent$", c.callee):
-            hits.append(
-                Hit(
-                    "prompt",
-                    "system_message",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_start,
-                    c.symbol,
-                    {"content": clip(c.kwargs["instruction"], 80)},
-                )
+            arg = "instruction"
+        else:
+            continue
+        hits.append(
+            Hit(
+                category=Category.PROMPT,
+                kind="system_message",
+                path=pf.path,
+                start_line=c.stmt_start,
+                end_line=c.stmt_start,
+                symbol=c.symbol,
+                detail={"content": clip(c.kwargs[arg], 80)},
             )
+        )
     return hits

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.survey.details import ReadBackDetail
+from retrieval.survey.model import Category
 from retrieval.survey.source import Call, PyFile
 
 #: Calls that read a file named by their first argument.
@@ -71,14 +73,14 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
     by_path = {pf.path: pf for pf in files}
     targets: list[tuple[str, str | None, set[str], set[str]]] = []
     for h in writes:
-        if h.category != "persistence" or h.kind in ("delete", "git", "sqlite"):
+        if h.category != Category.PERSISTENCE or h.kind in ("delete", "git", "sqlite"):
             continue
-        expr = str(h.detail.get("target", ""))
+        written = h.view.get("target", "")
         pf = by_path.get(h.path)
-        if not expr or pf is None:
+        if not written or pf is None:
             continue
-        value, names, fnames = write_key(pf, expr)
-        targets.append((expr, value, names, fnames))
+        value, names, fnames = write_key(pf, written)
+        targets.append((written, value, names, fnames))
     if not targets:
         return []
     hits: list[Hit] = []
@@ -104,12 +106,10 @@ def read_back_findings(files: list[PyFile], writes: list[Hit]) -> list[Hit]:
                     best = (rank, wexpr, wvalue)
             if best is None:
                 continue
-            detail = {"target": clip(expr, 100), "written_as": clip(best[1], 100)}
+            detail: ReadBackDetail = {"target": clip(expr, 100), "written_as": clip(best[1], 100)}
             if value:
                 detail["target_value"] = value
             if best[2]:
                 detail["written_value"] = best[2]
-            hits.append(
-                Hit("read_back", "read", pf.path, c.stmt_start, c.stmt_end, c.symbol, detail)
-            )
+            hits.append(Hit.at_call(pf, c, category=Category.READ_BACK, kind="read", detail=detail))
     return hits

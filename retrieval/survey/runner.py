@@ -29,9 +29,10 @@ from retrieval.survey import (
     tools,
 )
 from retrieval.survey.base import Hit
-from retrieval.survey.callgraph import build_call_graph
-from retrieval.survey.model import CATEGORIES, Finding, SkippedFile, Survey
-from retrieval.survey.source import FileTooComplex, PyFile, parse_python
+from retrieval.survey.callgraph import Resolver, build_call_graph
+from retrieval.survey.details import ModelCallDetail
+from retrieval.survey.model import CATEGORIES, CallGraph, Category, Finding, SkippedFile, Survey
+from retrieval.survey.source import Call, FileTooComplex, PyFile, parse_python
 
 #: Python files larger than this are skipped as generated/huge (bytes).
 MAX_PY_BYTES = 600_000
@@ -174,12 +175,14 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
 
     # loops that call models need the model-call sites and the call graph
     model_nodes = {
-        f"{h.path}::{h.symbol}" for h in hits if h.category == "model_call" and h.kind != "client"
+        f"{h.path}::{h.symbol}"
+        for h in hits
+        if h.category == Category.MODEL_CALL and h.kind != "client"
     }
     model_lines = {
         (h.path, ln)
         for h in hits
-        if h.category == "model_call" and h.kind != "client"
+        if h.category == Category.MODEL_CALL and h.kind != "client"
         for ln in range(h.start_line, h.end_line + 1)
     }
     reach_cache: dict[str, bool] = {}
@@ -195,7 +198,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
         reach_cache[key] = ok
         return ok
 
-    def calls_model(pf: PyFile, c) -> str | None:  # noqa: ANN001 - source.Call
+    def calls_model(pf: PyFile, c: Call) -> str | None:
         if (pf.path, c.start_line) in model_lines:
             return c.callee
         for node in resolve(pf, c):
@@ -219,14 +222,16 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
 WRAPPER_DEPTH = 2
 
 
-def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list[Hit]:  # noqa: ANN001
+def _wrapper_calls(
+    files: list[PyFile], hits: list[Hit], resolve: Resolver, graph: CallGraph
+) -> list[Hit]:
     """Call sites that reach a model call through repository wrappers (``chat(...)`` →
     ``get_response`` → ``litellm.completion``): where the system really talks to a model.
     Each names the direct model call it reaches (``reaches``), so proposers can group it
     with that endpoint."""
     direct: dict[str, Hit] = {}
     for h in hits:
-        if h.category == "model_call" and h.kind not in ("client", "via_wrapper"):
+        if h.category == Category.MODEL_CALL and h.kind not in ("client", "via_wrapper"):
             direct.setdefault(f"{h.path}::{h.symbol}", h)
     direct_lines = {
         (h.path, ln) for h in direct.values() for ln in range(h.start_line, h.end_line + 1)
@@ -268,8 +273,8 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                 ):
                     continue
                 target = got[0]
-                detail = {
-                    "provider": target.detail.get("provider", "model"),
+                detail: ModelCallDetail = {
+                    "provider": target.view.get("provider", "model"),
                     "call": c.callee,
                     "via": node,
                     "reaches": f"model_call:{target.path}:{target.start_line}",
@@ -277,14 +282,8 @@ def _wrapper_calls(files: list[PyFile], hits: list[Hit], resolve, graph) -> list
                 if "model" in c.kwargs:
                     detail["model"] = c.kwargs["model"][:80]
                 out.append(
-                    Hit(
-                        "model_call",
-                        "via_wrapper",
-                        pf.path,
-                        c.stmt_start,
-                        c.stmt_end,
-                        c.symbol,
-                        detail,
+                    Hit.at_call(
+                        pf, c, category=Category.MODEL_CALL, kind="via_wrapper", detail=detail
                     )
                 )
                 break
@@ -296,7 +295,7 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
     that name (``prompt_read``): the channel by which file text reaches a model."""
     out: list[Hit] = []
     prompt_files = sorted(
-        {h.path for h in hits if h.category == "prompt" and h.kind == "prompt_file"}
+        {h.path for h in hits if h.category == Category.PROMPT and h.kind == "prompt_file"}
     )
     for ppath in prompt_files:
         base = ppath.rsplit("/", 1)[-1]
@@ -310,13 +309,13 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                 name = s.assigned_to or ""
                 out.append(
                     Hit(
-                        "prompt",
-                        "prompt_load",
-                        pf.path,
-                        s.start_line,
-                        s.end_line,
-                        s.symbol,
-                        {"file": ppath, "name": name},
+                        category=Category.PROMPT,
+                        kind="prompt_load",
+                        path=pf.path,
+                        start_line=s.start_line,
+                        end_line=s.end_line,
+                        symbol=s.symbol,
+                        detail={"file": ppath, "name": name},
                     )
                 )
                 if re.fullmatch(r"[A-Za-z_][\w.]*", name):
@@ -332,51 +331,49 @@ def _prompt_file_uses(files: list[PyFile], hits: list[Hit]) -> list[Hit]:
                     hit = [base]  # open("prompts/base.md") names the file right in the read
                 if hit:
                     out.append(
-                        Hit(
-                            "prompt",
-                            "prompt_read",
-                            pf.path,
-                            c.stmt_start,
-                            c.stmt_end,
-                            c.symbol,
-                            {"file": ppath, "via": hit[0]},
+                        Hit.at_call(
+                            pf,
+                            c,
+                            category=Category.PROMPT,
+                            kind="prompt_read",
+                            detail={"file": ppath, "via": hit[0]},
                         )
                     )
     return out
 
 
-def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph) -> None:  # noqa: ANN001
+def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph: CallGraph) -> None:
     """Point console scripts and shell lines at the call-graph node they start."""
     from retrieval.survey.callgraph import ModuleIndex
 
     index = ModuleIndex([pf.path for pf in files])
     paths = {pf.path for pf in files}
     for h in hits:
-        if h.category != "entry_point":
+        if h.category != Category.ENTRY_POINT:
             continue
         target = None
-        if "target_function" in h.detail:
-            p = index.path(h.detail["target_module"])
+        if "target_function" in h.view:
+            p = index.path(h.view["target_module"])
             if p:
-                cand = f"{p}::{h.detail['target_function']}"
+                cand = f"{p}::{h.view['target_function']}"
                 target = cand if cand in graph.functions else f"{p}::<module>"
-        elif "target_path" in h.detail:
-            tp = h.detail["target_path"]
+        elif "target_path" in h.view:
+            tp = h.view["target_path"]
             base = h.path.rsplit("/", 1)[0] + "/" if "/" in h.path else ""
             for cand in (tp, base + tp):
                 if cand in paths:
                     main = f"{cand}::<main>"
                     target = main if main in graph.functions else f"{cand}::<module>"
                     break
-        elif "target_module" in h.detail:
-            p = index.path(h.detail["target_module"]) or index.path(
-                h.detail["target_module"] + ".__main__"
+        elif "target_module" in h.view:
+            p = index.path(h.view["target_module"]) or index.path(
+                h.view["target_module"] + ".__main__"
             )
             if p:
                 main = f"{p}::<main>"
                 target = main if main in graph.functions else f"{p}::<module>"
         if target:
-            h.detail["target_node"] = target
+            h.view["target_node"] = target
 
 
 def _to_findings(hits: list[Hit], lines_of: dict[str, list[str]]) -> list[Finding]:
@@ -408,7 +405,7 @@ def _to_findings(hits: list[Hit], lines_of: dict[str, list[str]]) -> list[Findin
                 end_line=end,
                 symbol=h.symbol,
                 snippet=snippet,
-                detail=h.detail,
+                detail=h.view,
             )
         )
     return out

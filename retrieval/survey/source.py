@@ -301,18 +301,21 @@ def _resolve_relative(module: str, is_pkg: bool, dots: int, name: str) -> str:
 
 
 def _collect_imports(pf: PyFile, node: Node, is_pkg: bool) -> None:
-    if node.type == "import_statement":
-        for ch in node.named_children:
-            if ch.type == "dotted_name":
-                name = _text(ch)
-                pf.imported_modules.add(name)
-                pf.imports.setdefault(name.split(".")[0], name.split(".")[0])
-            elif ch.type == "aliased_import":
-                name = _text(ch.child_by_field_name("name"))
-                alias = _text(ch.child_by_field_name("alias"))
-                pf.imported_modules.add(name)
-                pf.imports[alias] = name
-        return
+    """``import a.b`` / ``import a.b as c`` (an ``@import.module`` capture)."""
+    for ch in node.named_children:
+        if ch.type == "dotted_name":
+            name = _text(ch)
+            pf.imported_modules.add(name)
+            pf.imports.setdefault(name.split(".")[0], name.split(".")[0])
+        elif ch.type == "aliased_import":
+            name = _text(ch.child_by_field_name("name"))
+            alias = _text(ch.child_by_field_name("alias"))
+            pf.imported_modules.add(name)
+            pf.imports[alias] = name
+
+
+def _collect_from_import(pf: PyFile, node: Node, is_pkg: bool) -> None:
+    """``from m import n [as a]``, relative ones resolved (an ``@import.from`` capture)."""
     mod_node = node.child_by_field_name("module_name")
     raw = _text(mod_node)
     if raw.startswith("."):
@@ -357,6 +360,15 @@ def _split_args(args: Node) -> tuple[dict[str, str], list[str]]:
     return kwargs, positional
 
 
+def _definition(caps: dict[str, list[Node]]) -> tuple[str, Node]:
+    """``("function", node)`` or ``("class", node)`` from a defs.scm match."""
+    for kind in ("function", "class"):
+        nodes = caps.get(f"definition.{kind}")
+        if nodes:
+            return kind, nodes[0]
+    raise ValueError(f"defs.scm match without a definition capture: {sorted(caps)}")
+
+
 def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
     if body is None or not body.named_children:
         return None
@@ -371,9 +383,7 @@ def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
 _WS = re.compile(r"\s+")
 
 
-def parse_python(
-    path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS
-) -> PyFile:
+def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS) -> PyFile:
     """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
 
     Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a
@@ -397,20 +407,19 @@ def parse_python(
     is_pkg = path.endswith("__init__.py")
 
     for _, caps in QueryCursor(query("mainguard")).matches(root):
-        cond = _WS.sub("", _text(caps["cond"][0]))
-        if "__name__" in cond and "__main__" in cond:
-            g = caps["guard"][0]
-            pf.main_guard = (_line(g), _end_line(g))
-            break
+        g = caps["guard.main"][0]
+        pf.main_guard = (_line(g), _end_line(g))
+        break
 
     for _, caps in QueryCursor(query("imports")).matches(root):
-        for n in caps.get("import", []) + caps.get("from", []):
+        for n in caps.get("import.module", []):
             _collect_imports(pf, n, is_pkg)
+        for n in caps.get("import.from", []):
+            _collect_from_import(pf, n, is_pkg)
 
     for _, caps in QueryCursor(query("defs")).matches(root):
         budget.check()
-        node = (caps.get("def") or caps.get("class"))[0]
-        kind = "function" if "def" in caps else "class"
+        kind, node = _definition(caps)
         name = _text(caps["name"][0])
         outer = (
             node.parent
@@ -446,8 +455,8 @@ def parse_python(
     for _, caps in QueryCursor(query("calls")).matches(root):
         budget.check()
         node = caps["call"][0]
-        fn = caps["fn"][0]
-        args = caps["args"][0]
+        fn = caps["call.callee"][0]
+        args = caps["call.arguments"][0]
         callee = _WS.sub("", _text(fn)) if fn.type in ("identifier", "attribute") else _text(fn)
         kwargs, positional = _split_args(args) if args.type == "argument_list" else ({}, [])
         s, e = statement_span(node, anc)
@@ -469,15 +478,18 @@ def parse_python(
             )
         )
 
-    for _, caps in QueryCursor(query("strings")).matches(root):
+    string_matches = QueryCursor(query("strings")).matches(root)
+    docs = {n.id for _, caps in string_matches for n in caps.get("string.doc", [])}
+    parts = {n.id for _, caps in string_matches for n in caps.get("string.part", [])}
+    for _, caps in string_matches:
+        if "string" not in caps:
+            continue
         budget.check()
         node = caps["string"][0]
-        parent = node.parent
-        if parent is not None and parent.type == "concatenated_string":
+        if node.id in parts:
             continue
         assigned = None
-        is_doc = False
-        up, hops = parent, 0
+        up, hops = node.parent, 0
         while (
             up is not None
             and hops < 4
@@ -495,11 +507,6 @@ def parse_python(
                 assigned = _text(up.child_by_field_name("left"))
                 break
             up, hops = up.parent, hops + 1
-        if parent is not None and parent.type == "expression_statement":
-            grand = parent.parent
-            is_doc = (
-                grand is not None and grand.named_children and grand.named_children[0] == parent
-            )
         pf.strings.append(
             StringLit(
                 value=string_value(node),
@@ -507,7 +514,7 @@ def parse_python(
                 end_line=_end_line(node),
                 symbol=enclosing_symbol(node, pf.main_guard, anc),
                 assigned_to=assigned,
-                is_docstring=bool(is_doc),
+                is_docstring=node.id in docs,
                 is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
             )
         )
@@ -515,17 +522,18 @@ def parse_python(
     for name, bucket in (("loops", pf.loops), ("compare", pf.compares), ("dicts", pf.dicts)):
         for _, caps in QueryCursor(query(name)).matches(root):
             budget.check()
-            node = next(iter(caps.values()))[0]
+            capture, nodes = next(iter(caps.items()))
+            node = nodes[0]
             extra: dict[str, str] = {}
-            if node.type in ("for_statement", "while_statement"):
+            if capture.startswith("loop."):  # loop.for / loop.while
                 body = node.child_by_field_name("body")
                 extra["header_end"] = str(
                     _line(body) - 1
                     if body is not None and _line(body) > _line(node)
                     else _line(node)
                 )
-                extra["type"] = node.type
-            if node.type == "dictionary":
+                extra["type"] = capture.removeprefix("loop.")
+            if capture == "dictionary":
                 vals = []
                 for pair in node.named_children:
                     v = pair.child_by_field_name("value") if pair.type == "pair" else None
@@ -533,7 +541,7 @@ def parse_python(
                         vals.append(_text(v))
                 extra["callable_values"] = ",".join(vals)
                 extra["pairs"] = str(sum(1 for p in node.named_children if p.type == "pair"))
-            if node.type == "comparison_operator":
+            if capture == "comparison":
                 s, e = statement_span(node, anc)
                 extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
             bucket.append(
@@ -548,14 +556,17 @@ def parse_python(
 
     for _, caps in QueryCursor(query("assigns")).matches(root):
         budget.check()
-        node = caps["assign"][0]
+        node = caps["assignment"][0]
         pf.assigns.append(
             Span(
                 text=_text(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
                 symbol=enclosing_symbol(node, pf.main_guard, anc),
-                extra={"lhs": _text(caps["lhs"][0]), "rhs_type": caps["rhs"][0].type},
+                extra={
+                    "lhs": _text(caps["assignment.target"][0]),
+                    "rhs_type": caps["assignment.value"][0].type,
+                },
             )
         )
     return pf

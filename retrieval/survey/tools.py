@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 
 from retrieval.survey.base import Hit, clip, literal
+from retrieval.survey.details import ToolDetail
+from retrieval.survey.model import Category, ToolKind
 from retrieval.survey.source import PyFile
 
-_DYNAMIC_IMPORT = {
+_DYNAMIC_IMPORT: dict[str, ToolKind] = {
     "importlib.import_module": "import_module",
     "importlib.util.spec_from_file_location": "spec_from_file",
     "importlib.util.module_from_spec": "module_from_spec",
@@ -42,50 +44,42 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         if c.full in _DYNAMIC_IMPORT or (c.callee == "__import__"):
             target = clip(c.positional[0], 80) if c.positional else ""
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    _DYNAMIC_IMPORT.get(c.full, "import_module"),
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"target": target},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.TOOL_DISPATCH,
+                    kind=_DYNAMIC_IMPORT.get(c.full, "import_module"),
+                    detail={"target": target},
                 )
             )
         elif last == "exec_module" and c.callee_type == "attribute":
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    "exec_module",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"target": clip(c.args_text, 80)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.TOOL_DISPATCH,
+                    kind="exec_module",
+                    detail={"target": clip(c.args_text, 80)},
                 )
             )
         elif c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    "getattr_dispatch",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"name_expr": clip(c.positional[1], 60)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.TOOL_DISPATCH,
+                    kind="getattr_dispatch",
+                    detail={"name_expr": clip(c.positional[1], 60)},
                 )
             )
         elif c.callee_type == "subscript":
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    "subscript_dispatch",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"callee": clip(c.callee, 80)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.TOOL_DISPATCH,
+                    kind="subscript_dispatch",
+                    detail={"callee": clip(c.callee, 80)},
                 )
             )
         elif (
@@ -95,39 +89,37 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             or c.callee in ("FunctionTool", "StructuredTool.from_function")
         ):
             hits.append(
-                Hit(
-                    "tool_dispatch",
-                    "tool_wrapper",
-                    pf.path,
-                    c.stmt_start,
-                    c.stmt_end,
-                    c.symbol,
-                    {"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
+                Hit.at_call(
+                    pf,
+                    c,
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_wrapper",
+                    detail={"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
                 )
             )
     for d in pf.defs:
         if any(_TOOL_DECORATORS.match(dec) for dec in d.decorators):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "tool_decorator",
-                    pf.path,
-                    d.start_line,
-                    d.def_line,
-                    d.symbol,
-                    {"tool": d.name, "description": clip(d.docstring or "", 160)},
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_decorator",
+                    path=pf.path,
+                    start_line=d.start_line,
+                    end_line=d.def_line,
+                    symbol=d.symbol,
+                    detail={"tool": d.name, "description": clip(d.docstring or "", 160)},
                 )
             )
         if d.name in ("tool_info", "tool_function", "get_tool_schema"):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "tool_module",
-                    pf.path,
-                    d.def_line,
-                    d.def_line,
-                    d.symbol,
-                    {"tool": pf.module.rsplit(".", 1)[-1]},
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_module",
+                    path=pf.path,
+                    start_line=d.def_line,
+                    end_line=d.def_line,
+                    symbol=d.symbol,
+                    detail={"tool": pf.module.rsplit(".", 1)[-1]},
                 )
             )
     schema_spans: list[tuple[int, int]] = []
@@ -141,13 +133,13 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         ):
             hits.append(
                 Hit(
-                    "tool_dispatch",
-                    "callable_registry",
-                    pf.path,
-                    dct.start_line,
-                    min(dct.end_line, dct.start_line + 2),
-                    dct.symbol,
-                    {"callables": ", ".join(vals[:8])},
+                    category=Category.TOOL_DISPATCH,
+                    kind="callable_registry",
+                    path=pf.path,
+                    start_line=dct.start_line,
+                    end_line=min(dct.end_line, dct.start_line + 2),
+                    symbol=dct.symbol,
+                    detail={"callables": ", ".join(vals[:8])},
                 )
             )
             schema_spans.append((dct.start_line, dct.end_line))
@@ -157,13 +149,21 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         ):
             name = _NAME_RE.search(dct.text)
             desc = _DESC_RE.search(dct.text)
-            detail = {"tool": name.group(1) if name else ""}
+            detail: ToolDetail = {"tool": name.group(1) if name else ""}
             if desc:
                 detail["description"] = desc.group(1)
             # anchor on the tool's name line: "{" alone says nothing and makes no witness
             line = dct.start_line + (dct.text[: name.start()].count("\n") if name else 0)
             hits.append(
-                Hit("tool_dispatch", "tool_schema", pf.path, line, line, dct.symbol, detail)
+                Hit(
+                    category=Category.TOOL_DISPATCH,
+                    kind="tool_schema",
+                    path=pf.path,
+                    start_line=line,
+                    end_line=line,
+                    symbol=dct.symbol,
+                    detail=detail,
+                )
             )
             schema_spans.append((dct.start_line, dct.end_line))
     return hits

@@ -62,9 +62,9 @@ class OfflineProposer:
     def index(self, survey: Survey | None = None) -> SurveyIndex | None:
         """The survey index, built once per process (lazily on resume)."""
         if survey is not None and (self._ix is None or self._ix.survey is not survey):
-            self._ix = SurveyIndex(survey)
+            self._ix = survey.index()
         if self._ix is None and self.survey_source is not None:
-            self._ix = SurveyIndex(self.survey_source())
+            self._ix = self.survey_source().index()
         return self._ix
 
     def text_of(self, extra: dict[str, str] | None = None) -> TextOf:

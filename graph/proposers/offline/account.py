@@ -106,9 +106,7 @@ def _primary(by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Bloc
     return out, effects
 
 
-def _others(
-    ix: SurveyIndex, by_recipe: dict[str, list[Record]]
-) -> tuple[list[Block], list[Block]]:
+def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Block]]:
     """Other ways of starting the system, and the documented promises to check."""
     routes = by_recipe.get("route", [])[1:] + by_recipe.get("model_loop", [])
     out: list[Block] = []
@@ -137,7 +135,7 @@ def _others(
             )
         )
     claims = by_recipe.get("claim", [])
-    promises = []
+    promises: list[Block] = []
     if claims:
         promises.append(
             para(

@@ -14,6 +14,7 @@ import re
 
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
+from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
 #: to the repository are recorded runs.  None of them is the system.
@@ -28,12 +29,12 @@ _SECONDARY = re.compile(
 )
 #: Effects an entry point can reach, most telling first.
 _EFFECT_WEIGHT = {
-    "model_call": 3,
-    "model_loop": 3,
-    "exec_effect": 2,
-    "tool_dispatch": 2,
-    "persistence": 1,
-    "gating": 1,
+    Category.MODEL_CALL: 3,
+    Category.MODEL_LOOP: 3,
+    Category.EXEC_EFFECT: 2,
+    Category.TOOL_DISPATCH: 2,
+    Category.PERSISTENCE: 1,
+    Category.GATING: 1,
 }
 #: ``python path.py`` / ``python -m module`` in a README's commands.
 _README_RUN = re.compile(
@@ -83,7 +84,7 @@ def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
     f = u.primary
     declared = f.kind == "console_script" or _commanded(u, commands)
     cats = [x.category for x in u.reached]
-    model = "model_call" in cats or "model_loop" in cats
+    model = Category.MODEL_CALL in cats or Category.MODEL_LOOP in cats
     return (
         path_class(f.path),
         0 if declared and model else 1 if model else 2 if declared else 3,
@@ -122,7 +123,7 @@ def decisive_rank(f: Finding) -> int:
     if f.kind == "promotion":
         return 0
     if f.kind == "threshold":
-        cmp = str(f.detail.get("comparison", ""))
+        cmp = f.detail.get("comparison", "")
         named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None
         return 1 if named else 2
     if f.kind in ("selection", "answer_check"):
@@ -193,7 +194,7 @@ def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
     chains = ix.survey.chains_from(u.node)
     if not chains:
         return out
-    model_nodes = {f.node for f in u.reached if f.category == "model_call"}
+    model_nodes = {f.node for f in u.reached if f.category == Category.MODEL_CALL}
     pool = [c for c in chains if c[-1] in model_nodes] or chains
     deep = max(pool, key=lambda c: (len(c), -chains.index(c)))
     if len(out) == 1:

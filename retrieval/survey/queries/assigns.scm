@@ -1,2 +1,2 @@
-; Assignments at any level, for named constants (prompts, models, paths).
-(assignment left: (_) @lhs right: (_) @rhs) @assign
+; Assignments at any level, for named constants (prompts, models, paths) and aliases.
+(assignment left: (_) @assignment.target right: (_) @assignment.value) @assignment

@@ -1,2 +1,2 @@
-; Every call with its callee expression and argument list.
-(call function: (_) @fn arguments: (_) @args) @call
+; Every call: the call, its callee expression as written and its argument list.
+(call function: (_) @call.callee arguments: (_) @call.arguments) @call

@@ -1,2 +1,2 @@
-; Comparisons, for score-versus-threshold gates and the __main__ guard.
-(comparison_operator) @cmp
+; Comparisons, for score-versus-threshold gates.
+(comparison_operator) @comparison

@@ -1,2 +1,2 @@
-; Dictionaries and lists, for registries of callables and JSON tool schemas.
-(dictionary) @dict
+; Dictionaries, for registries of callables and JSON tool schemas.
+(dictionary) @dictionary

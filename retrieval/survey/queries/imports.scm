@@ -1,3 +1,3 @@
 ; Plain and from-imports; aliases are read from the captured statement.
-(import_statement) @import
-(import_from_statement) @from
+(import_statement) @import.module
+(import_from_statement) @import.from

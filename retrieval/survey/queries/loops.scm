@@ -1,3 +1,3 @@
 ; Loops, to find the ones whose bodies call a model.
-(for_statement) @loop
-(while_statement) @loop
+(for_statement) @loop.for
+(while_statement) @loop.while

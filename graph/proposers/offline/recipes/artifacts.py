@@ -10,6 +10,7 @@ family when that writer also writes named files, and is dropped otherwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from drafter.ids import slug
 from drafter.model import Block, Record
@@ -19,6 +20,7 @@ from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_ARTIFACTS = 6
 _HOUSEKEEPING = {"delete", "move"}
@@ -73,21 +75,20 @@ def artifact_key(f: Finding) -> tuple[str, bool]:
     ``os.path.join(root, "domains")``) and is not a name for an object."""
     if f.kind == "git":
         return "git repository state", True
-    v = str(f.detail.get("target_value") or "")
+    v = f.detail.get("target_value") or ""
     if v and not v.startswith("env "):
         lits = [x for x in _LITERAL.findall(v) if _PATHLIKE.match(x)]
         if "(" in v and lits:  # a call builds the path: the literal is its name
             return max(lits, key=len), True
         if _PATHLIKE.match(v) or lits:
             return v, True
-    t = str(f.detail.get("target", "")).strip()
+    t = f.detail.get("target", "").strip()
     lits = [x for x in _LITERAL.findall(t) if _PATHLIKE.match(x)]
     if lits:  # a file name inside a computed path still names the file
         return max(lits, key=len), True
     if _CONSTANT.fullmatch(t):
         return t, True
     return t or f"{f.path}:{f.start_line}", False
-
 
 
 def _is_store(fs: list[Finding]) -> bool:
@@ -113,7 +114,7 @@ def families(ix: SurveyIndex) -> dict[str, dict[str, list[Finding]]]:
     """Family → {artifact name → writes}; unnamed writes joined to their writer's family."""
     named: dict[str, list[Finding]] = {}
     unnamed: list[Finding] = []
-    for f in ix.category("persistence"):
+    for f in ix.category(Category.PERSISTENCE):
         key, ok = artifact_key(f)
         if ok:
             named.setdefault(key, []).append(f)
@@ -127,21 +128,22 @@ def families(ix: SurveyIndex) -> dict[str, dict[str, list[Finding]]]:
         fams.setdefault(fam, {})[key] = fs
         homes += [(f, fam) for f in fs]
     for f in unnamed:  # computed targets: evidence for the writer's family, never a family
-        fam = _home(f, homes)
-        if fam is not None:
-            fams[fam].setdefault(artifact_key(f)[0], []).append(f)
+        home = _home(f, homes)
+        if home is not None:
+            fams[home].setdefault(artifact_key(f)[0], []).append(f)
     return fams
 
 
 def _home(f: Finding, homes: list[tuple[Finding, str]]) -> str | None:
     """The family of the named write closest to ``f``: same function and kind, same
     function, same file and kind, same file."""
-    for same in (
+    tests: tuple[Callable[[Finding], bool], ...] = (
         lambda w: w.node == f.node and w.kind == f.kind,
         lambda w: w.node == f.node,
         lambda w: w.path == f.path and w.kind == f.kind,
         lambda w: w.path == f.path,
-    ):
+    )
+    for same in tests:
         fam = next((fam for w, fam in homes if same(w)), None)
         if fam is not None:
             return fam
@@ -175,8 +177,8 @@ def _fold_statements(named: dict[str, list[Finding]]) -> None:
 def _reads_one_of(r: Finding, keys: list[str], arts: dict[str, list[Finding]]) -> bool:
     if r.detail.get("written_value") in keys or r.detail.get("target_value") in keys:
         return True
-    written = str(r.detail.get("written_as", ""))
-    return any(str(f.detail.get("target", "")) == written for k in keys for f in arts[k])
+    written = r.detail.get("written_as", "")
+    return any(f.detail.get("target", "") == written for k in keys for f in arts[k])
 
 
 def _label(fam: str, keys: list[str]) -> tuple[str, str]:
@@ -206,7 +208,7 @@ class Artifacts:
     def plan(self, st: PlanState) -> list[PlanItem]:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         fams = families(st.ix)
-        read_backs = st.ix.category("read_back")
+        read_backs = st.ix.category(Category.READ_BACK)
         # what the system hands to an agent outside it (a composed program) is core
         handed = {it.facts[-1] for it in st.of_recipe("external_agent") if it.facts}
 
@@ -255,13 +257,15 @@ class Artifacts:
         return items
 
     def draft(self, ctx: DraftContext) -> Record | None:
-        writes = [f for f in ctx.findings if f.category == "persistence"]
-        reads = [f for f in ctx.findings if f.category == "read_back"]
+        writes = [f for f in ctx.findings if f.category == Category.PERSISTENCE]
+        reads = [f for f in ctx.findings if f.category == Category.READ_BACK]
         if not writes:
             return None
         keys = [str(k) for k in ctx.item.hints.get("keys", [])] or [artifact_key(writes[0])[0]]
         blocks: list[Block] = [para(_identity(keys, writes)), para(_lifecycle(writes, reads))]
-        sources = [f for f in ctx.findings if f.category == "prompt" and f.kind == "prompt_file"]
+        sources = [
+            f for f in ctx.findings if f.category == Category.PROMPT and f.kind == "prompt_file"
+        ]
         if sources:
             blocks.append(
                 para(
@@ -293,13 +297,15 @@ def retained_first(
 
     def decides(r: Finding) -> bool:
         return ix is not None and any(
-            g.category == "gating" and g.kind != "retry" for g in ix.at(r.node)
+            g.category == Category.GATING and g.kind != "retry" for g in ix.at(r.node)
         )
 
     def busy(w: Finding) -> int:
         """How many other writes the writer's function makes: a dedicated recorder
         grows the store each iteration; a setup function writes many files once."""
-        return 0 if ix is None else sum(1 for f in ix.at(w.node) if f.category == "persistence")
+        return (
+            0 if ix is None else sum(1 for f in ix.at(w.node) if f.category == Category.PERSISTENCE)
+        )
 
     def seeds(w: Finding) -> bool:
         """Whether the file that creates the store (a plain write of it) also makes this

@@ -21,6 +21,7 @@ from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
+from retrieval.survey.model import Category
 
 MAX_LOADED = 2
 _DYNAMIC_KINDS = {
@@ -50,13 +51,13 @@ class PromptToModel:
             files = set(it.files)
             prompts = [
                 p
-                for p in st.ix.category("prompt")
+                for p in st.ix.category(Category.PROMPT)
                 if p.path in files and p.kind in ("instruction_string", "system_message")
             ]
             calls = [
                 f
                 for f in st.ix.findings(it.facts)
-                if f.category == "model_call" and f.kind != "client"
+                if f.category == Category.MODEL_CALL and f.kind != "client"
             ]
             if prompts and calls:
                 items.append(
@@ -73,8 +74,8 @@ class PromptToModel:
         return items
 
     def draft(self, ctx: DraftContext) -> Record | None:
-        prompts = [f for f in ctx.findings if f.category == "prompt"]
-        calls = [f for f in ctx.findings if f.category == "model_call"]
+        prompts = [f for f in ctx.findings if f.category == Category.PROMPT]
+        calls = [f for f in ctx.findings if f.category == Category.MODEL_CALL]
         if not prompts or not calls:
             return None
         names = join_names(
@@ -95,7 +96,7 @@ class PromptFile:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         items = []
-        prompts = st.ix.category("prompt")
+        prompts = st.ix.category(Category.PROMPT)
         for pfile in [f for f in prompts if f.kind == "prompt_file"]:
             reads = [
                 f for f in prompts if f.kind == "prompt_read" and f.detail.get("file") == pfile.path
@@ -109,13 +110,15 @@ class PromptFile:
                 c for r in reads for c in st.ix.callers.get(r.node, set())
             }
             calls = [
-                f for f in st.ix.category("model_call") if f.node in near and f.kind != "client"
+                f
+                for f in st.ix.category(Category.MODEL_CALL)
+                if f.node in near and f.kind != "client"
             ]
             via = {str(r.detail.get("via")) for r in reads}
             writers = [
                 f
-                for f in st.ix.category("persistence")
-                if any(v and v in str(f.detail.get("target", "")) for v in via)
+                for f in st.ix.category(Category.PERSISTENCE)
+                if any(v and v in f.detail.get("target", "") for v in via)
             ]
             base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             items.append(
@@ -174,11 +177,11 @@ class StateGate:
     kind = "BAP"
 
     def plan(self, st: PlanState) -> list[PlanItem]:
-        gate_nodes = {f.node for f in st.ix.category("gating") if decisive_rank(f) <= 1}
+        gate_nodes = {f.node for f in st.ix.category(Category.GATING) if decisive_rank(f) <= 1}
         found: dict[str, list[Finding]] = {}
         for it in st.of_recipe("artifact"):
             for r in st.ix.findings(it.facts):
-                if r.category != "read_back":
+                if r.category != Category.READ_BACK:
                     continue
                 deciders = [r.node] if r.node in gate_nodes else []
                 deciders += sorted(c for c in st.ix.callers.get(r.node, set()) if c in gate_nodes)
@@ -187,7 +190,7 @@ class StateGate:
         items = []
         for node, reads in sorted(found.items(), key=lambda kv: (path_class(kv[0]), kv[0]))[:2]:
             gates = sorted(
-                (f for f in st.ix.at(node) if f.category == "gating"),
+                (f for f in st.ix.at(node) if f.category == Category.GATING),
                 key=lambda f: (decisive_rank(f), f.start_line),
             )
             items.append(
@@ -204,8 +207,8 @@ class StateGate:
         return items
 
     def draft(self, ctx: DraftContext) -> Record | None:
-        reads = [f for f in ctx.findings if f.category == "read_back"]
-        gates = [f for f in ctx.findings if f.category == "gating"]
+        reads = [f for f in ctx.findings if f.category == Category.READ_BACK]
+        gates = [f for f in ctx.findings if f.category == Category.GATING]
         if not reads:
             return None
         node = str(ctx.item.hints.get("node") or reads[0].node)
@@ -238,10 +241,10 @@ class LoadedCode:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         dyn: dict[str, list[Finding]] = {}
-        for f in st.ix.category("tool_dispatch") + st.ix.category("exec_effect"):
+        for f in st.ix.category(Category.TOOL_DISPATCH) + st.ix.category(Category.EXEC_EFFECT):
             if f.kind not in _DYNAMIC_KINDS and f.kind != "exec_eval":
                 continue
-            lit = re.fullmatch(r"""['"]([\w.]+)['"]""", str(f.detail.get("target", "")).strip())
+            lit = re.fullmatch(r"""['"]([\w.]+)['"]""", f.detail.get("target", "").strip())
             if lit and lit.group(1) not in st.repo_modules:
                 continue  # a fixed external library import: no repository-controlled code
             dyn.setdefault(f.node, []).append(f)

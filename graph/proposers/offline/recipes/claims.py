@@ -23,6 +23,7 @@ from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_CLAIMS = 5
 _STRONG_CLAIM = re.compile(
@@ -45,12 +46,12 @@ _STOP = frozenset(
     "some such them they were does done make made used uses using file files code default".split()
 )
 _EFFECTS = (
-    "gating",
-    "persistence",
-    "exec_effect",
-    "tool_dispatch",
-    "model_call",
-    "read_back",
+    Category.GATING,
+    Category.PERSISTENCE,
+    Category.EXEC_EFFECT,
+    Category.TOOL_DISPATCH,
+    Category.MODEL_CALL,
+    Category.READ_BACK,
 )
 
 
@@ -63,7 +64,7 @@ _SOURCE = {
 
 
 def sentence_of(f: Finding) -> str:
-    return str(f.detail.get("sentence", ""))
+    return f.detail.get("sentence", "")
 
 
 def _norm(sentence: str) -> str:
@@ -102,7 +103,7 @@ def code_names(ix: SurveyIndex) -> set[str]:
         path = node.split("::", 1)[0]
         out.update({path, path.rsplit("/", 1)[-1]})
     for f in ix.survey.findings:
-        if f.path.endswith(".py") and f.category != "claim":
+        if f.path.endswith(".py") and f.category != Category.CLAIM:
             out.update(
                 w
                 for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[a-z]{2,5}\b)?", f.snippet)
@@ -148,7 +149,7 @@ class Claims:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         groups: dict[str, list[Finding]] = {}
-        for f in st.ix.category("claim"):
+        for f in st.ix.category(Category.CLAIM):
             if runtime_claim(f):
                 groups.setdefault(_norm(sentence_of(f)), []).append(f)
         names = code_names(st.ix)
@@ -166,7 +167,7 @@ class Claims:
                 fs[0].start_line,
             ),
         )
-        items = []
+        items: list[PlanItem] = []
         n_rules = 0
         for fs in ranked:
             if len(items) >= MAX_CLAIMS:
@@ -277,8 +278,11 @@ def search_code(ctx: DraftContext, sentence: str) -> list[Block]:
             ctx, path, int(hit["start"]), int(hit.get("end") or hit["start"]), text, want
         )
         if w is not None and all(
-            b.witness.path != w.path or b.witness.quote != w.quote for b in out
-        ):  # type: ignore[attr-defined]
+            not isinstance(b, WitnessBlock)
+            or b.witness.path != w.path
+            or b.witness.quote != w.quote
+            for b in out
+        ):
             out.append(WitnessBlock(witness=w))
         if len(out) >= 2:
             break

@@ -18,6 +18,7 @@ from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_COMPONENTS = 6
 _VARIANTS = "agent variants in "
@@ -44,13 +45,12 @@ def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
     """(provider, model) naming one endpoint; a call through a repository wrapper
     belongs to the endpoint of the direct model call it reaches."""
     if f.kind == "via_wrapper" and ix is not None:
-        target = ix.finding(str(f.detail.get("reaches", "")))
+        target = ix.finding(f.detail.get("reaches", ""))
         if target is not None and target.kind != "via_wrapper":
             return endpoint_key(target)
     provider = str(f.detail.get("provider", "model"))
     model = str(f.detail.get("model_value") or f.detail.get("model") or "")
     return provider, model or f"{f.symbol} in {f.path}"
-
 
 
 def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
@@ -60,7 +60,7 @@ def _merge_agent_variants(groups: dict[tuple[str, str], list[Finding]]) -> None:
     for key, fs in groups.items():
         direct = [f for f in fs if f.kind not in ("via_wrapper", "client")]
         dirs = {dir_of(f.path) for f in direct}
-        role = model_role(" ".join(str(f.detail.get("model", "")) for f in direct)) or "agent"
+        role = model_role(" ".join(f.detail.get("model", "") for f in direct)) or "agent"
         if direct and role == "agent" and len(dirs) == 1 and "" not in dirs:
             by_dir.setdefault(dirs.pop(), []).append(key)
     for d, keys in by_dir.items():
@@ -74,7 +74,7 @@ def endpoint_groups(ix: SurveyIndex) -> list[tuple[tuple[str, str], list[Finding
     """Model-call findings grouped per endpoint, most call sites (own code) first."""
     groups: dict[tuple[str, str], list[Finding]] = {}
     clients = []
-    for f in ix.category("model_call"):
+    for f in ix.category(Category.MODEL_CALL):
         if f.kind == "client":
             clients.append(f)  # a client constructor is evidence for an endpoint, not one
         else:
@@ -86,22 +86,22 @@ def endpoint_groups(ix: SurveyIndex) -> list[tuple[tuple[str, str], list[Finding
                 break
     _merge_agent_variants(groups)
 
-    def key(kv: tuple[tuple[str, str], list[Finding]]) -> tuple[int, int, tuple[str, str]]:
+    def order(kv: tuple[tuple[str, str], list[Finding]]) -> tuple[int, int, tuple[str, str]]:
         own = [f for f in kv[1] if f.kind != "client"]
         return (min(path_class(f.path) for f in kv[1]), -len(own), kv[0])
 
-    return sorted(groups.items(), key=key)
+    return sorted(groups.items(), key=order)
 
 
 def _settings_for(ix: SurveyIndex, fs: list[Finding]) -> list[Finding]:
     """Model settings in the calling files, and the constants the model argument names."""
-    named = {str(f.detail.get("model", "")).rsplit(".", 1)[-1] for f in fs}
+    named = {f.detail.get("model", "").rsplit(".", 1)[-1] for f in fs}
     named = {n for n in named if re.fullmatch(r"[A-Z][A-Z0-9_]+", n)}
     paths = {f.path for f in fs}
     out = []
-    for c in ix.category("config_read"):
+    for c in ix.category(Category.CONFIG_READ):
         in_caller = c.path in paths and (
-            c.kind == "model_setting" or "MODEL" in str(c.detail.get("env", "")).upper()
+            c.kind == "model_setting" or "MODEL" in c.detail.get("env", "").upper()
         )
         names_it = c.kind == "model_setting" and any(
             re.match(rf"\s*{n}\s*[:=]", c.snippet) for n in named
@@ -138,8 +138,8 @@ class Endpoint:
                     slug(provider, model.split(" in ")[0]),
                 )
             role = (
-                model_role(" ".join(str(f.detail.get("model", "")) for f in fs))
-                or model_role(" ".join(str(c.detail.get("name", "")) for c in settings))
+                model_role(" ".join(f.detail.get("model", "") for f in fs))
+                or model_role(" ".join(c.detail.get("name", "") for c in settings))
                 or "agent"
             )
             items.append(
@@ -158,9 +158,11 @@ class Endpoint:
 
     def draft(self, ctx: DraftContext) -> Record | None:
         fs = ctx.findings
-        calls = [f for f in fs if f.category == "model_call" and f.kind not in ("via_wrapper",)]
+        calls = [
+            f for f in fs if f.category == Category.MODEL_CALL and f.kind not in ("via_wrapper",)
+        ]
         via = [f for f in fs if f.kind == "via_wrapper"]
-        settings = [f for f in fs if f.category == "config_read"]
+        settings = [f for f in fs if f.category == Category.CONFIG_READ]
         direct = [c for c in calls if c.kind != "client"]
         first = (direct or calls or via or fs)[0]
         blocks: list[Block] = [para(_identity(first, direct))]
@@ -178,9 +180,7 @@ class Endpoint:
                 f"Configuration read by name: {join_names(env)} (values are not recorded)."
             )
         if via:
-            wrappers = join_names(
-                sorted({short_symbol(str(v.detail.get("via", ""))) for v in via}), 3
-            )
+            wrappers = join_names(sorted({short_symbol(v.detail.get("via", "")) for v in via}), 3)
             extra.append(
                 f"Reached through the repository's wrappers ({wrappers}) from "
                 f"{join_names([where(v) for v in via], 5)}."
@@ -225,15 +225,15 @@ class RoleModel:
         called = {str(i.hints.get("role")) for i in st.of_recipe("endpoint")}
         pinned = {fid for i in st.of_recipe("pinned_model") for fid in i.facts}
         by_role: dict[str, list[Finding]] = {}
-        for c in st.ix.category("config_read"):
+        for c in st.ix.category(Category.CONFIG_READ):
             if c.kind == "model_setting" and c.id not in pinned:
-                role = model_role(str(c.detail.get("name", "")))
+                role = model_role(c.detail.get("name", ""))
                 if role is not None and role not in called:
                     by_role.setdefault(role, []).append(c)
         items = []
         for role, cs in sorted(by_role.items()):
             cs = sorted(cs, key=lambda c: (path_class(c.path), c.path, c.start_line))
-            names = join_names([str(c.detail.get("name", "")) for c in cs], 3)
+            names = join_names([c.detail.get("name", "") for c in cs], 3)
             items.append(
                 make_item(
                     self.name,
@@ -279,23 +279,23 @@ def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
     (no model call reachable from the reader): [prompt file, read site, write site]."""
     out: list[list[Finding]] = []
     seen: set[str] = set()
-    prompts = ix.category("prompt")
+    prompts = ix.category(Category.PROMPT)
     for pf in prompts:
         if pf.kind != "prompt_file" or not _ADDRESSES_AGENT.search(
-            str(pf.detail.get("first_instruction", ""))
+            pf.detail.get("first_instruction", "")
         ):
             continue
         for r in [
             r for r in prompts if r.kind == "prompt_read" and r.detail.get("file") == pf.path
         ]:
             if r.node in seen or any(
-                f.category == "model_call" for f in ix.reached_findings(r.node)
+                f.category == Category.MODEL_CALL for f in ix.reached_findings(r.node)
             ):
                 continue
             writes = [
                 w
                 for w in ix.at(r.node)
-                if w.category == "persistence" and w.kind in ("write", "append", "copy")
+                if w.category == Category.PERSISTENCE and w.kind in ("write", "append", "copy")
             ]
             if writes:
                 seen.add(r.node)
@@ -356,7 +356,7 @@ _LITERAL = re.compile(r"""^\s*f?(["'])[^"']*[A-Za-z][^"']*\1\s*$""")
 
 
 def _setting_name(c: Finding) -> str:
-    return str(c.detail.get("name", "")).rsplit(".", 1)[-1]
+    return c.detail.get("name", "").rsplit(".", 1)[-1]
 
 
 def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
@@ -369,21 +369,21 @@ def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
     (``diagnose_model = 'o1-…'`` beside the wrapper calls) — a file listing many model
     names is a menu, not a choice.  One name taken over by the same code in several
     files (one per variant) is one model setting."""
-    settings = [c for c in ix.category("config_read") if c.kind == "model_setting"]
+    settings = [c for c in ix.category(Category.CONFIG_READ) if c.kind == "model_setting"]
     own = [c for c in settings if path_class(c.path) == 0]
-    literal = [c for c in own if _LITERAL.match(str(c.detail.get("value", "")))]
+    literal = [c for c in own if _LITERAL.match(c.detail.get("value", ""))]
     per_file: dict[str, int] = {}
     for c in literal:
         per_file[c.path] = per_file.get(c.path, 0) + 1
-    calls = [f for f in ix.category("model_call") if f.kind != "client"]
-    call_args = {str(f.detail.get("model", "")) for f in calls}
+    calls = [f for f in ix.category(Category.MODEL_CALL) if f.kind != "client"]
+    call_args = {f.detail.get("model", "") for f in calls}
     groups: dict[tuple[str, ...], tuple[list[Finding], list[Finding]]] = {}
     for lit in literal:
         name = _setting_name(lit)
         if str(lit.detail.get("name")) in call_args:
             continue  # the endpoint the call names already carries it
         word = re.compile(rf"\b{re.escape(name)}\b")
-        users = [c for c in own if c is not lit and word.search(str(c.detail.get("value", "")))]
+        users = [c for c in own if c is not lit and word.search(c.detail.get("value", ""))]
         sole = per_file[lit.path] == 1 and any(f.path == lit.path for f in calls)
         if users or sole:
             key = (name, *sorted(u.id for u in users)) if users else (name, lit.id)
@@ -401,7 +401,7 @@ def pinned_models(ix: SurveyIndex) -> list[list[Finding]]:
 def _users(fs: list[Finding]) -> list[Finding]:
     """The settings that take the pinned name over (not its variants in other files)."""
     name = _setting_name(fs[0])
-    return [f for f in fs[1:] if f.category == "config_read" and _setting_name(f) != name]
+    return [f for f in fs[1:] if f.category == Category.CONFIG_READ and _setting_name(f) != name]
 
 
 class PinnedModel:
@@ -418,9 +418,9 @@ class PinnedModel:
             values = join_names(
                 list(
                     dict.fromkeys(
-                        str(f.detail.get("value", "")).strip("f\"'")
+                        f.detail.get("value", "").strip("f\"'")
                         for f in fs
-                        if f.category == "config_read" and _setting_name(f) == name
+                        if f.category == Category.CONFIG_READ and _setting_name(f) == name
                     )
                 ),
                 3,
@@ -448,8 +448,8 @@ class PinnedModel:
             return None
         lit = fs[0]
         users = _users(fs)
-        variants = [f for f in fs[1:] if f.category == "config_read" and f not in users]
-        calls = [f for f in fs[1:] if f.category == "model_call"]
+        variants = [f for f in fs[1:] if f.category == Category.CONFIG_READ and f not in users]
+        calls = [f for f in fs[1:] if f.category == Category.MODEL_CALL]
         said = join_names(
             [
                 f"{v.detail.get('name')} = {v.detail.get('value')} ({where(v)})"

@@ -16,9 +16,9 @@ from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 MAX_PROMPTS = 4
-
 
 
 def common_dir(paths: list[str]) -> str:
@@ -34,13 +34,13 @@ def common_dir(paths: list[str]) -> str:
 def prompt_groups(ix: SurveyIndex) -> dict[str, list[Finding]]:
     """One group per prompt file or named instruction string, with its rules."""
     groups: dict[str, list[Finding]] = {}
-    for f in ix.category("prompt"):
+    for f in ix.category(Category.PROMPT):
         if f.kind == "prompt_file":
             groups.setdefault(f"file:{f.path}", []).append(f)
         elif f.kind == "instruction_string":
             name = str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
             groups.setdefault(f"str:{f.path}:{name}", []).append(f)
-    for f in ix.category("prompt"):
+    for f in ix.category(Category.PROMPT):
         if f.kind == "prompt_rule" and str(f.detail.get("of")) in groups:
             groups[str(f.detail["of"])].append(f)
     return groups
@@ -49,7 +49,7 @@ def prompt_groups(ix: SurveyIndex) -> dict[str, list[Finding]]:
 def prompt_families(ix: SurveyIndex, groups: dict[str, list[Finding]]) -> dict[str, list[str]]:
     """Groups an analyst reviews together, keyed by a sortable family name."""
     loader: dict[str, str] = {}
-    for f in ix.category("prompt"):
+    for f in ix.category(Category.PROMPT):
         if f.kind in ("prompt_load", "prompt_read") and f.detail.get("file"):
             loader.setdefault(f"file:{f.detail['file']}", f.node)
     by_loader: dict[str, list[str]] = {}

@@ -20,15 +20,16 @@ from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from graph.proposers.offline.recipes.artifacts import artifact_key
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit
+from retrieval.survey.model import Category
 
 MAX_LOOP_ROUTES = 2
 _EFFECT_ORDER = [
-    "model_call",
-    "model_loop",
-    "exec_effect",
-    "tool_dispatch",
-    "persistence",
-    "gating",
+    Category.MODEL_CALL,
+    Category.MODEL_LOOP,
+    Category.EXEC_EFFECT,
+    Category.TOOL_DISPATCH,
+    Category.PERSISTENCE,
+    Category.GATING,
 ]
 EVIDENCE_LIMITS = (
     "static survey of the pinned revision only: no execution trace, no model output; the call "
@@ -56,7 +57,7 @@ def _key_effects(u: EntryUnit) -> list[Finding]:
     key.sort(
         key=lambda x: (
             _EFFECT_ORDER.index(x.category),
-            decisive_rank(x) if x.category == "gating" else 0,
+            decisive_rank(x) if x.category == Category.GATING else 0,
             path_class(x.path),
             x.path,
             x.start_line,
@@ -82,12 +83,12 @@ def _summary(reached: list[Finding]) -> str:
         parts.append(f"score gate and promotion into {promos[0].detail.get('stores')}")
     elif any(f.kind == "threshold" and decisive_rank(f) == 1 for f in reached):
         parts.append("score gate")
-    if any(f.category == "model_call" and f.kind != "client" for f in reached):
+    if any(f.category == Category.MODEL_CALL and f.kind != "client" for f in reached):
         parts.append("model calls")
     writes = [
         artifact_key(f)[0].rsplit("/", 1)[-1]
         for f in reached
-        if f.category == "persistence" and f.kind in ("write", "append", "json", "copy")
+        if f.category == Category.PERSISTENCE and f.kind in ("write", "append", "json", "copy")
     ]
     writes = [w for w in dict.fromkeys(writes) if re.search(r"\.\w{1,6}$", w)]
     if writes and len(parts) < 2:
@@ -124,7 +125,7 @@ class Routes:
         if entry is None:
             return None
         steps: list[list[str]] = ctx.item.hints.get("progression") or [[entry.node]]
-        reached = [f for f in fs if f.category != "entry_point"]
+        reached = [f for f in fs if f.category != Category.ENTRY_POINT]
         chain = [_caller(entry), *(" | ".join(short_symbol(n) for n in grp) for grp in steps)]
         lead = f"Endpoints/progression: {' → '.join(chain)}. The route starts at {where(entry)}."
         alts = [grp for grp in steps if len(grp) > 1]
@@ -139,7 +140,7 @@ class Routes:
         blocks += _fields(entry, reached, bool(reached))
         # the entry line and the deciding lines; the long form adds the other launchers
         deciding = _deciding(reached)
-        launchers = [f for f in fs if f.category == "entry_point" and f is not entry]
+        launchers = [f for f in fs if f.category == Category.ENTRY_POINT and f is not entry]
         blocks += ctx.witnesses([entry, *deciding[:2], *launchers[:3], *deciding[2:]])
         return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
 
@@ -155,15 +156,15 @@ def _caller(entry: Finding) -> str:
 def _deciding(reached: list[Finding]) -> list[Finding]:
     """The lines that decide what a route does: the model call, the gate, the effect."""
     reached = sorted(reached, key=lambda f: path_class(f.path))  # own code's lines first
-    calls = [f for f in reached if f.category == "model_call" and f.kind != "client"]
+    calls = [f for f in reached if f.category == Category.MODEL_CALL and f.kind != "client"]
     gates = sorted(
-        (f for f in reached if f.category == "gating"),
+        (f for f in reached if f.category == Category.GATING),
         key=lambda f: (decisive_rank(f), path_class(f.path), f.path, f.start_line),
     )
-    execs = [f for f in reached if f.category == "exec_effect"]
-    writes = [f for f in reached if f.category == "persistence"]
+    execs = [f for f in reached if f.category == Category.EXEC_EFFECT]
+    writes = [f for f in reached if f.category == Category.PERSISTENCE]
     effects = execs[:1] + writes[:1] + execs[1:] + writes[1:]
-    loops = [f for f in reached if f.category == "model_loop"]
+    loops = [f for f in reached if f.category == Category.MODEL_LOOP]
     return [
         *calls[:1],
         *[g for g in gates[:1] if decisive_rank(g) <= 1],
@@ -178,7 +179,7 @@ def _deciding(reached: list[Finding]) -> list[Finding]:
 
 def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
     by = {c: [f for f in reached if f.category == c] for c in _EFFECT_ORDER}
-    calls = [f for f in by["model_call"] if f.kind != "client"]
+    calls = [f for f in by[Category.MODEL_CALL] if f.kind != "client"]
     out = []
     if calls:
         comps = sorted({it.id for f in calls if (it := ctx.item_with(f, "endpoint")) is not None})
@@ -187,13 +188,13 @@ def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
             + (f" ({', '.join(comps)})" if comps else "")
             + "."
         )
-    if by["exec_effect"]:
+    if by[Category.EXEC_EFFECT]:
         out.append(
             "It runs external commands or code at "
-            + join_names([where(f) for f in by["exec_effect"]], 3)
+            + join_names([where(f) for f in by[Category.EXEC_EFFECT]], 3)
             + "."
         )
-    writes = by["persistence"]
+    writes = by[Category.PERSISTENCE]
     if writes:
         objs = sorted({it.id for f in writes if (it := ctx.item_with(f, "artifact")) is not None})
         out.append(
@@ -201,7 +202,7 @@ def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
             + (f" ({', '.join(objs)})" if objs else "")
             + "."
         )
-    gates = sorted(by["gating"], key=decisive_rank)
+    gates = sorted(by[Category.GATING], key=decisive_rank)
     if gates:
         out.append(f"It decides at {join_names([where(f) for f in gates], 2)}.")
     return " ".join(out)
@@ -212,16 +213,16 @@ def _exit_of(entry: Finding) -> str:
         return f"exit status of console script {entry.detail.get('script')}"
     if entry.kind in ("shell", "dockerfile"):
         return f"exit status of {entry.path} line {entry.start_line}"
-    if entry.category == "entry_point":
+    if entry.category == Category.ENTRY_POINT:
         return f"process exit of python {entry.path}"
     return f"return value of {entry.symbol}() to its caller"
 
 
 def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
-    writes = [f for f in reached if f.category == "persistence"]
-    gates = sorted((f for f in reached if f.category == "gating"), key=decisive_rank)
-    calls = [f for f in reached if f.category == "model_call" and f.kind != "client"]
-    effects = [f for f in reached if f.category in ("exec_effect", "persistence")]
+    writes = [f for f in reached if f.category == Category.PERSISTENCE]
+    gates = sorted((f for f in reached if f.category == Category.GATING), key=decisive_rank)
+    calls = [f for f in reached if f.category == Category.MODEL_CALL and f.kind != "client"]
+    effects = [f for f in reached if f.category in (Category.EXEC_EFFECT, Category.PERSISTENCE)]
     overwrites = [f for f in writes if f.kind in ("write", "delete", "move", "git")]
     return [
         bullet("implementation conclusion status", "wired" if wired else "uninspected"),
@@ -277,7 +278,7 @@ class ModelLoops:
     def plan(self, st: PlanState) -> list[PlanItem]:
         covered = {n for u in st.units + st.secondary_units for n in st.ix.reachable(u.node)}
         nodes = sorted(
-            {f.node for f in st.ix.category("model_call") if f.kind != "client"} - covered,
+            {f.node for f in st.ix.category(Category.MODEL_CALL) if f.kind != "client"} - covered,
             key=lambda n: (path_class(n), n),
         )
         if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
@@ -287,15 +288,21 @@ class ModelLoops:
             local = [
                 f
                 for f in st.ix.at(node)
-                if f.category not in ("claim", "entry_point", "config_read")
+                if f.category not in (Category.CLAIM, Category.ENTRY_POINT, Category.CONFIG_READ)
             ]
             for callee in st.ix.callees(node):
                 local += [
                     f
                     for f in st.ix.at(callee)
-                    if f.category in ("exec_effect", "persistence", "tool_dispatch", "gating")
+                    if f.category
+                    in (
+                        Category.EXEC_EFFECT,
+                        Category.PERSISTENCE,
+                        Category.TOOL_DISPATCH,
+                        Category.GATING,
+                    )
                 ]
-            looped = any(f.category == "model_loop" for f in local)
+            looped = any(f.category == Category.MODEL_LOOP for f in local)
             sym = short_symbol(node)
             label = f"{'Model loop' if looped else 'Model call'} in {sym}"
             if not sym.startswith(node.split("::")[0]):

@@ -18,6 +18,7 @@ from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
+from retrieval.survey.model import Category
 
 MAX_SCORES = 5
 _JUDGES = {"answer_extraction", "reference_def", "answer_check", "grading_scale"}
@@ -122,7 +123,7 @@ class Scores:
     def plan(self, st: PlanState) -> list[PlanItem]:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
         gates: dict[str, list[Finding]] = {}
-        for f in st.ix.category("gating"):
+        for f in st.ix.category(Category.GATING):
             if f.kind != "retry" and not _COIN_FLIP.search(f.snippet):
                 gates.setdefault(f.path, []).append(f)
         if any(path_class(p) < 2 for p in gates):  # tests judge the tests, not the system

@@ -24,6 +24,7 @@ from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from graph.proposers.offline.recipes.artifacts import families
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 #: What the consumer of fed-back state does with it, most authority first.
 _CONSUMERS = ("code", "instruction", "selection")
@@ -51,13 +52,17 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
         for n in nodes:
             for f in ix.reached_findings(n)[:200]:
                 if want == "code" and (
-                    f.category == "exec_effect"
+                    f.category == Category.EXEC_EFFECT
                     or f.kind in ("import_module", "exec_module", "run_path")
                 ):
                     return want, f
-                if want == "instruction" and f.category == "model_call" and f.kind != "client":
+                if (
+                    want == "instruction"
+                    and f.category == Category.MODEL_CALL
+                    and f.kind != "client"
+                ):
                     return want, f
-                if want == "selection" and f.category == "gating" and decisive_rank(f) <= 1:
+                if want == "selection" and f.category == Category.GATING and decisive_rank(f) <= 1:
                     return want, f
     return None
 
@@ -74,7 +79,7 @@ def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -
     """Writes of executable source (``.py``/``.sh`` files) that code elsewhere runs or
     imports by the same name: the system writing the program a later run executes."""
     loops: list[Loop] = []
-    runners = [f for c in ("exec_effect", "tool_dispatch") for f in ix.category(c)]
+    runners = [f for c in (Category.EXEC_EFFECT, Category.TOOL_DISPATCH) for f in ix.category(c)]
     for arts in fams.values():
         for key, fs in arts.items():
             base = key.rstrip("/").rsplit("/", 1)[-1]
@@ -106,23 +111,23 @@ def _patch_loops(ix: SurveyIndex, core: set[str]) -> list[Loop]:
         """The write sits where the change is made: its function reaches a model call
         (the agent that edits), not code that only carries a patch made elsewhere."""
         return any(
-            m.category == "model_call" and m.kind != "client"
+            m.category == Category.MODEL_CALL and m.kind != "client"
             for m in ix.reached_findings(f.node)[:400]
         )
 
     writes = sorted(
         (
             f
-            for f in ix.category("persistence")
+            for f in ix.category(Category.PERSISTENCE)
             if f.kind in ("write", "append", "file")
-            and _PATCH_NAME.search(str(f.detail.get("target", "")))
+            and _PATCH_NAME.search(f.detail.get("target", ""))
         ),
         key=lambda f: (not produces(f), *rank(f)),
     )
     appliers = sorted(
         (
             f
-            for c in ("exec_effect", "persistence")
+            for c in (Category.EXEC_EFFECT, Category.PERSISTENCE)
             for f in ix.category(c)
             if _APPLIES_PATCH.search(f.snippet)
         ),
@@ -142,12 +147,12 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
         if not writes:
             continue
         keys = set(arts)
-        for r in ix.category("read_back"):
-            written = str(r.detail.get("written_as", ""))
+        for r in ix.category(Category.READ_BACK):
+            written = r.detail.get("written_as", "")
             if not (
                 r.detail.get("written_value") in keys
                 or r.detail.get("target_value") in keys
-                or any(str(w.detail.get("target", "")) == written for w in writes)
+                or any(w.detail.get("target", "") == written for w in writes)
             ):
                 continue
             got = _consumer(ix, r)
@@ -160,21 +165,21 @@ def find_loops(ix: SurveyIndex, core: set[str] | None = None) -> list[Loop]:
                             k
                             for k, fs in arts.items()
                             if k in read_as
-                            or any(str(w.detail.get("target", "")) == written for w in fs)
+                            or any(w.detail.get("target", "") == written for w in fs)
                         ),
                         name,
                     )
                 loops.append(Loop(writes[0], r, got[0], got[1], name))
-    for g in ix.category("persistence"):
+    for g in ix.category(Category.PERSISTENCE):
         if g.kind != "git" or not any(c in g.snippet for c in _GIT_CHANGES):
             continue
         runs = [
             f
             for f in ix.reached_findings(g.node)
-            if f.category == "exec_effect" and f.kind != "git"
+            if f.category == Category.EXEC_EFFECT and f.kind != "git"
         ]
         for n in sorted(ix.callers.get(g.node, set()))[:3]:
-            runs += [f for f in ix.reached_findings(n) if f.category == "exec_effect"]
+            runs += [f for f in ix.reached_findings(n) if f.category == Category.EXEC_EFFECT]
         if runs:
             loops.append(Loop(g, runs[0], "code", runs[0], "the repository's working tree", 2))
     loops.sort(
@@ -284,7 +289,7 @@ def _value_made(write: Finding, ctx: DraftContext) -> Finding | None:
                 return None  # accumulated over many lines, not made by one
             return Finding(
                 id=f"value:{write.path}:{n}",
-                category="persistence",
+                category=Category.PERSISTENCE,
                 kind="written_value",
                 path=write.path,
                 start_line=n,

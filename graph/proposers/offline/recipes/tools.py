@@ -14,6 +14,7 @@ from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
 from retrieval.survey import Finding
+from retrieval.survey.model import Category
 
 MAX_REGISTRIES = 2
 _REGISTRY_KINDS = (
@@ -35,7 +36,7 @@ class Tools:
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         regs: dict[str, list[Finding]] = {}
-        for f in st.ix.category("tool_dispatch"):
+        for f in st.ix.category(Category.TOOL_DISPATCH):
             if f.kind in _REGISTRY_KINDS:
                 regs.setdefault(f.path, []).append(f)
         # a registry is something a model chooses from: schemas, tables, decorated tools
