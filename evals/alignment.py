@@ -46,12 +46,13 @@ from scipy.optimize import linear_sum_assignment
 from drafter.errors import BadInput
 from drafter.model import Record
 from evals.similarity import TextSimilarity, code_similarity, record_text
+from evals.structure import CodeMap, path_credit
 from evals.witnesses import LocatedWitness, kind_key
 
 TEXT_WEIGHT = 0.5
 #: Threshold of the default (best-gold) method; chosen on the labelled sample pair only
 #: (tests/data/eval_labels/sample-offline.labels.json), see align_best_gold.
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.25
 #: The one-to-one method's own threshold (calibrated on the sample before labels existed).
 ONE_TO_ONE_THRESHOLD = 0.35
 SAME_FILE = 0.25
@@ -208,6 +209,18 @@ DEFAULT_METHOD = "best-gold"
 CROSS_KIND_PENALTY = 0.2
 #: Weights of the parts of the best-gold score (text, code names, witness overlap).
 BEST_GOLD_WEIGHTS = {"text": 0.4, "code": 0.3, "witness": 0.3}
+#: Weight of the call-path part when the repository's code map is at hand (the other
+#: parts keep their proportions in the rest); chosen on the sample pair only.
+PATH_WEIGHT = 0.1
+
+
+def with_path(weights: dict[str, float], path_weight: float = PATH_WEIGHT) -> dict[str, float]:
+    """``weights`` scaled to ``1 - path_weight`` plus the call-path part."""
+    out = {k: v * (1.0 - path_weight) for k, v in weights.items()}
+    out["path"] = path_weight
+    return out
+
+
 #: Best-gold witness credit fades from 1 (overlapping lines) to SAME_FILE over this many
 #: lines between two spans of one file (see near_hit).  Chosen on the sample pair only.
 NEAR_LINES = 40
@@ -271,9 +284,15 @@ def score_matrix(
     text_similarity: TextSimilarity,
     weights: dict[str, float] | None = None,
     cross_kind_penalty: float = CROSS_KIND_PENALTY,
+    code_map: CodeMap | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[list[float | None]]]:
-    """(combined, text, witness) for every gold record (rows) against every draft record."""
-    w = weights or BEST_GOLD_WEIGHTS
+    """(combined, text, witness) for every gold record (rows) against every draft record.
+
+    With a ``code_map`` of the revision a fourth part, :func:`evals.structure.path_credit`
+    (the draft record's code on the call path of the gold record's code), joins the
+    mix at PATH_WEIGHT.
+    """
+    w = weights or (with_path(BEST_GOLD_WEIGHTS) if code_map is not None else BEST_GOLD_WEIGHTS)
     n_g, n_d = len(gold.records), len(draft.records)
     if not n_g or not n_d:
         empty = np.zeros((n_g, n_d))
@@ -286,10 +305,19 @@ def score_matrix(
     )
     code = code_similarity(gold.records, draft.records)
     wit = [[draft_witness_score(gw, dw) for dw in draft.witnesses] for gw in gold.witnesses]
+    path: list[list[float | None]] = [
+        [path_credit(gw, dw, code_map) if code_map is not None else None for dw in draft.witnesses]
+        for gw in gold.witnesses
+    ]
     combined = np.zeros_like(text)
     for a, g in enumerate(gold.records):
         for b, d in enumerate(draft.records):
-            parts = {"text": float(text[a, b]), "code": float(code[a, b]), "witness": wit[a][b]}
+            parts = {
+                "text": float(text[a, b]),
+                "code": float(code[a, b]),
+                "witness": wit[a][b],
+                "path": path[a][b],
+            }
             value = mix(parts, w)
             if kind_key(g.id) != kind_key(d.id):
                 value -= cross_kind_penalty
@@ -304,6 +332,7 @@ def align_best_gold(
     threshold: float = DEFAULT_THRESHOLD,
     weights: dict[str, float] | None = None,
     cross_kind_penalty: float = CROSS_KIND_PENALTY,
+    code_map: CodeMap | None = None,
 ) -> dict[str, KindAlignment]:
     """Each draft record answers its best-scoring gold record of any kind, if >= threshold.
 
@@ -320,11 +349,17 @@ def align_best_gold(
     The score mixes three parts (BEST_GOLD_WEIGHTS): text similarity of label and
     lead, TF-IDF similarity of the code names both records mention or quote (paths,
     functions, constants: what an analyst's prose and a machine draft share), and
-    witness overlap.  Weights, penalty and threshold were chosen on the labelled
-    sample pair alone (best F1 against the labels over a small grid) and reported on
-    the other labelled pairs without change; see tests/test_eval_labels.py.
+    witness overlap; with the revision's ``code_map`` a fourth, the call path
+    (evals.structure): a draft object, tool or claim whose code sits in functions the
+    gold route's functions call, or are called by, belongs to that route even when
+    it shares no prose, names or lines with it.  Weights, penalty and threshold were
+    chosen on the labelled sample pair alone (best F1 against the labels over a small
+    grid, ties broken by the sample's ranking AUC) and reported on the other labelled
+    pairs without change; see tests/test_eval_labels.py.
     """
-    combined, text, wit = score_matrix(gold, draft, text_similarity, weights, cross_kind_penalty)
+    combined, text, wit = score_matrix(
+        gold, draft, text_similarity, weights, cross_kind_penalty, code_map
+    )
     out: dict[str, KindAlignment] = {}
     for key in kinds_in(gold, draft):
         ka = KindAlignment(key)
@@ -358,14 +393,16 @@ def align_with(
     draft: Side,
     text_similarity: TextSimilarity,
     threshold: float | None = None,
+    code_map: CodeMap | None = None,
 ) -> dict[str, KindAlignment]:
-    """Dispatch to the named alignment method with its own default threshold."""
+    """Dispatch to the named alignment method with its own default threshold (the
+    code map feeds best-gold's call-path part; one-to-one ignores it)."""
     if method == "one-to-one":
         th = ONE_TO_ONE_THRESHOLD if threshold is None else threshold
         return align(gold, draft, text_similarity, threshold=th)
     if method == "best-gold":
         th = DEFAULT_THRESHOLD if threshold is None else threshold
-        return align_best_gold(gold, draft, text_similarity, threshold=th)
+        return align_best_gold(gold, draft, text_similarity, threshold=th, code_map=code_map)
     raise BadInput(f"unknown alignment method {method!r} (choose {', '.join(METHODS)})")
 
 

@@ -119,9 +119,10 @@ def eval_cmd(
     each beside the score of trivial drafts (baselines), plus a support heuristic.
 
     By default each draft record answers its best-scoring gold record of any kind
-    (text of label and lead, shared code names, witness overlap; a small penalty
-    across kinds); records below the threshold stay unmatched.  REPO and REV default
-    to what the draft records.
+    (text of label and lead, shared code names, witness overlap, whether its quoted
+    code is on the call path of the gold record's; a small penalty across kinds);
+    records below the threshold stay unmatched.  REPO and REV default to what the
+    draft records.
     """
     if suite_file is not None:
         if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):

@@ -29,6 +29,7 @@ from evals.content import content_agreement
 from evals.metrics import score, witness_hits
 from evals.scorecard import Scorecard
 from evals.similarity import backend
+from evals.structure import code_map
 from evals.support import witness_support
 from evals.witnesses import Locate, locate_report, witness_count
 
@@ -95,6 +96,7 @@ def evaluate(
         Side(draft.records, dw.by_record),
         text_similarity,
         threshold=threshold,
+        code_map=code_map(snapshot) if method == "best-gold" else None,
     )
     aligned = time.perf_counter()
     hits = witness_hits(gw.all(), dw.all())

@@ -1,0 +1,251 @@
+"""Where witnesses sit in the code: the enclosing function of each quoted line and the
+repository's call graph, for the alignment's "belongs to that route" signal.
+
+Why: an analyst's gold report often folds into one route what a machine draft writes
+as several records -- the objects the route reads and writes, the tools it calls, the
+claims about it.  Those records share little prose and few names with the route, and
+their quotes sit in other functions (often other files) than the route's own quotes,
+so text, names and line overlap all miss that they belong together.  What they share
+is the call path: the draft record's quotes sit in functions the route's functions
+call, or that call them.  :class:`CodeMap` answers that from the survey's call graph
+(``retrieval.survey``), built at eval time for the revision being scored.
+
+A :class:`CodeMap` holds no names and no code: functions are ``(path, first line,
+last line)`` spans and calls are index pairs, so it can be saved beside a labelled
+pair (``save`` / ``load``) and tests need no clone of the repository.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from drafter.errors import BadInput
+from evals.witnesses import LocatedWitness
+
+if TYPE_CHECKING:
+    from drafter.snapshot import Snapshot
+    from retrieval.survey.model import Survey
+
+#: Calls followed from a record's own functions: up to UP_HOPS callers, then up to
+#: DOWN_HOPS callees (see CodeMap.reach).  Chosen on the labelled sample pair only
+#: (see evals.alignment).
+UP_HOPS = 2
+DOWN_HOPS = 2
+
+
+@dataclass(slots=True)
+class CodeMap:
+    """Function spans of one revision and the calls between them (indices)."""
+
+    #: (path, first line, last line) per function; module level and ``__main__``
+    #: blocks are functions too (the survey's ``<module>``/``<main>`` nodes).
+    functions: list[tuple[str, int, int]]
+    #: (caller, callee) index pairs, plus class/method containment (see from_survey).
+    calls: list[tuple[int, int]]
+    _by_path: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
+    _down: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
+    _up: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_path: dict[str, list[int]] = defaultdict(list)
+        for i, (path, _, _) in enumerate(self.functions):
+            by_path[path].append(i)
+        self._by_path = dict(by_path)
+        down: dict[int, list[int]] = defaultdict(list)
+        up: dict[int, list[int]] = defaultdict(list)
+        for a, b in self.calls:
+            down[a].append(b)
+            up[b].append(a)
+        self._down, self._up = dict(down), dict(up)
+
+    # -- where a quote sits ---------------------------------------------------------
+
+    def enclosing(self, path: str, line: int) -> int | None:
+        """The innermost function of ``path`` holding ``line``; None outside code the
+        survey parsed (documents, configuration, skipped files)."""
+        best: int | None = None
+        best_size = 0
+        for i in self._by_path.get(path, ()):
+            _, start, end = self.functions[i]
+            if start <= line <= end and (best is None or end - start < best_size):
+                best, best_size = i, end - start
+        return best
+
+    def nodes_of(self, witnesses: Iterable[LocatedWitness]) -> list[int]:
+        """The enclosing function of each located witness (one entry per witness that
+        sits in parsed code, so repeated quotes of one function weigh more)."""
+        out: list[int] = []
+        for w in witnesses:
+            span = w.span
+            if span is None:
+                continue
+            node = self.enclosing(w.path, span.start)
+            if node is not None:
+                out.append(node)
+        return out
+
+    # -- the call path --------------------------------------------------------------
+
+    def reach(
+        self, starts: Iterable[int], up: int = UP_HOPS, down: int = DOWN_HOPS
+    ) -> dict[int, int]:
+        """Functions on the call path of ``starts``, with the fewest calls to each:
+        up to ``up`` callers (callers of callers), then from each of those up to
+        ``down`` callees.  ``down`` from a start alone is what it calls; from a
+        caller it is the code called beside it (the tool, the write, the check
+        the same loop runs)."""
+        ups = {s: 0 for s in starts}
+        queue = deque(ups)
+        while queue:
+            node = queue.popleft()
+            if ups[node] >= up:
+                continue
+            for nxt in self._up.get(node, ()):
+                if nxt not in ups:
+                    ups[nxt] = ups[node] + 1
+                    queue.append(nxt)
+        out = dict(ups)
+        for top, base in ups.items():
+            seen = {top: base}
+            queue = deque([top])
+            while queue:
+                node = queue.popleft()
+                if seen[node] - base >= down:
+                    continue
+                for nxt in self._down.get(node, ()):
+                    if nxt not in seen:
+                        seen[nxt] = seen[node] + 1
+                        queue.append(nxt)
+            for node, hops in seen.items():
+                if hops < out.get(node, hops + 1):
+                    out[node] = hops
+        return out
+
+    # -- saving ---------------------------------------------------------------------
+
+    def save(self, out: Path, revision: str) -> None:
+        """Write the map as JSON (spans and index pairs only: no names, no code)."""
+        rows = ",\n  ".join(json.dumps(list(f)) for f in self.functions)
+        out.write_text(
+            f'{{"revision": {json.dumps(revision)},\n "functions": [\n  {rows}\n ],\n'
+            f' "calls": {json.dumps([list(c) for c in self.calls])}}}\n',
+            encoding="utf-8",
+        )
+
+
+def load(path: Path) -> tuple[CodeMap, str]:
+    """A saved map and the revision it was made at."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        functions = [(str(p), int(s), int(e)) for p, s, e in data["functions"]]
+        calls = [(int(a), int(b)) for a, b in data["calls"]]
+        revision = str(data["revision"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"{path}: not a saved code map: {exc}") from None
+    return CodeMap(functions, calls), revision
+
+
+def from_survey(survey: Survey) -> CodeMap:
+    """The survey's call graph as a :class:`CodeMap`.
+
+    A definition's container is linked to it like a caller (module -> top-level
+    function or class, class -> method): a quote of module or class level code (a
+    constant, a tool table, a class attribute) belongs to the functions defined
+    beside it, which read it.
+    """
+    graph = survey.call_graph
+    ids = sorted(graph.functions)
+    index = {nid: i for i, nid in enumerate(ids)}
+    functions = [
+        (graph.functions[n].path, graph.functions[n].start_line, graph.functions[n].end_line)
+        for n in ids
+    ]
+    calls: set[tuple[int, int]] = set()
+    for src, dsts in graph.edges.items():
+        for dst in dsts:
+            if src in index and dst in index:
+                calls.add((index[src], index[dst]))
+    for nid in ids:
+        path, _, symbol = nid.partition("::")
+        if symbol.startswith("<"):
+            continue
+        parent = f"{path}::{symbol.rsplit('.', 1)[0]}" if "." in symbol else f"{path}::<module>"
+        if parent in index:
+            calls.add((index[parent], index[nid]))
+    return CodeMap(functions, sorted(calls))
+
+
+_MAPS: dict[tuple[str, str], CodeMap] = {}
+
+
+def code_map(snapshot: Snapshot) -> CodeMap:
+    """The code map of a snapshot, from the survey (cached on disk under the data
+    directory, as drafting does, and in this process: baselines ask again)."""
+    key = (snapshot.identity, snapshot.sha)
+    if key not in _MAPS:
+        from drafter.config import data_dir
+        from retrieval.survey.cache import cached_survey
+
+        _MAPS[key] = from_survey(cached_survey(snapshot, data_dir() / "surveys"))
+    return _MAPS[key]
+
+
+def path_credit(
+    gold: Sequence[LocatedWitness],
+    draft: Sequence[LocatedWitness],
+    cmap: CodeMap,
+    up: int = UP_HOPS,
+    down: int = DOWN_HOPS,
+) -> float | None:
+    """How much of a draft record sits on the call path of a gold record's code.
+
+    Each draft quote in parsed code earns ``1 - h / (up + down + 1)`` when its
+    function is ``h`` calls from a function the gold record quotes (1 in the same
+    function; see CodeMap.reach), 0 off the path; the credit is the mean over those
+    quotes.  None when either record
+    quotes no parsed code (documents only): the call graph then cannot say.
+
+    Directional on purpose: a draft record that is one part of a gold route (an
+    object it writes, a tool it calls) lies inside the route's reach, while the route
+    reaches far more than the part.
+    """
+    g = cmap.nodes_of(gold)
+    d = cmap.nodes_of(draft)
+    if not g or not d:
+        return None
+    reach = cmap.reach(set(g), up, down)
+    total = 0.0
+    for node in d:
+        h = reach.get(node)
+        if h is not None:
+            total += 1.0 - h / (up + down + 1)
+    return total / len(d)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m evals.structure --repo R --rev REV --out F``: save the code map of a
+    revision beside a labelled pair (run once with the repository at hand)."""
+    import argparse
+
+    from drafter.snapshot import Snapshot
+    from retrieval.survey.runner import run_survey
+
+    ap = argparse.ArgumentParser(prog="python -m evals.structure", description=main.__doc__)
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--rev", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    args = ap.parse_args(argv)
+    with Snapshot(args.repo, args.rev) as snap:
+        cmap = from_survey(run_survey(snap))
+        cmap.save(args.out, snap.sha)
+    print(f"{args.out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
