@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
-from drafter import defaults
+from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
@@ -255,7 +255,7 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     help="Also write report text.",
 )
 @click.option("--offline", is_flag=True, help="Draft from the static survey, without a model.")
-@click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
+@cli_options.model
 @click.option(
     "--max-cost",
     type=float,
@@ -277,7 +277,7 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
     f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
 )
-@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
+@cli_options.repair_rounds
 @click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True)
 @click.option(
     "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
@@ -293,8 +293,8 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
 @_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
 @_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
 @_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
-@click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@cli_options.no_index
+@cli_options.data_dir
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
 @click.option(
     "--type",

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from drafter import defaults
+from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
@@ -43,11 +43,11 @@ from graph.redraft import run_redraft
     help="New draft (default: DRAFT.redraft.json beside the draft).",
 )
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
-@click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
+@cli_options.model
 @click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
-@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
-@click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@cli_options.repair_rounds
+@cli_options.no_index
+@cli_options.data_dir
 def redraft_cmd(
     draft: Path,
     store_path: Path | None,
