@@ -46,7 +46,7 @@ from scipy.optimize import linear_sum_assignment
 from drafter.errors import BadInput
 from drafter.model import Record
 from evals.similarity import TextSimilarity, code_similarity, record_text
-from evals.witnesses import LocatedWitness, kind_key
+from evals.witnesses import Landing, LocatedWitness, kind_key
 
 TEXT_WEIGHT = 0.5
 #: Threshold of the default (best-gold) method; chosen on the labelled sample pair only
@@ -92,14 +92,11 @@ class KindAlignment:
     unmatched_draft: list[int] = field(default_factory=list)
 
 
+_HIT_WEIGHT: dict[Landing, float] = {"line": OVERLAP, "file": SAME_FILE, None: 0.0}
+
+
 def _best_hit(w: LocatedWitness, others: Sequence[LocatedWitness]) -> float:
-    best = 0.0
-    for o in others:
-        if w.overlaps(o):
-            return OVERLAP
-        if w.same_file(o):
-            best = SAME_FILE
-    return best
+    return _HIT_WEIGHT[w.landing(others)]
 
 
 def witness_overlap(
