@@ -88,6 +88,13 @@ class DraftContext:
         cap = self.limits.witnesses if limit is None else min(limit, self.limits.witnesses)
         return witness_blocks(fs, self.text_of, cap)
 
+    def record(self, blocks: list[Block], witnessed: list[Finding]) -> Record:
+        """The planned record: its prose ``blocks``, then the witnesses of ``witnessed``
+        (the order given, within the witness budget) -- how every recipe ends a record."""
+        return Record(
+            id=self.item.id, label=self.item.label, blocks=[*blocks, *self.witnesses(witnessed)]
+        )
+
     def item_with(self, finding: Finding, *recipes: str) -> PlanItem | None:
         """The plan item of one of ``recipes`` that builds on ``finding``."""
         for it in self.plan.items:
@@ -105,6 +112,12 @@ class Recipe(Protocol):
     def plan(self, st: PlanState) -> list[PlanItem]: ...
 
     def draft(self, ctx: DraftContext) -> Record | None: ...
+
+
+def file_stem(path: str) -> str:
+    """``pkg/run_agent.py`` -> ``run_agent``: the file's name without folder or suffix, the
+    base of the IDs recipes give to per-file records."""
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
 def make_item(

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 
 from drafter.ids import slug
-from drafter.model import Block, Record
+from drafter.model import Record
 from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem, make_item
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -37,8 +37,7 @@ _DYNAMIC_KINDS = {
 
 
 def _bap(ctx: DraftContext, lead: str, wit: list[Finding]) -> Record:
-    blocks: list[Block] = [para(lead), *ctx.witnesses(wit)]
-    return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+    return ctx.record([para(lead)], wit)
 
 
 class PromptToModel:
@@ -120,7 +119,7 @@ class PromptFile:
                 for f in st.ix.category(Category.PERSISTENCE)
                 if any(v and v in f.detail.get("target", "") for v in via)
             ]
-            base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            base = file_stem(pfile.path)
             items.append(
                 make_item(
                     self.name,

@@ -190,8 +190,7 @@ class Endpoint:
         call_nodes = {c.node for c in direct}
         settings.sort(key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
         # the deciding lines: the call itself, the model it names, one wrapper use
-        blocks += ctx.witnesses(direct[:2] + settings[:1] + via[:1] + direct[2:])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, direct[:2] + settings[:1] + via[:1] + direct[2:])
 
 
 def _identity(first: Finding, direct: list[Finding]) -> str:
@@ -270,8 +269,7 @@ class RoleModel:
                 "code outside the repository, which makes the calls; the calls are uninspected."
             ),
         ]
-        blocks += ctx.witnesses(settings)
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, settings)
 
 
 def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
@@ -345,8 +343,7 @@ class ExternalAgent:
                 "rules; whether the agent complies is not enforced by this code."
             ),
         ]
-        blocks += ctx.witnesses([pfile, read, write])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [pfile, read, write])
 
 
 MAX_PINNED = 3
@@ -473,5 +470,4 @@ class PinnedModel:
             ),
         ]
         # the deciding lines: the name pinned, where the system takes it over, one call
-        blocks += ctx.witnesses([lit, *users[:1], *calls[:1], *variants, *users[1:]])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [lit, *users[:1], *calls[:1], *variants, *users[1:]])

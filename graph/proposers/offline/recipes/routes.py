@@ -141,8 +141,7 @@ class Routes:
         # the entry line and the deciding lines; the long form adds the other launchers
         deciding = _deciding(reached)
         launchers = [f for f in fs if f.category == Category.ENTRY_POINT and f is not entry]
-        blocks += ctx.witnesses([entry, *deciding[:2], *launchers[:3], *deciding[2:]])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [entry, *deciding[:2], *launchers[:3], *deciding[2:]])
 
 
 def _caller(entry: Finding) -> str:
@@ -333,5 +332,4 @@ class ModelLoops:
         )
         blocks: list[Block] = [para(lead), para(_reach_text(ctx, reached))]
         blocks += _fields(reached[0], reached, True)
-        blocks += ctx.witnesses(_deciding(reached))
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, _deciding(reached))

@@ -259,10 +259,9 @@ class SelfModification:
         ]
         made = _value_made(write, ctx)
         # the line that makes the stored change, when the consumer leaves a witness free
-        blocks += ctx.witnesses(
-            [write, read, *([decider] if decider else []), *([made] if made else [])]
+        return ctx.record(
+            blocks, [write, read, *([decider] if decider else []), *([made] if made else [])]
         )
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
 
 
 _WRITTEN_VALUE = re.compile(r"\.write\(\s*([A-Za-z_]\w*)\s*\)|\bdump\(\s*([A-Za-z_]\w*)\s*,")
