@@ -70,6 +70,27 @@ class PlanState:
     def of_recipe(self, *names: str) -> list[PlanItem]:
         return [i for i in self.items if i.recipe in names]
 
+    def item(
+        self,
+        recipe: Recipe,
+        slug_: str,
+        label: str,
+        facts: list[Finding],
+        rationale: str,
+        hints: dict[str, Any] | None = None,
+    ) -> PlanItem:
+        """A plan item of ``recipe``, its ID taken from ``slug_`` under the recipe's kind
+        (``RT-<kind>-<slug>``, made unique in plan order)."""
+        return make_item(
+            recipe.name,
+            recipe.kind,
+            self.ids.take(recipe.kind, slug_),
+            label,
+            facts,
+            rationale,
+            hints,
+        )
+
 
 @dataclass
 class DraftContext:

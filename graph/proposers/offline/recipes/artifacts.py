@@ -17,7 +17,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -244,10 +244,9 @@ class Artifacts:
             writes, reads = retained_first(writes, reads, st.ix)
             label, s = _label(fam, keys)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     writes[:6] + reads[:3],
                     f"Written by {join_names([short_symbol(f.node) for f in writes], 3)}.",

@@ -19,7 +19,7 @@ from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -60,10 +60,9 @@ class PromptToModel:
             ]
             if prompts and calls:
                 items.append(
-                    make_item(
-                        self.name,
-                        self.kind,
-                        st.ids.take("BAP", slug("prompt-to", it.id.split("-", 2)[2])),
+                    st.item(
+                        self,
+                        slug("prompt-to", it.id.split("-", 2)[2]),
                         f"Shipped instructions to the model of {it.id}",
                         prompts[:3] + calls[:1],
                         f"Instructions reach the model of {it.id}.",
@@ -121,10 +120,9 @@ class PromptFile:
             ]
             base = file_stem(pfile.path)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("prompt-file", base)),
+                st.item(
+                    self,
+                    slug("prompt-file", base),
                     f"Prompt file {pfile.path} to the model"
                     if calls
                     else f"Prompt file {pfile.path} read by code",
@@ -193,10 +191,9 @@ class StateGate:
                 key=lambda f: (decisive_rank(f), f.start_line),
             )
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("state-to", short_symbol(node).rstrip("()"))),
+                st.item(
+                    self,
+                    slug("state-to", short_symbol(node).rstrip("()")),
                     f"Retained state to the gate in {short_symbol(node)}",
                     [*reads[:2], *gates[:2]],
                     "Persisted results read back where the code decides.",
@@ -250,10 +247,9 @@ class LoadedCode:
         items = []
         for node, fs in sorted(dyn.items(), key=lambda kv: (path_class(kv[0]), kv[0]))[:MAX_LOADED]:
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("code-to", short_symbol(node).rstrip("()"))),
+                st.item(
+                    self,
+                    slug("code-to", short_symbol(node).rstrip("()")),
                     f"Loaded code to {short_symbol(node)}",
                     fs[:4],
                     "Repository or plugin code gains authority by being imported or executed.",

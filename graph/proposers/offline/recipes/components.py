@@ -15,7 +15,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -143,10 +143,9 @@ class Endpoint:
                 or "agent"
             )
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("CMP", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     fs + settings[:5],
                     f"Distinct model endpoint reached through {provider} at {len(fs)} call "
@@ -234,10 +233,9 @@ class RoleModel:
             cs = sorted(cs, key=lambda c: (path_class(c.path), c.path, c.start_line))
             names = join_names([c.detail.get("name", "") for c in cs], 3)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("CMP", slug(role, "model")),
+                st.item(
+                    self,
+                    slug(role, "model"),
                     f"{role.capitalize()} model: {names}",
                     cs[:4],
                     f"A {role} model named in configuration, called by code outside the "
@@ -311,12 +309,9 @@ class ExternalAgent:
         for it in external_agents(st.ix)[:1]:
             path = it[0].path
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take(
-                        "CMP", slug("external-agent", path.rsplit("/", 1)[-1].split(".")[0])
-                    ),
+                st.item(
+                    self,
+                    slug("external-agent", path.rsplit("/", 1)[-1].split(".")[0]),
                     f"External agent model addressed by {path}",
                     it,
                     "An agent the repository instructs but does not call.",
@@ -424,12 +419,9 @@ class PinnedModel:
             )
             taken = f" (used as {join_names([str(u.detail.get('name')) for u in users])})"
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take(
-                        "CMP", slug(name.lower() if "model" in name.lower() else name + "-model")
-                    ),
+                st.item(
+                    self,
+                    slug(name.lower() if "model" in name.lower() else name + "-model"),
                     f"{role.capitalize()} model pinned as {name} = {values}"
                     + (taken if users else ""),
                     fs,

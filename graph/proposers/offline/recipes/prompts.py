@@ -13,7 +13,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -99,10 +99,9 @@ class Prompts:
             else:
                 label, s = f"Shipped instruction: {_name(f)} in {f.path}", slug("prompt", _name(f))
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     heads + rules[:6],
                     "Natural-language instruction shipped with the code.",

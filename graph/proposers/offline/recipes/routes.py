@@ -16,7 +16,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class, progression
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from graph.proposers.offline.recipes.artifacts import artifact_key
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit
@@ -107,10 +107,9 @@ class Routes:
             steps = progression(u, st.ix)
             does = _summary(u.reached)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("RTE", slug(name)),
+                st.item(
+                    self,
+                    slug(name),
                     f"Run {name}" + (f": {does}" if does else ""),
                     [u.primary, *u.extra[:2], *_key_effects(u)],
                     f"Entry point {name} and what it reaches.",
@@ -307,10 +306,9 @@ class ModelLoops:
             if not sym.startswith(node.split("::")[0]):
                 label += f" ({node.split('::')[0]})"
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("RTE", slug("loop" if looped else "call", sym)),
+                st.item(
+                    self,
+                    slug("loop" if looped else "call", sym),
                     label,
                     local[:12],
                     "Model use no entry point of the repository reaches.",
