@@ -112,13 +112,12 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             )
         if d.name in ("tool_info", "tool_function", "get_tool_schema"):
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    d.def_line,
+                    symbol=d.symbol,
                     category=Category.TOOL_DISPATCH,
                     kind="tool_module",
-                    path=pf.path,
-                    start_line=d.def_line,
-                    end_line=d.def_line,
-                    symbol=d.symbol,
                     detail={"tool": pf.module.rsplit(".", 1)[-1]},
                 )
             )
@@ -155,13 +154,12 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             # anchor on the tool's name line: "{" alone says nothing and makes no witness
             line = dct.start_line + (dct.text[: name.start()].count("\n") if name else 0)
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    line,
+                    symbol=dct.symbol,
                     category=Category.TOOL_DISPATCH,
                     kind="tool_schema",
-                    path=pf.path,
-                    start_line=line,
-                    end_line=line,
-                    symbol=dct.symbol,
                     detail=detail,
                 )
             )
