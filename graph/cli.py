@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 from rich.console import Console
@@ -40,6 +40,18 @@ from graph.runner import ProposerFactory, RunResult, new_thread_id, read_setting
 from graph.summary import draft_table
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
+
+
+def generator_for(offline: bool, *, keyless: bool = False) -> Literal["claude", "offline"]:
+    """Which proposer a command runs: offline when asked, else Claude, falling back to
+    offline (said on stderr) when no ANTHROPIC_API_KEY is set, unless the command sends
+    nothing and so needs no key (``keyless``, an estimate)."""
+    if offline:
+        return "offline"
+    if keyless or os.environ.get("ANTHROPIC_API_KEY"):
+        return "claude"
+    click.echo(OFFLINE_NOTICE, err=True)
+    return "offline"
 
 
 def make_proposer(config: Configuration, resources: Resources) -> Proposer:
@@ -386,14 +398,7 @@ def draft_cmd(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    generator = "claude"
-    if offline:
-        generator = "offline"
-    elif estimate_only:
-        pass  # an estimate needs no key: nothing is sent
-    elif not os.environ.get("ANTHROPIC_API_KEY"):
-        click.echo(OFFLINE_NOTICE, err=True)
-        generator = "offline"
+    generator = generator_for(offline, keyless=estimate_only)  # an estimate sends nothing
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:

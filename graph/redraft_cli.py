@@ -7,7 +7,6 @@ in the request; offline each is replaced by the next-ranked candidate of its kin
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -20,7 +19,7 @@ from drafter.reportio import load_report, save_report
 from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
-from graph.cli import OFFLINE_NOTICE, make_proposer
+from graph.cli import generator_for, make_proposer
 from graph.configuration import Configuration, resolve_model
 from graph.costs import summarize, usage_table
 from graph.redraft import run_redraft
@@ -66,10 +65,7 @@ def redraft_cmd(
     repo = repo or (src if src and Path(src).exists() else None)
     if repo is None:
         raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
-    generator = "offline" if offline else "claude"
-    if not offline and not os.environ.get("ANTHROPIC_API_KEY"):
-        click.echo(OFFLINE_NOTICE, err=True)
-        generator = "offline"
+    generator = generator_for(offline)
     try:
         config = Configuration(
             model=resolve_model(model),
