@@ -135,6 +135,18 @@ def kinds_in(*sides: Side) -> list[str]:
     return sorted(keys, key=lambda k: (k.split("-")[0] != "RT", order.get(k.split("-")[1], 9), k))
 
 
+def kind_slots(gold: Side, draft: Side) -> dict[str, KindAlignment]:
+    """One empty :class:`KindAlignment` per kind key, in :func:`kinds_in` order, holding
+    the indices of each side's records of that kind: records align only within a kind."""
+    out: dict[str, KindAlignment] = {}
+    for key in kinds_in(gold, draft):
+        ka = KindAlignment(key)
+        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
+        ka.draft = [j for j, r in enumerate(draft.records) if kind_key(r.id) == key]
+        out[key] = ka
+    return out
+
+
 def align(
     gold: Side,
     draft: Side,
@@ -143,12 +155,8 @@ def align(
     text_weight: float = TEXT_WEIGHT,
 ) -> dict[str, KindAlignment]:
     """Optimal one-to-one alignment of records per kind, keeping pairs >= threshold."""
-    out: dict[str, KindAlignment] = {}
-    for key in kinds_in(gold, draft):
-        ka = KindAlignment(key)
-        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
-        ka.draft = [i for i, r in enumerate(draft.records) if kind_key(r.id) == key]
-        out[key] = ka
+    out = kind_slots(gold, draft)
+    for ka in out.values():
         if not ka.gold or not ka.draft:
             ka.unmatched_gold = list(ka.gold)
             ka.unmatched_draft = list(ka.draft)
@@ -322,12 +330,7 @@ def align_best_gold(
     the other labelled pairs without change; see tests/test_eval_labels.py.
     """
     combined, text, wit = score_matrix(gold, draft, text_similarity, weights, cross_kind_penalty)
-    out: dict[str, KindAlignment] = {}
-    for key in kinds_in(gold, draft):
-        ka = KindAlignment(key)
-        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
-        ka.draft = [j for j, r in enumerate(draft.records) if kind_key(r.id) == key]
-        out[key] = ka
+    out = kind_slots(gold, draft)
     paired_g: set[int] = set()
     paired_d: set[int] = set()
     for j, d in enumerate(draft.records):
