@@ -175,17 +175,23 @@ def _deciding(reached: list[Finding]) -> list[Finding]:
     ]
 
 
+def _at_items(ctx: DraftContext, lead: str, fs: list[Finding], recipe: str) -> str:
+    """``lead`` followed by where ``fs`` are (three at most) and, in parentheses, the IDs
+    of the ``recipe`` records built on them: the sentence links a route to its parts."""
+    ids = sorted({it.id for f in fs if (it := ctx.item_with(f, recipe)) is not None})
+    return (
+        f"{lead} {join_names([where(f) for f in fs], 3)}"
+        + (f" ({', '.join(ids)})" if ids else "")
+        + "."
+    )
+
+
 def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
     by = {c: [f for f in reached if f.category == c] for c in _EFFECT_ORDER}
     calls = [f for f in by[Category.MODEL_CALL] if f.kind != "client"]
     out = []
     if calls:
-        comps = sorted({it.id for f in calls if (it := ctx.item_with(f, "endpoint")) is not None})
-        out.append(
-            f"It reaches model calls at {join_names([where(f) for f in calls], 3)}"
-            + (f" ({', '.join(comps)})" if comps else "")
-            + "."
-        )
+        out.append(_at_items(ctx, "It reaches model calls at", calls, "endpoint"))
     if by[Category.EXEC_EFFECT]:
         out.append(
             "It runs external commands or code at "
@@ -194,12 +200,7 @@ def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
         )
     writes = by[Category.PERSISTENCE]
     if writes:
-        objs = sorted({it.id for f in writes if (it := ctx.item_with(f, "artifact")) is not None})
-        out.append(
-            f"It writes at {join_names([where(f) for f in writes], 3)}"
-            + (f" ({', '.join(objs)})" if objs else "")
-            + "."
-        )
+        out.append(_at_items(ctx, "It writes at", writes, "artifact"))
     gates = sorted(by[Category.GATING], key=decisive_rank)
     if gates:
         out.append(f"It decides at {join_names([where(f) for f in gates], 2)}.")
