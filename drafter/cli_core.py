@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from drafter import cli_options
 from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
 from drafter.sanitize import visible
 from drafter.textformat.check import text_round_trip_problems
@@ -40,7 +41,7 @@ def _warn(warnings: list[str], quiet: bool) -> None:
     help="Write the JSON here (atomically) instead of stdout.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when the report raises any warning.")
-@click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+@cli_options.quiet
 def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None:
     """Parse REPORT (report text or draft JSON) and print the report as draft JSON."""
     result = load_report_with_warnings(report)
@@ -67,7 +68,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
     type=click.Path(path_type=Path),
     help="Write here (atomically) instead of stdout.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+@cli_options.quiet
 def render_cmd(draft: Path, fmt: str, out: Path | None, quiet: bool) -> None:
     """Render DRAFT (draft JSON, or report text) as report text or Markdown."""
     result = load_report_with_warnings(draft)

@@ -47,7 +47,7 @@ from drafter.errors import BadInput
 from drafter.model import Record
 from evals.similarity import TextSimilarity, code_similarity, record_text
 from evals.structure import CodeMap, path_credit
-from evals.witnesses import LocatedWitness, kind_key
+from evals.witnesses import Landing, LocatedWitness, kind_key
 
 TEXT_WEIGHT = 0.5
 #: Threshold of the default (best-gold) method; chosen on the labelled sample pair only
@@ -93,14 +93,11 @@ class KindAlignment:
     unmatched_draft: list[int] = field(default_factory=list)
 
 
+_HIT_WEIGHT: dict[Landing, float] = {"line": OVERLAP, "file": SAME_FILE, None: 0.0}
+
+
 def _best_hit(w: LocatedWitness, others: Sequence[LocatedWitness]) -> float:
-    best = 0.0
-    for o in others:
-        if w.overlaps(o):
-            return OVERLAP
-        if w.same_file(o):
-            best = SAME_FILE
-    return best
+    return _HIT_WEIGHT[w.landing(others)]
 
 
 def witness_overlap(
@@ -139,6 +136,18 @@ def kinds_in(*sides: Side) -> list[str]:
     return sorted(keys, key=lambda k: (k.split("-")[0] != "RT", order.get(k.split("-")[1], 9), k))
 
 
+def kind_slots(gold: Side, draft: Side) -> dict[str, KindAlignment]:
+    """One empty :class:`KindAlignment` per kind key, in :func:`kinds_in` order, holding
+    the indices of each side's records of that kind: records align only within a kind."""
+    out: dict[str, KindAlignment] = {}
+    for key in kinds_in(gold, draft):
+        ka = KindAlignment(key)
+        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
+        ka.draft = [j for j, r in enumerate(draft.records) if kind_key(r.id) == key]
+        out[key] = ka
+    return out
+
+
 def align(
     gold: Side,
     draft: Side,
@@ -147,12 +156,8 @@ def align(
     text_weight: float = TEXT_WEIGHT,
 ) -> dict[str, KindAlignment]:
     """Optimal one-to-one alignment of records per kind, keeping pairs >= threshold."""
-    out: dict[str, KindAlignment] = {}
-    for key in kinds_in(gold, draft):
-        ka = KindAlignment(key)
-        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
-        ka.draft = [i for i, r in enumerate(draft.records) if kind_key(r.id) == key]
-        out[key] = ka
+    out = kind_slots(gold, draft)
+    for ka in out.values():
         if not ka.gold or not ka.draft:
             ka.unmatched_gold = list(ka.gold)
             ka.unmatched_draft = list(ka.draft)
@@ -360,12 +365,7 @@ def align_best_gold(
     combined, text, wit = score_matrix(
         gold, draft, text_similarity, weights, cross_kind_penalty, code_map
     )
-    out: dict[str, KindAlignment] = {}
-    for key in kinds_in(gold, draft):
-        ka = KindAlignment(key)
-        ka.gold = [i for i, r in enumerate(gold.records) if kind_key(r.id) == key]
-        ka.draft = [j for j, r in enumerate(draft.records) if kind_key(r.id) == key]
-        out[key] = ka
+    out = kind_slots(gold, draft)
     paired_g: set[int] = set()
     paired_d: set[int] = set()
     for j, d in enumerate(draft.records):

@@ -45,10 +45,11 @@ from typing import Any
 from drafter.model import NINE_ROUTE_FIELDS, STATUS_FIELDS, Record
 from evals.alignment import KindAlignment
 from evals.content import ContentAgreement
-from evals.witnesses import ACCOUNT, LocatedWitness
+from evals.witnesses import ACCOUNT, Landing, LocatedWitness
 
 # hit levels of a gold witness, and of a draft witness
 LINE, FILE, MISS, ABSENT, INVALID = "line", "file", "miss", "absent", "unlocated"
+_LEVEL: dict[Landing, str] = {"line": LINE, "file": FILE, None: MISS}
 
 
 def ratio(num: int, den: int) -> float | None:
@@ -199,26 +200,14 @@ def gold_hit(w: LocatedWitness, draft: list[LocatedWitness]) -> str:
     """How well the draft covers one gold witness: line, file, miss, or absent."""
     if not w.present:
         return ABSENT
-    level = MISS
-    for d in draft:
-        if w.overlaps(d):
-            return LINE
-        if w.same_file(d):
-            level = FILE
-    return level
+    return _LEVEL[w.landing(draft)]
 
 
 def draft_hit(w: LocatedWitness, gold: list[LocatedWitness]) -> str:
     """How well one draft witness lands on gold: line, file, miss, or unlocated."""
     if not w.present:
         return INVALID
-    level = MISS
-    for g in gold:
-        if w.overlaps(g):
-            return LINE
-        if w.same_file(g):
-            level = FILE
-    return level
+    return _LEVEL[w.landing(gold)]
 
 
 def status_agreement(gold: Record, draft: Record) -> tuple[int, int]:

@@ -11,8 +11,9 @@ second-guesses it with a looser match of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from drafter.model import LineRange, Report, Verification, VerifyStatus, Witness
 
@@ -25,6 +26,10 @@ PRESENT_STATUSES = frozenset({VerifyStatus.verified, VerifyStatus.ambiguous})
 ACCOUNT = "account"
 
 Locate = Callable[[Witness], Verification]
+
+#: How near a witness lands on others: on overlapping lines, only in the same file,
+#: or neither.  Alignment weighs it as a number, the metrics report it as a word.
+Landing = Literal["line", "file"] | None
 
 
 @dataclass(slots=True)
@@ -74,6 +79,17 @@ class LocatedWitness:
         """Same file and overlapping line spans, both located."""
         a, b = self.span, other.span
         return self.same_file(other) and a is not None and b is not None and a.overlaps(b)
+
+    def landing(self, others: Iterable[LocatedWitness]) -> Landing:
+        """The nearest this witness comes to any of ``others``: ``"line"`` as soon as one
+        overlaps it, else ``"file"`` when one is in the same file, else None."""
+        best: Landing = None
+        for o in others:
+            if self.overlaps(o):
+                return "line"
+            if self.same_file(o):
+                best = "file"
+        return best
 
 
 @dataclass(slots=True)

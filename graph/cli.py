@@ -17,12 +17,12 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 from rich.console import Console
 
-from drafter import defaults
+from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
@@ -40,6 +40,18 @@ from graph.runner import ProposerFactory, RunResult, new_thread_id, read_setting
 from graph.summary import draft_table
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
+
+
+def generator_for(offline: bool, *, keyless: bool = False) -> Literal["claude", "offline"]:
+    """Which proposer a command runs: offline when asked, else Claude, falling back to
+    offline (said on stderr) when no ANTHROPIC_API_KEY is set, unless the command sends
+    nothing and so needs no key (``keyless``, an estimate)."""
+    if offline:
+        return "offline"
+    if keyless or os.environ.get("ANTHROPIC_API_KEY"):
+        return "claude"
+    click.echo(OFFLINE_NOTICE, err=True)
+    return "offline"
 
 
 def make_proposer(config: Configuration, resources: Resources) -> Proposer:
@@ -255,7 +267,7 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     help="Also write report text.",
 )
 @click.option("--offline", is_flag=True, help="Draft from the static survey, without a model.")
-@click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
+@cli_options.model
 @click.option(
     "--max-cost",
     type=float,
@@ -277,7 +289,7 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
     f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
 )
-@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
+@cli_options.repair_rounds
 @click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True)
 @click.option(
     "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
@@ -293,8 +305,8 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
 @_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
 @_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
 @_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
-@click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@cli_options.no_index
+@cli_options.data_dir
 @click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
 @click.option(
     "--type",
@@ -386,14 +398,7 @@ def draft_cmd(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    generator = "claude"
-    if offline:
-        generator = "offline"
-    elif estimate_only:
-        pass  # an estimate needs no key: nothing is sent
-    elif not os.environ.get("ANTHROPIC_API_KEY"):
-        click.echo(OFFLINE_NOTICE, err=True)
-        generator = "offline"
+    generator = generator_for(offline, keyless=estimate_only)  # an estimate sends nothing
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:

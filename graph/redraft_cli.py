@@ -7,20 +7,19 @@ in the request; offline each is replaced by the next-ranked candidate of its kin
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-from drafter import defaults
+from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
 from drafter.review_identity import file_kind, identity_store_path
 from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
-from graph.cli import OFFLINE_NOTICE, make_proposer
+from graph.cli import generator_for, make_proposer
 from graph.configuration import Configuration, resolve_model
 from graph.costs import summarize, usage_table
 from graph.redraft import run_redraft
@@ -43,11 +42,11 @@ from graph.redraft import run_redraft
     help="New draft (default: DRAFT.redraft.json beside the draft).",
 )
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
-@click.option("--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in).")
+@cli_options.model
 @click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
-@click.option("--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True)
-@click.option("--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits).")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@cli_options.repair_rounds
+@cli_options.no_index
+@cli_options.data_dir
 def redraft_cmd(
     draft: Path,
     store_path: Path | None,
@@ -66,10 +65,7 @@ def redraft_cmd(
     repo = repo or (src if src and Path(src).exists() else None)
     if repo is None:
         raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
-    generator = "offline" if offline else "claude"
-    if not offline and not os.environ.get("ANTHROPIC_API_KEY"):
-        click.echo(OFFLINE_NOTICE, err=True)
-        generator = "offline"
+    generator = generator_for(offline)
     try:
         config = Configuration(
             model=resolve_model(model),

@@ -42,6 +42,7 @@ from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
 from graph.proposers.claude_client import RetryPolicy
 from graph.runner import RunResult, run_draft
+from retrieval.survey.model import Category, Finding
 
 #: The model every fake conversation names.
 MODEL = "claude-sonnet-5-5"
@@ -277,4 +278,28 @@ def make_report(
         source=source,
         account=acc,
         sections=list(sections.values()),
+    )
+
+
+# -- survey findings built by hand ------------------------------------------------------------
+
+
+def make_finding(
+    category: Category | str,
+    line: int = 1,
+    *,
+    path: str = "a.py",
+    symbol: str = "f",
+    snippet: str = "x",
+) -> Finding:
+    """A one-line finding of kind ``k`` with the runner's ID shape ``category:path:line``."""
+    return Finding(
+        id=f"{category}:{path}:{line}",
+        category=category,
+        kind="k",
+        path=path,
+        start_line=line,
+        end_line=line,
+        symbol=symbol,
+        snippet=snippet,
     )

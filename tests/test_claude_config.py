@@ -76,19 +76,13 @@ def test_cost_of_a_call_follows_the_price_table() -> None:
 def test_shared_context_is_capped_and_ranked() -> None:
     from types import SimpleNamespace
 
-    from graph.proposers import claude_prompts as cp
+    from fakes import make_finding
 
-    def finding(cat: str, i: int) -> SimpleNamespace:
-        return SimpleNamespace(
-            id=f"{cat}:f.py:{i}",
-            category=cat,
-            kind="k",
-            path="f.py",
-            start_line=i,
-            end_line=i,
-            symbol="s",
-            snippet=f"line {i}",
-        )
+    from graph.proposers import claude_prompts as cp
+    from retrieval.survey import Finding
+
+    def finding(cat: str, i: int) -> Finding:
+        return make_finding(cat, i, path="f.py", symbol="s", snippet=f"line {i}")
 
     many = [finding("config_read", i) for i in range(1, 700)] + [finding("entry_point", 5)]
     text = cp.shared_context(

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from fakes import make_finding
 
 from drafter.sample import materialize
 from drafter.snapshot import Snapshot
@@ -24,27 +25,14 @@ def sample_survey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
     snap.close()
 
 
-def _finding(category: Category | str, n: int = 1) -> Finding:
-    return Finding(
-        id=f"{category}:a.py:{n}",
-        category=category,
-        kind="k",
-        path="a.py",
-        start_line=n,
-        end_line=n,
-        symbol="f",
-        snippet="x",
-    )
-
-
 # -- Category -----------------------------------------------------------------------
 
 
 def test_category_is_its_string_in_json_and_back() -> None:
-    f = _finding(Category.MODEL_CALL)
+    f = make_finding(Category.MODEL_CALL)
     data = json.loads(f.model_dump_json())
     assert data["category"] == "model_call"
-    assert f.model_dump_json() == _finding("model_call").model_dump_json()
+    assert f.model_dump_json() == make_finding("model_call").model_dump_json()
     back = Finding.model_validate_json(f.model_dump_json())
     assert back.category is Category.MODEL_CALL
     assert back == f
@@ -52,7 +40,7 @@ def test_category_is_its_string_in_json_and_back() -> None:
 
 def test_unknown_category_is_refused() -> None:
     with pytest.raises(ValueError):
-        _finding("modelcall")
+        make_finding("modelcall")
 
 
 def test_categories_keep_the_table_order() -> None:

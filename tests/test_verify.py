@@ -117,6 +117,13 @@ def check(v: Verifier, quote: str, path: str, lines: tuple[int, int] | None = No
     return v.check(quote, path, lr)
 
 
+def found(v: Verifier, quote: str, path: str):
+    """(status, match kind, (first line, last line)) of one check: what most cases assert."""
+    r = v.check(quote, path, None)
+    span = (r.lines.start, r.lines.end) if r.lines else None
+    return r.status, r.match_kind, span
+
+
 def test_exact_single_line(verifier: Verifier) -> None:
     r = check(verifier, "reply = client.complete(history)", "src/app.py")
     assert r.status == VerifyStatus.verified
@@ -129,10 +136,8 @@ def test_exact_single_line(verifier: Verifier) -> None:
 def test_multi_line_quote_collapsed(verifier: Verifier) -> None:
     q = ("for step in range(MAX_STEPS): reply = client.complete(history) "
          "if reply.tool is None: return reply.text")
-    r = check(verifier, q, "src/app.py")
-    assert r.status == VerifyStatus.verified
-    assert r.match_kind == MatchKind.whitespace
-    assert (r.lines.start, r.lines.end) == (9, 12)
+    assert found(verifier, q, "src/app.py") == (
+        VerifyStatus.verified, MatchKind.whitespace, (9, 12))
 
 
 def test_whitespace_is_not_optional(verifier: Verifier) -> None:
@@ -145,16 +150,12 @@ def test_whitespace_is_not_optional(verifier: Verifier) -> None:
 def test_markup_dropped(verifier: Verifier) -> None:
     q = ("Only edit files under agent/. Never touch the scoring script while a run is "
          "active; really never.")
-    r = check(verifier, q, "docs/guide.md")
-    assert r.status == VerifyStatus.verified
-    assert r.match_kind == MatchKind.markup
-    assert (r.lines.start, r.lines.end) == (3, 4)
+    assert found(verifier, q, "docs/guide.md") == (VerifyStatus.verified, MatchKind.markup, (3, 4))
 
 
 def test_code_span_in_python_docstring(verifier: Verifier) -> None:
-    r = check(verifier, "Run a tool. Only shell is known.", "src/app.py")
-    assert (r.status, r.match_kind) == (VerifyStatus.verified, MatchKind.markup)
-    assert (r.lines.start, r.lines.end) == (18, 18)
+    assert found(verifier, "Run a tool. Only shell is known.", "src/app.py") == (
+        VerifyStatus.verified, MatchKind.markup, (18, 18))
 
 
 def test_markup_kept_verbatim_is_exact(verifier: Verifier) -> None:
@@ -176,18 +177,16 @@ def test_list_item_as_bullet(verifier: Verifier) -> None:
 def test_quote_spanning_a_markdown_list(verifier: Verifier) -> None:
     q = ("Steps before each run: • Reset the workspace with make clean. "
          "• Check the baseline score. • Record the commit hash.")
-    r = check(verifier, q, "docs/guide.md")
-    assert (r.status, r.match_kind) == (VerifyStatus.verified, MatchKind.markup)
-    assert (r.lines.start, r.lines.end) == (6, 10)
+    assert found(verifier, q, "docs/guide.md") == (VerifyStatus.verified, MatchKind.markup, (6, 10))
     # the same list with the markers dropped is not what the source says
     r2 = check(verifier, q.replace("• ", ""), "docs/guide.md")
     assert r2.status == VerifyStatus.not_found
 
 
 def test_numbered_list_kept_as_written(verifier: Verifier) -> None:
-    r = check(verifier, "1. First numbered step. 2. Second numbered step.", "docs/guide.md")
-    assert (r.status, r.match_kind) == (VerifyStatus.verified, MatchKind.whitespace)
-    assert (r.lines.start, r.lines.end) == (14, 15)
+    q = "1. First numbered step. 2. Second numbered step."
+    assert found(verifier, q, "docs/guide.md") == (
+        VerifyStatus.verified, MatchKind.whitespace, (14, 15))
 
 
 def test_quote_occurring_twice(verifier: Verifier) -> None:

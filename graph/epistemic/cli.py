@@ -30,14 +30,12 @@ def make_epistemic_proposer(
 ) -> Any:
     """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude
     with the given tool budgets (``record``, ``account`` for the sections)."""
-    from graph.cli import OFFLINE_NOTICE
+    from graph.cli import generator_for
     from graph.epistemic.offline import OfflineEpistemicProposer
 
-    key = os.environ.get("ANTHROPIC_API_KEY")
-    if offline or not key:
-        if not offline:
-            click.echo(OFFLINE_NOTICE, err=True)
+    if generator_for(offline) == "offline":
         return OfflineEpistemicProposer()
+    key = os.environ.get("ANTHROPIC_API_KEY")
     from graph.configuration import resolve_model, retry_base_seconds
     from graph.epistemic.claude import ClaudeEpistemicProposer
     from graph.proposers.claude import ClaudeProposer, ToolBudgets

@@ -46,6 +46,29 @@ class Hit:
             detail=detail,
         )
 
+    @classmethod
+    def at_line(
+        cls,
+        path: str,
+        line: int,
+        *,
+        symbol: str,
+        category: Category,
+        kind: Kind,
+        detail: AnyDetail,
+    ) -> Hit:
+        """A hit on the single line ``line`` of ``path``: where the line-by-line rules
+        (text patterns, manifests, scripts) anchor what they find."""
+        return cls(
+            category=category,
+            kind=kind,
+            path=path,
+            start_line=line,
+            end_line=line,
+            symbol=symbol,
+            detail=detail,
+        )
+
     @property
     def view(self) -> Detail:
         """``detail`` as the merged :class:`Detail` type, for code that reads or adds

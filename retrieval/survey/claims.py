@@ -103,13 +103,12 @@ def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[
             sent = part.strip()
             if 30 <= len(sent) <= 300 and _PROMISE.search(sent):
                 hits.append(
-                    Hit(
+                    Hit.at_line(
+                        path,
+                        ln,
+                        symbol="<doc>",
                         category=Category.CLAIM,
                         kind="doc_sentence",
-                        path=path,
-                        start_line=ln,
-                        end_line=ln,
-                        symbol="<doc>",
                         detail={"sentence": sent},
                     )
                 )
@@ -182,13 +181,12 @@ def docstring_claims(pf: PyFile) -> list[Hit]:
                 and not s.startswith((">>>", "Args", "Returns", ":"))
             ):
                 hits.append(
-                    Hit(
+                    Hit.at_line(
+                        pf.path,
+                        ds_start + off,
+                        symbol=d.symbol,
                         category=Category.CLAIM,
                         kind="docstring",
-                        path=pf.path,
-                        start_line=ds_start + off,
-                        end_line=ds_start + off,
-                        symbol=d.symbol,
                         detail={"sentence": clip(s, 240), "function": d.symbol},
                     )
                 )
@@ -202,13 +200,12 @@ def tool_description_claims(pf: PyFile) -> list[Hit]:
         m = re.search(r"""['"]description['"]\s*:\s*['"]([^'"]{20,})['"]""", line)
         if m and re.search(r"""['"]name['"]\s*:""", "\n".join(pf.lines[max(0, i - 4) : i + 3])):
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    i,
+                    symbol="<module>",
                     category=Category.CLAIM,
                     kind="tool_description",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol="<module>",
                     detail={"sentence": m.group(1)},
                 )
             )

@@ -88,13 +88,12 @@ def config_findings(pf: PyFile) -> list[Hit]:
         for m in _ENV_SUBSCRIPT.finditer(line):
             name = m.group(1)
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    i,
+                    symbol=_owner(pf, i),
                     category=Category.CONFIG_READ,
                     kind="env_write" if m.group(2) else "env",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol=_owner(pf, i),
                     detail={
                         "env": name,
                         "access": "set" if m.group(2) else "subscript",

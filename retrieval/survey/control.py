@@ -126,13 +126,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         for dec in d.decorators:
             if _RETRY_DECORATOR.match(dec):
                 hits.append(
-                    Hit(
+                    Hit.at_line(
+                        pf.path,
+                        d.start_line,
+                        symbol=d.symbol,
                         category=Category.GATING,
                         kind="retry",
-                        path=pf.path,
-                        start_line=d.start_line,
-                        end_line=d.start_line,
-                        symbol=d.symbol,
                         detail={"decorator": clip(dec, 100), "function": d.symbol},
                     )
                 )
@@ -140,13 +139,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         header = pf.lines[lp.start_line - 1] if lp.start_line - 1 < len(pf.lines) else ""
         if re.search(r"\b(retry|retries|attempt|attempts|max_tries|tries)\b", header, re.I):
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    lp.start_line,
+                    symbol=lp.symbol,
                     category=Category.GATING,
                     kind="retry",
-                    path=pf.path,
-                    start_line=lp.start_line,
-                    end_line=lp.start_line,
-                    symbol=lp.symbol,
                     detail={"loop": clip(header, 100)},
                 )
             )
@@ -158,68 +156,17 @@ def gating_findings(pf: PyFile) -> list[Hit]:
         low = s.lower()
         if s.startswith(("def ", "print(", "logger", "log(", "logging", "assert ")):
             continue
-        extra = _evaluation_line(s, low)
-        if extra is not None:
+        scored = _evaluation_line(s, low) or _score_line(s, low)
+        if scored is not None:
             seen.add(i)
             hits.append(
-                Hit(
-                    category=Category.GATING,
-                    kind=extra[0],
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
+                Hit.at_line(
+                    pf.path,
+                    i,
                     symbol=_symbol_at(pf, i),
-                    detail=extra[1],
-                )
-            )
-            continue
-        if not any(k in low for k in _AGG_WORDS):
-            continue
-        check = _ANSWER_CHECK.search(s)
-        if check:
-            seen.add(i)
-            hits.append(
-                Hit(
                     category=Category.GATING,
-                    kind="answer_check",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol=_symbol_at(pf, i),
-                    detail={"comparison": clip(check.group(0), 100)},
-                )
-            )
-            continue
-        key = _METRIC_KEY.search(s)
-        if key:
-            seen.add(i)
-            hits.append(
-                Hit(
-                    category=Category.GATING,
-                    kind="score_report",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol=_symbol_at(pf, i),
-                    detail={"name": key.group(1)},
-                )
-            )
-            continue
-        if not any(k in low for k in _AGG_OPS):
-            continue
-        m = _AGGREGATE.search(s)
-        if m and not s.startswith(("def ", "print(", "logger", "log(", "logging")):
-            seen.add(i)
-            sym = _symbol_at(pf, i)
-            hits.append(
-                Hit(
-                    category=Category.GATING,
-                    kind="score_aggregate",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol=sym,
-                    detail={"name": clip(m.group("name"), 60)},
+                    kind=scored[0],
+                    detail=scored[1],
                 )
             )
     hits += _promotions(pf, hits, seen)
@@ -268,13 +215,12 @@ def _promotions(pf: PyFile, hits: list[Hit], seen: set[int]) -> list[Hit]:
                 continue
             seen.add(i)
             out.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    i,
+                    symbol=d.symbol,
                     category=Category.GATING,
                     kind="promotion",
-                    path=pf.path,
-                    start_line=i,
-                    end_line=i,
-                    symbol=d.symbol,
                     detail={
                         "stores": clip(m.group("target") or m.group("coll"), 60),
                         "selected": used[0],
@@ -301,6 +247,26 @@ _METRIC_RETURN = re.compile(
     re.I,
 )
 _SCALE = re.compile(r"""['"](?:correct|incorrect|partial|pass|fail|almost)['"]\s*:\s*-?\d""", re.I)
+
+
+def _score_line(s: str, low: str) -> tuple[GatingKind, GatingDetail] | None:
+    """How a number that later gates or reports is computed, on a line that names a
+    score: an answer checked against the reference, a metric reported under a key, or a
+    score aggregated (summed, averaged, counted); tried in that order."""
+    if not any(k in low for k in _AGG_WORDS):
+        return None
+    check = _ANSWER_CHECK.search(s)
+    if check:
+        return "answer_check", {"comparison": clip(check.group(0), 100)}
+    key = _METRIC_KEY.search(s)
+    if key:
+        return "score_report", {"name": key.group(1)}
+    if not any(k in low for k in _AGG_OPS):
+        return None
+    m = _AGGREGATE.search(s)
+    if m:
+        return "score_aggregate", {"name": clip(m.group("name"), 60)}
+    return None
 
 
 def _evaluation_line(s: str, low: str) -> tuple[GatingKind, GatingDetail] | None:

@@ -23,13 +23,12 @@ def python_entries(pf: PyFile) -> list[Hit]:
     if pf.main_guard:
         start = pf.main_guard[0]
         hits.append(
-            Hit(
+            Hit.at_line(
+                pf.path,
+                start,
+                symbol="<main>",
                 category=Category.ENTRY_POINT,
                 kind="main_guard",
-                path=pf.path,
-                start_line=start,
-                end_line=start,
-                symbol="<main>",
                 detail={"module": pf.module},
             )
         )
@@ -113,13 +112,12 @@ def console_scripts(path: str, text: str) -> list[Hit]:
         m = _SETUP_SCRIPT.search(s) if path.endswith("setup.py") else _SCRIPT_LINE.match(s)
         if m:
             hits.append(
-                Hit(
+                Hit.at_line(
+                    path,
+                    i,
+                    symbol="<module>",
                     category=Category.ENTRY_POINT,
                     kind="console_script",
-                    path=path,
-                    start_line=i,
-                    end_line=i,
-                    symbol="<module>",
                     detail={
                         "script": m.group(1),
                         "target_module": m.group(2),
@@ -155,13 +153,12 @@ def shell_entries(path: str, text: str) -> list[Hit]:
         else:
             detail["target_path"] = m.group(3).removeprefix("./")
         hits.append(
-            Hit(
+            Hit.at_line(
+                path,
+                i,
+                symbol="<script>",
                 category=Category.ENTRY_POINT,
                 kind="dockerfile" if docker else "shell",
-                path=path,
-                start_line=i,
-                end_line=i,
-                symbol="<script>",
                 detail=detail,
             )
         )

@@ -143,8 +143,7 @@ ConfigKind = Literal[
     "model_setting",
 ]
 ClaimKind = Literal["doc_sentence", "instruction_rule", "docstring", "tool_description"]
-#: Any kind a rule emits (a Hit's kind); findings keep ``kind: str`` because proposers
-#: also build a few findings of their own (e.g. a persistence ``written_value``).
+#: Any kind a rule emits (a Hit's kind).
 Kind = (
     EntryKind
     | ModelCallKind
@@ -159,6 +158,21 @@ Kind = (
     | ClaimKind
 )
 
+#: Kinds of the findings a proposer makes itself rather than the survey: the offline
+#: self-modification recipe's ``written_value`` (the line that makes the value a write
+#: stores).  Declared here so a finding's kind is one checked name either way.
+RecipeKind = Literal["written_value"]
+#: Any kind a finding can have: a rule's or a proposer's.
+FindingKind = Kind | RecipeKind
+
+if TYPE_CHECKING:
+    #: The checker sees ``Finding.kind`` as :data:`FindingKind`; pydantic keeps ``str``,
+    #: because validating a Literal would refuse a cached survey holding a kind a later
+    #: version renamed, where today it is read back as it was written.
+    KindField = FindingKind
+else:
+    KindField = str
+
 #: Longest chain ``chains_from`` follows; deeper recursion is cut, never followed.
 MAX_CHAIN_DEPTH = 8
 MAX_CHAINS = 64
@@ -171,7 +185,9 @@ class Finding(BaseModel):
         description='Stable ID "category:path:line", suffixed "#n" when a line holds several.'
     )
     category: Category
-    kind: str = Field(description="Sub-kind, e.g. main_guard, argparse, subprocess, open_write.")
+    kind: KindField = Field(
+        description="Sub-kind, e.g. main_guard, argparse, subprocess, open_write."
+    )
     path: str
     start_line: int = Field(ge=1)
     end_line: int = Field(ge=1)

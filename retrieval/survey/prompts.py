@@ -82,13 +82,12 @@ def prompt_file(path: str, text: str) -> list[Hit]:
         return []
     ln = _best_line(lines, 1, min(len(lines), 80))
     hits = [
-        Hit(
+        Hit.at_line(
+            path,
+            ln,
+            symbol="<file>",
             category=Category.PROMPT,
             kind="prompt_file",
-            path=path,
-            start_line=ln,
-            end_line=ln,
-            symbol="<file>",
             detail={
                 "file": path,
                 "lines": len(lines),
@@ -98,13 +97,12 @@ def prompt_file(path: str, text: str) -> list[Hit]:
     ]
     for r in rule_lines(lines, 1, len(lines), ln):
         hits.append(
-            Hit(
+            Hit.at_line(
+                path,
+                r,
+                symbol="<file>",
                 category=Category.PROMPT,
                 kind="prompt_rule",
-                path=path,
-                start_line=r,
-                end_line=r,
-                symbol="<file>",
                 detail={"of": f"file:{path}"},
             )
         )
@@ -128,13 +126,12 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
             continue
         ln = _best_line(pf.lines, s.start_line, s.end_line)
         hits.append(
-            Hit(
+            Hit.at_line(
+                pf.path,
+                ln,
+                symbol=s.symbol,
                 category=Category.PROMPT,
                 kind="instruction_string",
-                path=pf.path,
-                start_line=ln,
-                end_line=ln,
-                symbol=s.symbol,
                 detail={
                     "name": s.assigned_to or "",
                     "string_lines": f"{s.start_line}-{s.end_line}",
@@ -146,13 +143,12 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         group = f"str:{pf.path}:{s.assigned_to or f'{s.symbol}:{ln}'}"
         for r in rule_lines(pf.lines, s.start_line, s.end_line, ln):
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    r,
+                    symbol=s.symbol,
                     category=Category.PROMPT,
                     kind="prompt_rule",
-                    path=pf.path,
-                    start_line=r,
-                    end_line=r,
-                    symbol=s.symbol,
                     detail={"of": group},
                 )
             )
@@ -160,13 +156,12 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         if _SYSTEM_MSG.search(d.text):
             m = re.search(r"""['"]content['"]\s*:\s*([^,}\n]+)""", d.text)
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    d.start_line,
+                    symbol=d.symbol,
                     category=Category.PROMPT,
                     kind="system_message",
-                    path=pf.path,
-                    start_line=d.start_line,
-                    end_line=d.start_line,
-                    symbol=d.symbol,
                     detail={"content": clip(m.group(1), 80) if m else ""},
                 )
             )
@@ -180,13 +175,12 @@ def prompt_strings(pf: PyFile) -> list[Hit]:
         else:
             continue
         hits.append(
-            Hit(
+            Hit.at_line(
+                pf.path,
+                c.stmt_start,
+                symbol=c.symbol,
                 category=Category.PROMPT,
                 kind="system_message",
-                path=pf.path,
-                start_line=c.stmt_start,
-                end_line=c.stmt_start,
-                symbol=c.symbol,
                 detail={"content": clip(c.kwargs[arg], 80)},
             )
         )

@@ -283,6 +283,20 @@ def statement_span(node: Node, anc: Ancestry | None = None) -> tuple[int, int]:
     return start, end
 
 
+def _span(
+    node: Node, extra: dict[str, str], in_main: tuple[int, int] | None, anc: Ancestry
+) -> Span:
+    """The :class:`Span` of a matched node (loop, comparison, dict, assignment): its text,
+    lines and enclosing symbol, with the query's own ``extra`` facts."""
+    return Span(
+        text=_text(node),
+        start_line=_line(node),
+        end_line=_end_line(node),
+        symbol=enclosing_symbol(node, in_main, anc),
+        extra=extra,
+    )
+
+
 def string_value(node: Node) -> str:
     """The literal content of a string node, without quotes; interpolations kept as written."""
     parts = []
@@ -544,29 +558,14 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
             if capture == "comparison":
                 s, e = statement_span(node, anc)
                 extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
-            bucket.append(
-                Span(
-                    text=_text(node),
-                    start_line=_line(node),
-                    end_line=_end_line(node),
-                    symbol=enclosing_symbol(node, pf.main_guard, anc),
-                    extra=extra,
-                )
-            )
+            bucket.append(_span(node, extra, pf.main_guard, anc))
 
     for _, caps in QueryCursor(query("assigns")).matches(root):
         budget.check()
         node = caps["assignment"][0]
-        pf.assigns.append(
-            Span(
-                text=_text(node),
-                start_line=_line(node),
-                end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard, anc),
-                extra={
-                    "lhs": _text(caps["assignment.target"][0]),
-                    "rhs_type": caps["assignment.value"][0].type,
-                },
-            )
-        )
+        extra = {
+            "lhs": _text(caps["assignment.target"][0]),
+            "rhs_type": caps["assignment.value"][0].type,
+        }
+        pf.assigns.append(_span(node, extra, pf.main_guard, anc))
     return pf

@@ -12,7 +12,7 @@ import re
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import ToolDetail
 from retrieval.survey.model import Category, ToolKind
-from retrieval.survey.source import PyFile
+from retrieval.survey.source import Call, PyFile
 
 _DYNAMIC_IMPORT: dict[str, ToolKind] = {
     "importlib.import_module": "import_module",
@@ -36,66 +36,38 @@ _NAME_RE = re.compile(r"""['"]name['"]\s*:\s*['"]([^'"]+)['"]""")
 _DESC_RE = re.compile(r"""['"]description['"]\s*:\s*(?:\(\s*)?['"]([^'"]{12,})['"]""")
 
 
+def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
+    """What one call does to choose code, if anything: a dynamic import, ``exec_module``,
+    ``getattr`` with a computed name, a call through a subscript, or a tool wrapper;
+    the first that fits."""
+    last = c.full.rsplit(".", 1)[-1]
+    if c.full in _DYNAMIC_IMPORT or (c.callee == "__import__"):
+        target = clip(c.positional[0], 80) if c.positional else ""
+        return _DYNAMIC_IMPORT.get(c.full, "import_module"), {"target": target}
+    if last == "exec_module" and c.callee_type == "attribute":
+        return "exec_module", {"target": clip(c.args_text, 80)}
+    if c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
+        return "getattr_dispatch", {"name_expr": clip(c.positional[1], 60)}
+    if c.callee_type == "subscript":
+        return "subscript_dispatch", {"callee": clip(c.callee, 80)}
+    if (
+        last in _TOOL_WRAPPERS
+        and c.positional
+        and c.full != last
+        or c.callee in ("FunctionTool", "StructuredTool.from_function")
+    ):
+        return "tool_wrapper", {"tool": clip(c.positional[0] if c.positional else c.args_text, 60)}
+    return None
+
+
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
     hits: list[Hit] = []
     defined = {d.name for d in pf.defs} | set(pf.imports) | repo_functions
     for c in pf.calls:
-        last = c.full.rsplit(".", 1)[-1]
-        if c.full in _DYNAMIC_IMPORT or (c.callee == "__import__"):
-            target = clip(c.positional[0], 80) if c.positional else ""
+        found = _dispatch_call(c)
+        if found is not None:
             hits.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.TOOL_DISPATCH,
-                    kind=_DYNAMIC_IMPORT.get(c.full, "import_module"),
-                    detail={"target": target},
-                )
-            )
-        elif last == "exec_module" and c.callee_type == "attribute":
-            hits.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.TOOL_DISPATCH,
-                    kind="exec_module",
-                    detail={"target": clip(c.args_text, 80)},
-                )
-            )
-        elif c.callee == "getattr" and len(c.positional) >= 2 and literal(c.positional[1]) is None:
-            hits.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.TOOL_DISPATCH,
-                    kind="getattr_dispatch",
-                    detail={"name_expr": clip(c.positional[1], 60)},
-                )
-            )
-        elif c.callee_type == "subscript":
-            hits.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.TOOL_DISPATCH,
-                    kind="subscript_dispatch",
-                    detail={"callee": clip(c.callee, 80)},
-                )
-            )
-        elif (
-            last in _TOOL_WRAPPERS
-            and c.positional
-            and c.full != last
-            or c.callee in ("FunctionTool", "StructuredTool.from_function")
-        ):
-            hits.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.TOOL_DISPATCH,
-                    kind="tool_wrapper",
-                    detail={"tool": clip(c.positional[0] if c.positional else c.args_text, 60)},
-                )
+                Hit.at_call(pf, c, category=Category.TOOL_DISPATCH, kind=found[0], detail=found[1])
             )
     for d in pf.defs:
         if any(_TOOL_DECORATORS.match(dec) for dec in d.decorators):
@@ -112,13 +84,12 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             )
         if d.name in ("tool_info", "tool_function", "get_tool_schema"):
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    d.def_line,
+                    symbol=d.symbol,
                     category=Category.TOOL_DISPATCH,
                     kind="tool_module",
-                    path=pf.path,
-                    start_line=d.def_line,
-                    end_line=d.def_line,
-                    symbol=d.symbol,
                     detail={"tool": pf.module.rsplit(".", 1)[-1]},
                 )
             )
@@ -155,13 +126,12 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
             # anchor on the tool's name line: "{" alone says nothing and makes no witness
             line = dct.start_line + (dct.text[: name.start()].count("\n") if name else 0)
             hits.append(
-                Hit(
+                Hit.at_line(
+                    pf.path,
+                    line,
+                    symbol=dct.symbol,
                     category=Category.TOOL_DISPATCH,
                     kind="tool_schema",
-                    path=pf.path,
-                    start_line=line,
-                    end_line=line,
-                    symbol=dct.symbol,
                     detail=detail,
                 )
             )

@@ -70,6 +70,27 @@ class PlanState:
     def of_recipe(self, *names: str) -> list[PlanItem]:
         return [i for i in self.items if i.recipe in names]
 
+    def item(
+        self,
+        recipe: Recipe,
+        slug_: str,
+        label: str,
+        facts: list[Finding],
+        rationale: str,
+        hints: dict[str, Any] | None = None,
+    ) -> PlanItem:
+        """A plan item of ``recipe``, its ID taken from ``slug_`` under the recipe's kind
+        (``RT-<kind>-<slug>``, made unique in plan order)."""
+        return make_item(
+            recipe.name,
+            recipe.kind,
+            self.ids.take(recipe.kind, slug_),
+            label,
+            facts,
+            rationale,
+            hints,
+        )
+
 
 @dataclass
 class DraftContext:
@@ -88,6 +109,13 @@ class DraftContext:
         cap = self.limits.witnesses if limit is None else min(limit, self.limits.witnesses)
         return witness_blocks(fs, self.text_of, cap)
 
+    def record(self, blocks: list[Block], witnessed: list[Finding]) -> Record:
+        """The planned record: its prose ``blocks``, then the witnesses of ``witnessed``
+        (the order given, within the witness budget) -- how every recipe ends a record."""
+        return Record(
+            id=self.item.id, label=self.item.label, blocks=[*blocks, *self.witnesses(witnessed)]
+        )
+
     def item_with(self, finding: Finding, *recipes: str) -> PlanItem | None:
         """The plan item of one of ``recipes`` that builds on ``finding``."""
         for it in self.plan.items:
@@ -105,6 +133,12 @@ class Recipe(Protocol):
     def plan(self, st: PlanState) -> list[PlanItem]: ...
 
     def draft(self, ctx: DraftContext) -> Record | None: ...
+
+
+def file_stem(path: str) -> str:
+    """``pkg/run_agent.py`` -> ``run_agent``: the file's name without folder or suffix, the
+    base of the IDs recipes give to per-file records."""
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
 def make_item(

@@ -17,7 +17,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -197,7 +197,7 @@ def _label(fam: str, keys: list[str]) -> tuple[str, str]:
         return f"Persisted artifacts named {name} in " + join_names(
             [dir_of(k) for k in keys], 4
         ), slug(name)
-    stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = file_stem(name)
     return f"Persisted artifacts written by {name}: {join_names(keys, 5)}", slug(stem, "outputs")
 
 
@@ -244,10 +244,9 @@ class Artifacts:
             writes, reads = retained_first(writes, reads, st.ix)
             label, s = _label(fam, keys)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     writes[:6] + reads[:3],
                     f"Written by {join_names([short_symbol(f.node) for f in writes], 3)}.",
@@ -277,8 +276,7 @@ class Artifacts:
             )
         # the deciding lines: the write, then where a later step reads it again
         writes, reads = retained_first(writes, reads, ctx.ix)
-        blocks += ctx.witnesses(writes[:2] + reads[:2] + sources[:1] + writes[2:])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, writes[:2] + reads[:2] + sources[:1] + writes[2:])
 
 
 def _target(f: Finding) -> str:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 
 from drafter.ids import slug
-from drafter.model import Block, Record
+from drafter.model import Record
 from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -37,8 +37,7 @@ _DYNAMIC_KINDS = {
 
 
 def _bap(ctx: DraftContext, lead: str, wit: list[Finding]) -> Record:
-    blocks: list[Block] = [para(lead), *ctx.witnesses(wit)]
-    return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+    return ctx.record([para(lead)], wit)
 
 
 class PromptToModel:
@@ -61,10 +60,9 @@ class PromptToModel:
             ]
             if prompts and calls:
                 items.append(
-                    make_item(
-                        self.name,
-                        self.kind,
-                        st.ids.take("BAP", slug("prompt-to", it.id.split("-", 2)[2])),
+                    st.item(
+                        self,
+                        slug("prompt-to", it.id.split("-", 2)[2]),
                         f"Shipped instructions to the model of {it.id}",
                         prompts[:3] + calls[:1],
                         f"Instructions reach the model of {it.id}.",
@@ -120,12 +118,11 @@ class PromptFile:
                 for f in st.ix.category(Category.PERSISTENCE)
                 if any(v and v in f.detail.get("target", "") for v in via)
             ]
-            base = pfile.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            base = file_stem(pfile.path)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("prompt-file", base)),
+                st.item(
+                    self,
+                    slug("prompt-file", base),
                     f"Prompt file {pfile.path} to the model"
                     if calls
                     else f"Prompt file {pfile.path} read by code",
@@ -194,10 +191,9 @@ class StateGate:
                 key=lambda f: (decisive_rank(f), f.start_line),
             )
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("state-to", short_symbol(node).rstrip("()"))),
+                st.item(
+                    self,
+                    slug("state-to", short_symbol(node).rstrip("()")),
                     f"Retained state to the gate in {short_symbol(node)}",
                     [*reads[:2], *gates[:2]],
                     "Persisted results read back where the code decides.",
@@ -251,10 +247,9 @@ class LoadedCode:
         items = []
         for node, fs in sorted(dyn.items(), key=lambda kv: (path_class(kv[0]), kv[0]))[:MAX_LOADED]:
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("BAP", slug("code-to", short_symbol(node).rstrip("()"))),
+                st.item(
+                    self,
+                    slug("code-to", short_symbol(node).rstrip("()")),
                     f"Loaded code to {short_symbol(node)}",
                     fs[:4],
                     "Repository or plugin code gains authority by being imported or executed.",

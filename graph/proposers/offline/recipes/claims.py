@@ -20,7 +20,7 @@ from drafter.text import clip, collapse
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -183,10 +183,9 @@ class Claims:
             )
             words = re.findall(r"[A-Za-z]{4,}", sentence)[:4]
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("CLM", slug(*words)),
+                st.item(
+                    self,
+                    slug(*words),
                     "Claim: " + clip(re.sub(r"[`*]|__", "", sentence), 80, at_word=True),
                     [*fs[:3], *related],
                     f"A sentence in {fs[0].path} that promises behaviour.",

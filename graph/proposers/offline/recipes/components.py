@@ -15,7 +15,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -143,10 +143,9 @@ class Endpoint:
                 or "agent"
             )
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("CMP", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     fs + settings[:5],
                     f"Distinct model endpoint reached through {provider} at {len(fs)} call "
@@ -190,8 +189,7 @@ class Endpoint:
         call_nodes = {c.node for c in direct}
         settings.sort(key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
         # the deciding lines: the call itself, the model it names, one wrapper use
-        blocks += ctx.witnesses(direct[:2] + settings[:1] + via[:1] + direct[2:])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, direct[:2] + settings[:1] + via[:1] + direct[2:])
 
 
 def _identity(first: Finding, direct: list[Finding]) -> str:
@@ -235,10 +233,9 @@ class RoleModel:
             cs = sorted(cs, key=lambda c: (path_class(c.path), c.path, c.start_line))
             names = join_names([c.detail.get("name", "") for c in cs], 3)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("CMP", slug(role, "model")),
+                st.item(
+                    self,
+                    slug(role, "model"),
                     f"{role.capitalize()} model: {names}",
                     cs[:4],
                     f"A {role} model named in configuration, called by code outside the "
@@ -270,8 +267,7 @@ class RoleModel:
                 "code outside the repository, which makes the calls; the calls are uninspected."
             ),
         ]
-        blocks += ctx.witnesses(settings)
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, settings)
 
 
 def external_agents(ix: SurveyIndex) -> list[list[Finding]]:
@@ -313,12 +309,9 @@ class ExternalAgent:
         for it in external_agents(st.ix)[:1]:
             path = it[0].path
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take(
-                        "CMP", slug("external-agent", path.rsplit("/", 1)[-1].split(".")[0])
-                    ),
+                st.item(
+                    self,
+                    slug("external-agent", path.rsplit("/", 1)[-1].split(".")[0]),
                     f"External agent model addressed by {path}",
                     it,
                     "An agent the repository instructs but does not call.",
@@ -345,8 +338,7 @@ class ExternalAgent:
                 "rules; whether the agent complies is not enforced by this code."
             ),
         ]
-        blocks += ctx.witnesses([pfile, read, write])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [pfile, read, write])
 
 
 MAX_PINNED = 3
@@ -427,12 +419,9 @@ class PinnedModel:
             )
             taken = f" (used as {join_names([str(u.detail.get('name')) for u in users])})"
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take(
-                        "CMP", slug(name.lower() if "model" in name.lower() else name + "-model")
-                    ),
+                st.item(
+                    self,
+                    slug(name.lower() if "model" in name.lower() else name + "-model"),
                     f"{role.capitalize()} model pinned as {name} = {values}"
                     + (taken if users else ""),
                     fs,
@@ -473,5 +462,4 @@ class PinnedModel:
             ),
         ]
         # the deciding lines: the name pinned, where the system takes it over, one call
-        blocks += ctx.witnesses([lit, *users[:1], *calls[:1], *variants, *users[1:]])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [lit, *users[:1], *calls[:1], *variants, *users[1:]])

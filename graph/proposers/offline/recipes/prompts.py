@@ -13,7 +13,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -95,14 +95,13 @@ class Prompts:
                     label += f" ({len(names)} definitions in {len({h.path for h in heads})} files)"
             elif f.kind == "prompt_file":
                 label = f"Shipped prompt file: {f.path}"
-                s = slug("prompt", f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+                s = slug("prompt", file_stem(f.path))
             else:
                 label, s = f"Shipped instruction: {_name(f)} in {f.path}", slug("prompt", _name(f))
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", s),
+                st.item(
+                    self,
+                    s,
                     label,
                     heads + rules[:6],
                     "Natural-language instruction shipped with the code.",
@@ -140,5 +139,4 @@ class Prompts:
             para(consumer),
         ]
         # the text's opening, then the rule sentences it states
-        blocks += ctx.witnesses(heads[:1] + rules[:2] + heads[1:] + rules[2:])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, heads[:1] + rules[:2] + heads[1:] + rules[2:])

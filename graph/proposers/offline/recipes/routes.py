@@ -16,7 +16,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class, progression
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from graph.proposers.offline.recipes.artifacts import artifact_key
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit
@@ -107,10 +107,9 @@ class Routes:
             steps = progression(u, st.ix)
             does = _summary(u.reached)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("RTE", slug(name)),
+                st.item(
+                    self,
+                    slug(name),
                     f"Run {name}" + (f": {does}" if does else ""),
                     [u.primary, *u.extra[:2], *_key_effects(u)],
                     f"Entry point {name} and what it reaches.",
@@ -141,8 +140,7 @@ class Routes:
         # the entry line and the deciding lines; the long form adds the other launchers
         deciding = _deciding(reached)
         launchers = [f for f in fs if f.category == Category.ENTRY_POINT and f is not entry]
-        blocks += ctx.witnesses([entry, *deciding[:2], *launchers[:3], *deciding[2:]])
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, [entry, *deciding[:2], *launchers[:3], *deciding[2:]])
 
 
 def _caller(entry: Finding) -> str:
@@ -177,17 +175,23 @@ def _deciding(reached: list[Finding]) -> list[Finding]:
     ]
 
 
+def _at_items(ctx: DraftContext, lead: str, fs: list[Finding], recipe: str) -> str:
+    """``lead`` followed by where ``fs`` are (three at most) and, in parentheses, the IDs
+    of the ``recipe`` records built on them: the sentence links a route to its parts."""
+    ids = sorted({it.id for f in fs if (it := ctx.item_with(f, recipe)) is not None})
+    return (
+        f"{lead} {join_names([where(f) for f in fs], 3)}"
+        + (f" ({', '.join(ids)})" if ids else "")
+        + "."
+    )
+
+
 def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
     by = {c: [f for f in reached if f.category == c] for c in _EFFECT_ORDER}
     calls = [f for f in by[Category.MODEL_CALL] if f.kind != "client"]
     out = []
     if calls:
-        comps = sorted({it.id for f in calls if (it := ctx.item_with(f, "endpoint")) is not None})
-        out.append(
-            f"It reaches model calls at {join_names([where(f) for f in calls], 3)}"
-            + (f" ({', '.join(comps)})" if comps else "")
-            + "."
-        )
+        out.append(_at_items(ctx, "It reaches model calls at", calls, "endpoint"))
     if by[Category.EXEC_EFFECT]:
         out.append(
             "It runs external commands or code at "
@@ -196,12 +200,7 @@ def _reach_text(ctx: DraftContext, reached: list[Finding]) -> str:
         )
     writes = by[Category.PERSISTENCE]
     if writes:
-        objs = sorted({it.id for f in writes if (it := ctx.item_with(f, "artifact")) is not None})
-        out.append(
-            f"It writes at {join_names([where(f) for f in writes], 3)}"
-            + (f" ({', '.join(objs)})" if objs else "")
-            + "."
-        )
+        out.append(_at_items(ctx, "It writes at", writes, "artifact"))
     gates = sorted(by[Category.GATING], key=decisive_rank)
     if gates:
         out.append(f"It decides at {join_names([where(f) for f in gates], 2)}.")
@@ -308,10 +307,9 @@ class ModelLoops:
             if not sym.startswith(node.split("::")[0]):
                 label += f" ({node.split('::')[0]})"
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("RTE", slug("loop" if looped else "call", sym)),
+                st.item(
+                    self,
+                    slug("loop" if looped else "call", sym),
                     label,
                     local[:12],
                     "Model use no entry point of the repository reaches.",
@@ -333,5 +331,4 @@ class ModelLoops:
         )
         blocks: list[Block] = [para(lead), para(_reach_text(ctx, reached))]
         blocks += _fields(reached[0], reached, True)
-        blocks += ctx.witnesses(_deciding(reached))
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, _deciding(reached))

@@ -16,7 +16,7 @@ from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import decisive_rank, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -141,12 +141,11 @@ class Scores:
         )
         items = []
         for path, gfs in ranked[:MAX_SCORES]:
-            base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            base = file_stem(path)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", slug("scores", base)),
+                st.item(
+                    self,
+                    slug("scores", base),
                     f"Scores and selection in {path}",
                     deciding_with_formula(gfs)[:6],
                     "Numbers compared with thresholds or used to choose.",
@@ -174,5 +173,4 @@ class Scores:
                 "reach them; their validity as measures is not assessed."
             ),
         ]
-        blocks += ctx.witnesses(fs)
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, fs)

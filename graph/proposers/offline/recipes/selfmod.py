@@ -20,7 +20,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState
 from graph.proposers.offline.recipes.artifacts import families
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
@@ -211,12 +211,9 @@ class SelfModification:
             seen.add(lp.name)
             facts = [lp.write, lp.read, *([lp.decider] if lp.decider else [])]
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take(
-                        "BAP", slug("self-modification", lp.name.rstrip("/").rsplit("/", 1)[-1])
-                    ),
+                st.item(
+                    self,
+                    slug("self-modification", lp.name.rstrip("/").rsplit("/", 1)[-1]),
                     f"Self-modification loop: {lp.name} written by a run, then "
                     f"{_VERB[lp.consumer]}",
                     facts,
@@ -259,10 +256,9 @@ class SelfModification:
         ]
         made = _value_made(write, ctx)
         # the line that makes the stored change, when the consumer leaves a witness free
-        blocks += ctx.witnesses(
-            [write, read, *([decider] if decider else []), *([made] if made else [])]
+        return ctx.record(
+            blocks, [write, read, *([decider] if decider else []), *([made] if made else [])]
         )
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
 
 
 _WRITTEN_VALUE = re.compile(r"\.write\(\s*([A-Za-z_]\w*)\s*\)|\bdump\(\s*([A-Za-z_]\w*)\s*,")

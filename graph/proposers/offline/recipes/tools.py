@@ -12,7 +12,7 @@ from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para
 from graph.proposers.offline.rank import path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState, make_item
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -45,12 +45,11 @@ class Tools:
         items = []
         for path, rfs in ranked[:MAX_REGISTRIES]:
             rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
-            base = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            base = file_stem(path)
             items.append(
-                make_item(
-                    self.name,
-                    self.kind,
-                    st.ids.take("OBJ", slug("tools", base)),
+                st.item(
+                    self,
+                    slug("tools", base),
                     f"Tool registry and dispatch in {path}",
                     rfs,
                     "What a model's tool choice can reach.",
@@ -80,5 +79,4 @@ class Tools:
                 "each call and what guards the dispatch beyond the lookup is not established."
             ),
         ]
-        blocks += ctx.witnesses(fs)
-        return Record(id=ctx.item.id, label=ctx.item.label, blocks=blocks)
+        return ctx.record(blocks, fs)

@@ -1,0 +1,42 @@
+"""Command-line options that several commands declare with one meaning.
+
+Why one home: ``draft`` and ``redraft`` both take a model, repair rounds, an index switch
+and a data dir, and ``parse`` and ``render`` both take ``--quiet``.  Declared once, the
+flag, its type, default and help text cannot drift apart between commands.  An option
+that only looks alike (``--store``, ``--out``: each command documents its own default)
+stays with its command.
+
+Each name is a click decorator; click builds a fresh ``Option`` every time one is
+applied, so one decorator serves any number of commands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from drafter import defaults
+
+#: Silence the parser's warnings on stderr.
+quiet = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
+
+#: The Claude model of a run; None lets the run configuration resolve it.
+model = click.option(
+    "--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in)."
+)
+
+#: How many verify-and-repair rounds a draft gets.
+repair_rounds = click.option(
+    "--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True
+)
+
+#: Draft without the Chroma index.
+no_index = click.option(
+    "--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits)."
+)
+
+#: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data dir).
+data_dir = click.option(
+    "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None
+)
