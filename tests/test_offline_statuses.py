@@ -178,3 +178,12 @@ def test_the_claude_record_request_asks_for_both_statuses_on_every_kind() -> Non
     assert "Every record, of every kind, carries the two conclusion statuses" in system
     for value in ("wired", "afforded", "claimed", "uninspected"):
         assert f"`{value}`" in system
+
+
+def test_the_review_app_shows_both_statuses_on_every_kind(drafts) -> None:
+    from tui.widgets.record_detail import fields_text
+
+    for r in drafts[0].records:
+        shown = fields_text(r).plain
+        assert f"{IMPL}: {r.status(IMPL)}" in shown, r.id
+        assert f"{OPER}: uninspected" in shown, r.id
