@@ -187,3 +187,35 @@ def test_the_review_app_shows_both_statuses_on_every_kind(drafts) -> None:
         shown = fields_text(r).plain
         assert f"{IMPL}: {r.status(IMPL)}" in shown, r.id
         assert f"{OPER}: uninspected" in shown, r.id
+
+
+def test_offline_repair_withdraws_wired_when_its_code_witnesses_miss(
+    sample: SampleRepo, drafts
+) -> None:
+    from drafter.snapshot import Snapshot
+    from graph.proposer import Miss, PlanContext, RecordContext
+    from graph.proposers.offline import OfflineProposer
+    from retrieval.survey import run_survey
+
+    rec = next(r for r in drafts[0].records if r.kind == "BAP" and r.status(IMPL) == "wired")
+    with Snapshot(sample.path, sample.sha) as snap:
+        survey, files = run_survey(snap), snap.files()
+    proposer = OfflineProposer()
+    plan = proposer.plan(
+        PlanContext(
+            system="t", repository="r", revision="0" * 40, files=files, survey=survey,
+            max_records=25,
+        )
+    )  # fmt: skip
+    item = next(i for i in plan.items if i.id == rec.id)
+    code = [w for w in rec.witnesses if code_path(w.path)]
+    some = proposer.repair_record(
+        RecordContext(item=item, plan=plan), rec, [Miss(witness=code[0], status="not_found")]
+    )
+    assert some.status(IMPL) == ("wired" if len(code) > 1 else "uninspected")
+    none = proposer.repair_record(
+        RecordContext(item=item, plan=plan),
+        rec,
+        [Miss(witness=w, status="not_found") for w in code],
+    )
+    assert none.status(IMPL) == "uninspected" and none.status(OPER) == "uninspected"

@@ -145,7 +145,9 @@ class OfflineProposer:
         ]
         dropped = len(record.blocks) - len(blocks)
         out = record.model_copy(update={"blocks": blocks})
-        out = restatus(out, ctx.item.kind, self._near([], out))
+        # a dropped code witness may take a "wired" with it; otherwise only fill gaps
+        fix = restatus if dropped else with_statuses
+        out = fix(out, ctx.item.kind, self._near([], out))
         if dropped:
             out.flags = [
                 *record.flags,
