@@ -63,7 +63,12 @@ class RecordDraft(BaseModel):
     )
     lead: str = Field(description="The kind-specific lead paragraph.")
     fields: list[FieldDraft] = Field(
-        default_factory=list, description="Named bullet fields: statuses and route fields."
+        default_factory=list,
+        description=(
+            'Named bullet fields. Every record, of every kind: "implementation conclusion '
+            'status" and "operation conclusion status" (wired / afforded / claimed / '
+            "uninspected). Routes also: the seven route fields."
+        ),
     )
     paragraphs: list[str] = Field(default_factory=list, description="Explanatory paragraphs.")
     witnesses: list[WitnessDraft] = Field(

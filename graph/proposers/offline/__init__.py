@@ -20,6 +20,7 @@ from graph.proposers.offline.account import account_sections
 from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.prose import TextOf
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
+from graph.proposers.offline.status import restatus, with_statuses
 from retrieval.survey import Finding, Survey
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.source import module_name
@@ -127,7 +128,9 @@ class OfflineProposer:
             search=self.search,
         )
         rec = recipe.draft(dctx)
-        return rec if rec is not None and rec.witnesses else None
+        if rec is None or not rec.witnesses:
+            return None
+        return with_statuses(rec, ctx.item.kind, self._near(fs, rec))
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
@@ -142,12 +145,26 @@ class OfflineProposer:
         ]
         dropped = len(record.blocks) - len(blocks)
         out = record.model_copy(update={"blocks": blocks})
+        # a dropped code witness may take a "wired" with it; otherwise only fill gaps
+        fix = restatus if dropped else with_statuses
+        out = fix(out, ctx.item.kind, self._near([], out))
         if dropped:
             out.flags = [
                 *record.flags,
                 f"offline repair dropped {dropped} witness(es) that did not verify",
             ]
         return out
+
+    def _near(self, fs: list[Finding], rec: Record) -> list[Finding]:
+        """The item's findings and those of the files the record quotes: what tells a
+        quote of code from a quote of a claim or instruction in a source file."""
+        ix = self.index()
+        near = [
+            f
+            for p in dict.fromkeys(w.path for w in rec.witnesses)
+            for f in (ix.by_path.get(p, []) if ix else [])
+        ]
+        return [*fs, *near]
 
     def account(self, ctx: AccountContext) -> list[AccountSection]:
         survey = _as_survey(ctx.survey)
