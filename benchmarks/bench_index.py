@@ -51,18 +51,41 @@ _WORDS = (
     "index search query chunk embed vector metric eval judge sandbox shell file path"
 ).split()
 QUERIES = [
-    "exec_module", "load the configuration file", "retry with backoff", "parse_response",
-    "sandbox shell command", "score the agent on tasks", "write results to disk",
-    "TOOL_REGISTRY", "tokenizer budget", "how are plugins discovered", "evaluate policy",
-    "queue worker loop", "cache invalidation", "build the prompt", "graph edges",
+    "exec_module",
+    "load the configuration file",
+    "retry with backoff",
+    "parse_response",
+    "sandbox shell command",
+    "score the agent on tasks",
+    "write results to disk",
+    "TOOL_REGISTRY",
+    "tokenizer budget",
+    "how are plugins discovered",
+    "evaluate policy",
+    "queue worker loop",
+    "cache invalidation",
+    "build the prompt",
+    "graph edges",
 ]
 
 
 def _git(repo: Path, *args: str) -> str:
     r = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@b",
-         "-c", "commit.gpgsign=false", *args],
-        capture_output=True, check=True, env=_ENV,
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "user.name=b",
+            "-c",
+            "user.email=b@b",
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+        ],
+        capture_output=True,
+        check=True,
+        env=_ENV,
     )
     return r.stdout.decode().strip()
 
@@ -80,10 +103,12 @@ def _func(rng: random.Random, name: str, salt: int) -> str:
 def _module(rng: random.Random, idx: int, funcs: int, salt: int = 0) -> str:
     parts = [f'"""Module {idx}: {" ".join(rng.sample(_WORDS, 6))}."""\n\nimport os\nimport json\n']
     if idx % 10 == 0:
-        parts.append("import importlib.util\n\n\ndef load_plugin(path):\n"
-                     "    spec = importlib.util.spec_from_file_location('p', path)\n"
-                     "    module = importlib.util.module_from_spec(spec)\n"
-                     "    spec.loader.exec_module(module)\n    return module\n")
+        parts.append(
+            "import importlib.util\n\n\ndef load_plugin(path):\n"
+            "    spec = importlib.util.spec_from_file_location('p', path)\n"
+            "    module = importlib.util.module_from_spec(spec)\n"
+            "    spec.loader.exec_module(module)\n    return module\n"
+        )
     for f in range(funcs):
         parts.append(_func(rng, f"{rng.choice(_WORDS)}_{rng.choice(_WORDS)}_{idx}_{f}", salt))
     return "\n\n".join(parts)
@@ -99,8 +124,12 @@ def generate_repo(dest: Path, files: int, funcs: int) -> tuple[str, str]:
         sub.mkdir(exist_ok=True)
         if i % 20 == 19:
             (sub / f"notes_{i}.md").write_text(
-                f"# Notes {i}\n\n" + " ".join(rng.choices(_WORDS, k=80)) + "\n\n## More\n\n"
-                + " ".join(rng.choices(_WORDS, k=60)) + "\n")
+                f"# Notes {i}\n\n"
+                + " ".join(rng.choices(_WORDS, k=80))
+                + "\n\n## More\n\n"
+                + " ".join(rng.choices(_WORDS, k=60))
+                + "\n"
+            )
         else:
             (sub / f"mod_{i}.py").write_text(_module(rng, i, funcs))
     _git(dest, "add", "-A")
@@ -110,8 +139,11 @@ def generate_repo(dest: Path, files: int, funcs: int) -> tuple[str, str]:
     for p in changed:
         text = p.read_text()
         cut = text.rfind("\n\n\ndef ")
-        p.write_text(text[:cut] + "\n\n\n" + _func(rng, f"changed_{p.stem}", 999) if cut > 0
-                     else text + "\n# changed\n")
+        p.write_text(
+            text[:cut] + "\n\n\n" + _func(rng, f"changed_{p.stem}", 999)
+            if cut > 0
+            else text + "\n# changed\n"
+        )
     _git(dest, "commit", "-qam", "v2: 5% of files changed")
     return v1, _git(dest, "rev-parse", "HEAD")
 
@@ -151,8 +183,15 @@ def _queries(index, snap) -> tuple[float, float, float]:  # type: ignore[no-unty
     return first, statistics.median(lat), lat[int(0.95 * (len(lat) - 1))]
 
 
-def bench(name: str, repo: Path, rev1: str, rev2: str | None, data_dir: Path,
-          rows: list[tuple[str, str, str]], second_label: str) -> None:
+def bench(
+    name: str,
+    repo: Path,
+    rev1: str,
+    rev2: str | None,
+    data_dir: Path,
+    rows: list[tuple[str, str, str]],
+    second_label: str,
+) -> None:
     index = open_index(data_dir)
     with Snapshot(repo, rev1) as snap:
         pure = _pure_chunk_rate(snap)
@@ -160,8 +199,10 @@ def bench(name: str, repo: Path, rev1: str, rev2: str | None, data_dir: Path,
         col = index.collection(snap)
         assert col is not None
         sample = col.get(limit=256, include=["documents", "metadatas"])
-        inputs = [embed_input(_as_chunk(m, d)) for m, d in
-                  zip(sample["metadatas"], sample["documents"], strict=True)]
+        inputs = [
+            embed_input(_as_chunk(m, d))
+            for m, d in zip(sample["metadatas"], sample["documents"], strict=True)
+        ]
         raw = _raw_throughput(inputs)
         warm = index.ensure(snap, progress=False)
         first, p50, p95 = _queries(index, snap)
@@ -177,35 +218,55 @@ def bench(name: str, repo: Path, rev1: str, rev2: str | None, data_dir: Path,
     emb_rate = cold.embedded / cold.t_embed if cold.t_embed else 0.0
     add("files (indexed / total)", f"{cold.files_indexed} / {cold.files_total}")
     add("chunks", str(cold.chunks))
-    add("cold: read+parse+chunk",
-        f"{cold.t_chunk:.2f} s = {cold.files_total / cold.t_chunk:.0f} files/s")
+    add(
+        "cold: read+parse+chunk",
+        f"{cold.t_chunk:.2f} s = {cold.files_total / cold.t_chunk:.0f} files/s",
+    )
     add("parse+chunk only (texts in memory)", f"{pure:.0f} files/s", ">= 500 files/s")
     add("cold: embed", f"{cold.t_embed:.2f} s = {emb_rate:.1f} chunks/s")
     add("raw model, same inputs, same run", f"{raw:.1f} chunks/s")
     add("embedding throughput vs raw", f"{100 * emb_rate / raw:.0f}%", ">= 80%")
     add("cold: store", f"{cold.t_store:.2f} s")
-    add("cold: total", f"{cold.seconds:.2f} s = {cold.chunks / cold.seconds:.1f} chunks/s, "
-        f"{cold.files_total / cold.seconds:.1f} files/s")
-    add("warm re-index (same revision)", f"{warm.seconds * 1000:.1f} ms = "
-        f"{cold.seconds / max(warm.seconds, 1e-9):.0f}x faster", ">= 50x")
+    add(
+        "cold: total",
+        f"{cold.seconds:.2f} s = {cold.chunks / cold.seconds:.1f} chunks/s, "
+        f"{cold.files_total / cold.seconds:.1f} files/s",
+    )
+    add(
+        "warm re-index (same revision)",
+        f"{warm.seconds * 1000:.1f} ms = {cold.seconds / max(warm.seconds, 1e-9):.0f}x faster",
+        ">= 50x",
+    )
     if second is not None:
-        add(second_label, f"{second.seconds:.2f} s, embedded {second.embedded} of "
-            f"{second.chunks} chunks, reused {second.reused}")
+        add(
+            second_label,
+            f"{second.seconds:.2f} s, embedded {second.embedded} of "
+            f"{second.chunks} chunks, reused {second.reused}",
+        )
     add("first query (builds lexical index)", f"{first * 1000:.0f} ms")
-    add(f"query p50 / p95 ({len(QUERIES) * 3} queries, k=10)",
-        f"{p50 * 1000:.1f} / {p95 * 1000:.1f} ms", "p50 < 50 ms at 20,000 chunks")
+    add(
+        f"query p50 / p95 ({len(QUERIES) * 3} queries, k=10)",
+        f"{p50 * 1000:.1f} / {p95 * 1000:.1f} ms",
+        "p50 < 50 ms at 20,000 chunks",
+    )
 
 
 def _as_chunk(meta, doc):  # type: ignore[no-untyped-def]
     from retrieval.chunking import Chunk
 
-    return Chunk(meta["path"], meta["start_line"], meta["end_line"], meta["symbol"],
-                 meta["kind"], doc, meta["content_hash"])
+    return Chunk(
+        meta["path"],
+        meta["start_line"],
+        meta["end_line"],
+        meta["symbol"],
+        meta["kind"],
+        doc,
+        meta["content_hash"],
+    )
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--funcs", type=int, default=10, help="functions per generated module")
     ap.add_argument("--hyperagents", default=None, help="git dir of a local HyperAgents mirror")
@@ -218,13 +279,27 @@ def main() -> None:
         if not args.skip_generated:
             repo = Path(tmp) / "gen"
             v1, v2 = generate_repo(repo, args.files, args.funcs)
-            bench("generated", repo, v1, v2, Path(tmp) / "data-gen", rows,
-                  "second revision, 5% files changed")
+            bench(
+                "generated",
+                repo,
+                v1,
+                v2,
+                Path(tmp) / "data-gen",
+                rows,
+                "second revision, 5% files changed",
+            )
         if args.hyperagents:
             ha = Path(args.hyperagents)
             parent = _git(ha, "rev-parse", f"{args.ha_rev}^")
-            bench("HyperAgents", ha, args.ha_rev, parent, Path(tmp) / "data-ha", rows,
-                  "parent commit after the gold revision (incremental)")
+            bench(
+                "HyperAgents",
+                ha,
+                args.ha_rev,
+                parent,
+                Path(tmp) / "data-ha",
+                rows,
+                "parent commit after the gold revision (incremental)",
+            )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows.append(("peak RSS (this process, Chroma embedded)", f"{peak_mb:.0f} MB", "< 1.5 GB"))
     rows.append(("benchmark wall time", f"{time.perf_counter() - t0:.0f} s", ""))

@@ -22,8 +22,11 @@ from rich.table import Table
 
 from drafter.snapshot import Snapshot
 
-_ENV = {**os.environ, "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000",
-        "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000"}
+_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000",
+}
 
 
 def make_repo(root: Path, n: int, rng: random.Random) -> int:
@@ -31,8 +34,9 @@ def make_repo(root: Path, n: int, rng: random.Random) -> int:
     for i in range(n):
         p = root / f"d{i // 100}" / f"f{i}.py"
         p.parent.mkdir(parents=True, exist_ok=True)
-        body = "".join(f"value_{i}_{j} = {rng.random():.6f}  # line {j}\n"
-                       for j in range(rng.randint(20, 200)))
+        body = "".join(
+            f"value_{i}_{j} = {rng.random():.6f}  # line {j}\n" for j in range(rng.randint(20, 200))
+        )
         p.write_text(body)
         total += len(body)
     git = ["git", "-c", "user.name=b", "-c", "user.email=b@b"]
@@ -75,8 +79,9 @@ def main() -> None:
         for _ in range(args.repeat):
             t0 = time.perf_counter()
             for p in sample:
-                out = subprocess.run(["git", "-C", str(root), "show", f"HEAD:{p}"],
-                                     capture_output=True, check=True).stdout
+                out = subprocess.run(
+                    ["git", "-C", str(root), "show", f"HEAD:{p}"], capture_output=True, check=True
+                ).stdout
                 assert out.decode() == each[paths.index(p)]
             t_show = min(t_show, time.perf_counter() - t0)
         t_show_all = t_show / len(sample) * len(paths)
@@ -86,12 +91,24 @@ def main() -> None:
     for col in ("method", "seconds", "files/s", "vs git show"):
         table.add_column(col, justify="left" if col == "method" else "right")
     table.add_row("open + list tree (ls-tree)", f"{t_open:.3f}", "", "")
-    table.add_row("Snapshot.read_text, file by file", f"{t_each:.3f}", f"{n / t_each:,.0f}",
-                  f"{t_show_all / t_each:,.0f}x")
-    table.add_row("Snapshot.prefetch + read_text", f"{t_pre:.3f}", f"{n / t_pre:,.0f}",
-                  f"{t_show_all / t_pre:,.0f}x")
-    table.add_row(f"git show per file (sample {len(sample)}, extrapolated)", f"{t_show_all:.3f}",
-                  f"{n / t_show_all:,.0f}", "1x")
+    table.add_row(
+        "Snapshot.read_text, file by file",
+        f"{t_each:.3f}",
+        f"{n / t_each:,.0f}",
+        f"{t_show_all / t_each:,.0f}x",
+    )
+    table.add_row(
+        "Snapshot.prefetch + read_text",
+        f"{t_pre:.3f}",
+        f"{n / t_pre:,.0f}",
+        f"{t_show_all / t_pre:,.0f}x",
+    )
+    table.add_row(
+        f"git show per file (sample {len(sample)}, extrapolated)",
+        f"{t_show_all:.3f}",
+        f"{n / t_show_all:,.0f}",
+        "1x",
+    )
     console.print(table)
 
 

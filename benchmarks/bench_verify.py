@@ -27,11 +27,16 @@ from drafter.model import LineRange, VerifyStatus, Witness
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier
 
-_ENV = {**os.environ, "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000",
-        "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000"}
-WORDS = ("agent model tool score gate prompt history reply budget task trace record "
-         "commit suite baseline result state memory plan step retry limit cache index "
-         "client server request response token cost route claim object path").split()
+_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+0000",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+0000",
+}
+WORDS = (
+    "agent model tool score gate prompt history reply budget task trace record "
+    "commit suite baseline result state memory plan step retry limit cache index "
+    "client server request response token cost route claim object path"
+).split()
 
 
 def _ident(rng: random.Random) -> str:
@@ -46,12 +51,16 @@ def _py_file(rng: random.Random, n_funcs: int) -> str:
         out += ["", f"def {name}({args}):", f'    """{" ".join(rng.choices(WORDS, k=10))}."""']
         for _ in range(rng.randint(3, 9)):
             a, b = _ident(rng), _ident(rng)
-            out.append(rng.choice([
-                f"    {a} = {b}.get({rng.randint(0, 99)!r}, {rng.random():.3f})",
-                f"    if {a} >= {rng.randint(1, 50)}:\n        return {b}",
-                f"    for {a} in {b}:\n        {b}.append({a} * {rng.randint(2, 9)})",
-                f"    {a} = subprocess.run([{b!r}, '--{_ident(rng)}'], check=True)",
-            ]))
+            out.append(
+                rng.choice(
+                    [
+                        f"    {a} = {b}.get({rng.randint(0, 99)!r}, {rng.random():.3f})",
+                        f"    if {a} >= {rng.randint(1, 50)}:\n        return {b}",
+                        f"    for {a} in {b}:\n        {b}.append({a} * {rng.randint(2, 9)})",
+                        f"    {a} = subprocess.run([{b!r}, '--{_ident(rng)}'], check=True)",
+                    ]
+                )
+            )
         out.append(f"    return {_ident(rng)}")
     return "\n".join(out) + "\n"
 
@@ -172,36 +181,90 @@ def main() -> None:
             t0 = time.perf_counter()
             for w in sample:
                 needle = w.quote[:60]
-                subprocess.run(["git", "-C", str(root), "grep", "-F", "-n", "-e", needle,
-                                "HEAD", "--", w.path], capture_output=True, check=False)
+                subprocess.run(
+                    [
+                        "git",
+                        "-C",
+                        str(root),
+                        "grep",
+                        "-F",
+                        "-n",
+                        "-e",
+                        needle,
+                        "HEAD",
+                        "--",
+                        w.path,
+                    ],
+                    capture_output=True,
+                    check=False,
+                )
             t_base = min(t_base, (time.perf_counter() - t0) / len(sample))
 
     rate_true = len(true_ws) / t_true
     rate_warm = len(true_ws) / t_true_warm
     rate_miss = len(miss_ws) / t_miss
     rate_base = 1 / t_base
-    table = Table(title=f"Verifier: {len(files)} files, {len(true_ws) + len(miss_ws)} "
-                  f"witnesses, best of {args.repeat}")
+    table = Table(
+        title=f"Verifier: {len(files)} files, {len(true_ws) + len(miss_ws)} "
+        f"witnesses, best of {args.repeat}"
+    )
     for col in ("group", "witnesses", "wall s", "cpu s", "witnesses/s", "target", "met"):
         table.add_column(col, justify="right" if col != "group" else "left")
-    table.add_row("true (cold: reads and normalises files)", str(len(true_ws)), f"{t_true:.3f}",
-                  f"{c_true:.3f}",
-                  f"{rate_true:,.0f}", ">= 20,000", str(rate_true >= 20_000))
-    table.add_row("true (warm cache)", str(len(true_ws)), f"{t_true_warm:.3f}", "",
-                  f"{rate_warm:,.0f}", "", "")
-    table.add_row("mutated (with nearest passages)", str(len(miss_ws)), f"{t_miss:.3f}",
-                  f"{c_miss:.3f}",
-                  f"{rate_miss:,.0f}", ">= 500", str(rate_miss >= 500))
-    table.add_row(f"baseline git grep -F (sample {len(sample)})", str(len(sample)),
-                  f"{t_base * len(sample):.3f}", "", f"{rate_base:,.1f}", "", "")
-    table.add_row("speed-up true cold / baseline", "", "", "", f"{rate_true / rate_base:,.0f}x",
-                  ">= 50x", str(rate_true / rate_base >= 50))
+    table.add_row(
+        "true (cold: reads and normalises files)",
+        str(len(true_ws)),
+        f"{t_true:.3f}",
+        f"{c_true:.3f}",
+        f"{rate_true:,.0f}",
+        ">= 20,000",
+        str(rate_true >= 20_000),
+    )
+    table.add_row(
+        "true (warm cache)",
+        str(len(true_ws)),
+        f"{t_true_warm:.3f}",
+        "",
+        f"{rate_warm:,.0f}",
+        "",
+        "",
+    )
+    table.add_row(
+        "mutated (with nearest passages)",
+        str(len(miss_ws)),
+        f"{t_miss:.3f}",
+        f"{c_miss:.3f}",
+        f"{rate_miss:,.0f}",
+        ">= 500",
+        str(rate_miss >= 500),
+    )
+    table.add_row(
+        f"baseline git grep -F (sample {len(sample)})",
+        str(len(sample)),
+        f"{t_base * len(sample):.3f}",
+        "",
+        f"{rate_base:,.1f}",
+        "",
+        "",
+    )
+    table.add_row(
+        "speed-up true cold / baseline",
+        "",
+        "",
+        "",
+        f"{rate_true / rate_base:,.0f}x",
+        ">= 50x",
+        str(rate_true / rate_base >= 50),
+    )
     console.print(table)
-    console.print("witnesses/s is from wall time; cpu s is this process only (git's own "
-                  "cat-file work is outside it)")
-    console.print(f"true verified {ok_true}/{len(true_ws)} (ambiguous: {amb_true}, repeated "
-                  f"lines in generated code); mutated verified {bad_miss} (must be 0); "
-                  f"misses with nearest passages {with_nearest}/{len(miss_ws)}")
+    console.print(
+        "witnesses/s is from wall time; cpu s is this process only (git's own "
+        "cat-file work is outside it)"
+    )
+    console.print(
+        f"true verified {ok_true}/{len(true_ws)} (ambiguous: {amb_true}, repeated "
+        f"lines in generated code); mutated verified {bad_miss} (must be 0); "
+        f"misses with nearest passages {with_nearest}/{len(miss_ws)}"
+    )
 
 
 if __name__ == "__main__":

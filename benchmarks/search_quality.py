@@ -43,14 +43,17 @@ def main() -> None:
     for r in rows:
         top = r.top[0] if r.top else None
         table.add_row(
-            r.query.text, f"{r.query.path}:{r.query.line}",
+            r.query.text,
+            f"{r.query.path}:{r.query.line}",
             str(r.rank) if r.rank else "[red]miss[/red]",
             f"{top.path}:{top.start_line}-{top.end_line}" if top else "-",
         )
     console = Console(width=140)
     console.print(table)
-    console.print(f"recall@{args.k} = {recall:.3f}  ({len(rows)} queries, "
-                  f"{1000 * dt / max(len(rows), 1):.1f} ms/query)")
+    console.print(
+        f"recall@{args.k} = {recall:.3f}  ({len(rows)} queries, "
+        f"{1000 * dt / max(len(rows), 1):.1f} ms/query)"
+    )
 
 
 if __name__ == "__main__":

@@ -44,4 +44,3 @@ def unique_id(base: str, taken: set[str]) -> str:
         ident, n = f"{base}-{n}", n + 1
     taken.add(ident)
     return ident
-

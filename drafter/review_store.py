@@ -438,13 +438,9 @@ class ReviewStore:
             raise BadInput(f"{r.id}: an annotation is empty")
         return self._append(r, Action.annotate, text=text.strip(), batch_key=batch_key)
 
-    def edit(
-        self, r: Record, field_name: str, value: str, *, batch_key: str | None = None
-    ) -> int:
+    def edit(self, r: Record, field_name: str, value: str, *, batch_key: str | None = None) -> int:
         apply_edit(r, field_name, value)  # refuse bad values before storing them
-        return self._append(
-            r, Action.edit, field_name=field_name, text=value, batch_key=batch_key
-        )
+        return self._append(r, Action.edit, field_name=field_name, text=value, batch_key=batch_key)
 
     def decide_witness(
         self,

@@ -22,10 +22,14 @@ from drafter.errors import NotAFile, PathMissing, RepoError, UnknownRevision
 # Settings that keep git from running anything configured by the analysed repository.
 _SAFE_GIT = [
     "git",
-    "-c", "core.fsmonitor=false",
-    "-c", "core.hooksPath=/dev/null",
-    "-c", "core.pager=cat",
-    "-c", "protocol.allow=never",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "protocol.allow=never",
 ]
 _ENV = {
     **os.environ,

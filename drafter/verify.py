@@ -104,8 +104,7 @@ def _align(q: str, window: str) -> tuple[float, int, int] | None:
             return None
         return sm.ratio(), blocks[0].b, blocks[-1].b + blocks[-1].size
     q_tokens, w_tokens = _tokens(q), _tokens(window)
-    sm = SequenceMatcher(None, [t for t, _ in q_tokens], [t for t, _ in w_tokens],
-                         autojunk=False)
+    sm = SequenceMatcher(None, [t for t, _ in q_tokens], [t for t, _ in w_tokens], autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size]
     if not blocks:
         return None

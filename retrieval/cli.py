@@ -23,7 +23,8 @@ _repo_arg = click.argument("repo", type=click.Path(file_okay=False))
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
 _data_opt = click.option("--data-dir", default=None, help="Data dir (default: the user's).")
 _url_opt = click.option(
-    "--chroma-url", default=None,
+    "--chroma-url",
+    default=None,
     help="Use the Chroma server at http://HOST:PORT instead of the embedded store "
     "(default: $DRAFTER_CHROMA_URL).",
 )
@@ -65,8 +66,9 @@ def _line_at(hit: Hit) -> str:
 @_url_opt
 @click.option("--rebuild", is_flag=True, help="Drop this revision's collection first.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def index_cmd(repo: str, rev: str, data_dir: str | None, chroma_url: str | None,
-              rebuild: bool, quiet: bool) -> None:
+def index_cmd(
+    repo: str, rev: str, data_dir: str | None, chroma_url: str | None, rebuild: bool, quiet: bool
+) -> None:
     """Chunk, embed and store REPO at --rev in Chroma (idempotent, incremental)."""
     with Snapshot(repo, rev) as snap:
         index = open_index(data_dir, chroma_url)
@@ -88,8 +90,16 @@ def index_cmd(repo: str, rev: str, data_dir: str | None, chroma_url: str | None,
 @_data_opt
 @_url_opt
 @click.option("--json", "as_json", is_flag=True, help="Print hits as JSON lines.")
-def search_cmd(repo: str, query: str, rev: str, k: int, path_glob: str | None,
-               data_dir: str | None, chroma_url: str | None, as_json: bool) -> None:
+def search_cmd(
+    repo: str,
+    query: str,
+    rev: str,
+    k: int,
+    path_glob: str | None,
+    data_dir: str | None,
+    chroma_url: str | None,
+    as_json: bool,
+) -> None:
     """Hybrid (dense + identifier BM25) search of REPO at --rev for QUERY."""
     with Snapshot(repo, rev) as snap:
         index = open_index(data_dir, chroma_url)
@@ -112,7 +122,11 @@ def search_cmd(repo: str, query: str, rev: str, k: int, path_glob: str | None,
     table.add_column("score", justify="right")
     table.add_column("snippet", overflow="fold")
     for n, h in enumerate(hits, 1):
-        table.add_row(str(n), plain(f"{h.path}:{h.start_line}-{h.end_line}", keep_newlines=False),
-                      plain(h.symbol, keep_newlines=False), f"{h.score:.3f}",
-                      plain(f"L{h.line}: {_line_at(h)}", keep_newlines=False))
+        table.add_row(
+            str(n),
+            plain(f"{h.path}:{h.start_line}-{h.end_line}", keep_newlines=False),
+            plain(h.symbol, keep_newlines=False),
+            f"{h.score:.3f}",
+            plain(f"L{h.line}: {_line_at(h)}", keep_newlines=False),
+        )
     Console().print(table)

@@ -153,8 +153,7 @@ def embed(texts: list[str], batch_size: int = _BATCH) -> np.ndarray:
     batch: list[int] = []
     for i in order:
         # sorted ascending, so the newest member sets the padded width
-        if batch and (len(batch) >= batch_size
-                      or (len(batch) + 1) * len(seqs[i]) > _BATCH_TOKENS):
+        if batch and (len(batch) >= batch_size or (len(batch) + 1) * len(seqs[i]) > _BATCH_TOKENS):
             out[batch] = model.run([seqs[j] for j in batch])
             batch = []
         batch.append(i)

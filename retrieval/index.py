@@ -176,16 +176,21 @@ def _model_metadata() -> dict[str, Any]:
 
 def _chunk_metadata(c: Chunk) -> dict[str, Any]:
     return {
-        "path": c.path, "start_line": c.start_line, "end_line": c.end_line,
-        "symbol": c.symbol, "kind": c.kind, "content_hash": c.content_hash,
+        "path": c.path,
+        "start_line": c.start_line,
+        "end_line": c.end_line,
+        "symbol": c.symbol,
+        "kind": c.kind,
+        "content_hash": c.content_hash,
     }
 
 
 class Index:
     """A Chroma client (embedded or server) plus the local vector cache."""
 
-    def __init__(self, client: Any, data_dir: Path, mode: str, namespace: str = "",
-                 batch_size: int = BATCH):
+    def __init__(
+        self, client: Any, data_dir: Path, mode: str, namespace: str = "", batch_size: int = BATCH
+    ):
         self.client = client
         self.data_dir = data_dir
         self.mode = mode
@@ -247,19 +252,27 @@ class Index:
         stats = IndexStats(collection=name, identity=snapshot.identity, revision=snapshot.sha)
         col = self._get(name)
         meta = dict(col.metadata or {}) if col is not None else {}
-        if (col is not None and meta.get("status") == "complete"
-                and meta.get("chunker") == CHUNKER_VERSION):
+        if (
+            col is not None
+            and meta.get("status") == "complete"
+            and meta.get("chunker") == CHUNKER_VERSION
+        ):
             _restore_stats(stats, meta)
             stats.was_complete = True
             stats.seconds = time.perf_counter() - t0
             return stats
         base_meta = {
-            **_model_metadata(), "identity": snapshot.identity, "revision": snapshot.sha,
-            "chunker": CHUNKER_VERSION, "status": "building",
+            **_model_metadata(),
+            "identity": snapshot.identity,
+            "revision": snapshot.sha,
+            "chunker": CHUNKER_VERSION,
+            "status": "building",
         }
         if col is None:
             col = self.client.get_or_create_collection(
-                name, embedding_function=self._ef, metadata=base_meta,
+                name,
+                embedding_function=self._ef,
+                metadata=base_meta,
                 configuration={"hnsw": {"space": "cosine"}},
             )
             self._check_model(col)
@@ -268,7 +281,9 @@ class Index:
         self.lexical_cache.pop(name, None)
 
         with progress_bar(
-            label="{task.description:>9}", console=err_console(), enabled=progress,
+            label="{task.description:>9}",
+            console=err_console(),
+            enabled=progress,
             transient=False,
         ) as bar:
             chunks = self._chunk_all(snapshot, stats, bar)
@@ -387,8 +402,9 @@ class Index:
         stats.t_store += time.perf_counter() - t
         return out
 
-    def _store_batch(self, col: Collection, batch: list[Chunk], vectors: np.ndarray,
-                     stats: IndexStats) -> None:
+    def _store_batch(
+        self, col: Collection, batch: list[Chunk], vectors: np.ndarray, stats: IndexStats
+    ) -> None:
         t = time.perf_counter()
         col.upsert(
             ids=[c.id for c in batch],
@@ -405,7 +421,8 @@ class Index:
 
 def _stats_metadata(stats: IndexStats) -> dict[str, Any]:
     return {
-        "chunks": stats.chunks, "files_total": stats.files_total,
+        "chunks": stats.chunks,
+        "files_total": stats.files_total,
         "files_indexed": stats.files_indexed,
         "skipped": json.dumps(dict(sorted(stats.skipped.items()))),
         "syntax_errors": len(stats.syntax_errors),
@@ -427,8 +444,12 @@ def _settings() -> Settings:
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
-def open_index(data_dir: str | Path | None = None, chroma_url: str | None = None,
-               namespace: str = "", batch_size: int = BATCH) -> Index:
+def open_index(
+    data_dir: str | Path | None = None,
+    chroma_url: str | None = None,
+    namespace: str = "",
+    batch_size: int = BATCH,
+) -> Index:
     """An index in the data dir (embedded) or on the Chroma server at ``chroma_url``.
 
     ``namespace`` is mixed into collection names; tests use it to share one server.

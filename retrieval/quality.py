@@ -55,8 +55,9 @@ def _rank(hits: list[Hit], q: LabelledQuery) -> int | None:
     return None
 
 
-def evaluate(index: Index, snapshot: Snapshot, queries: list[LabelledQuery],
-             k: int = 5) -> tuple[float, list[QueryResult]]:
+def evaluate(
+    index: Index, snapshot: Snapshot, queries: list[LabelledQuery], k: int = 5
+) -> tuple[float, list[QueryResult]]:
     """Recall@k (share of queries whose labelled chunk is in the top k) and per-query rows."""
     rows = []
     for q in queries:

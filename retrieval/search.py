@@ -171,8 +171,9 @@ def _best_line(text: str, start_line: int, qterms: list[str]) -> tuple[int, str]
     return start_line + best, snippet.strip("\n")
 
 
-def search(index: Index, snapshot: Snapshot, query: str, k: int = 10,
-           path_glob: str | None = None) -> list[Hit]:
+def search(
+    index: Index, snapshot: Snapshot, query: str, k: int = 10, path_glob: str | None = None
+) -> list[Hit]:
     """The ``k`` best chunks for ``query`` at the snapshot's revision, best first."""
     if not query.strip():
         raise BadInput("the search query is empty")
@@ -224,12 +225,21 @@ def search(index: Index, snapshot: Snapshot, query: str, k: int = 10,
         m, text = lex.metas[row], lex.docs[row]
         start = int(m.get("start_line", 1))
         line, snippet = _best_line(text, start, qterms)
-        hits.append(Hit(
-            path=str(m.get("path", "")), start_line=start, end_line=int(m.get("end_line", start)),
-            symbol=str(m.get("symbol", "")), score=round(fused[cid] * (RRF_K + 1) / 2, 4),
-            snippet=snippet, text=text, kind=str(m.get("kind", "")), line=line,
-            dense_rank=_plus1(dense_rank.get(cid)), lexical_rank=_plus1(lexical_rank.get(cid)),
-        ))
+        hits.append(
+            Hit(
+                path=str(m.get("path", "")),
+                start_line=start,
+                end_line=int(m.get("end_line", start)),
+                symbol=str(m.get("symbol", "")),
+                score=round(fused[cid] * (RRF_K + 1) / 2, 4),
+                snippet=snippet,
+                text=text,
+                kind=str(m.get("kind", "")),
+                line=line,
+                dense_rank=_plus1(dense_rank.get(cid)),
+                lexical_rank=_plus1(lexical_rank.get(cid)),
+            )
+        )
     return hits
 
 

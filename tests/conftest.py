@@ -93,9 +93,18 @@ def chroma_server_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore
     url = f"http://127.0.0.1:{port}"
     log = open(path / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [str(chroma), "run", "--path", str(path / "db"),
-         "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(chroma),
+            "run",
+            "--path",
+            str(path / "db"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60

@@ -108,7 +108,7 @@ def test_long_function_is_split_at_statement_boundaries_within_budget() -> None:
         f"                                  gamma_{i})\n"
         for i in range(80)
     )
-    text = f"@decorate\ndef big(alpha, beta):\n    \"\"\"Big.\"\"\"\n{body}    return value_1\n"
+    text = f'@decorate\ndef big(alpha, beta):\n    """Big."""\n{body}    return value_1\n'
     chunks = chunk_file("big.py", text).chunks
     assert len(chunks) > 3
     assert all(c.symbol == "big" and c.kind == "function" for c in chunks)

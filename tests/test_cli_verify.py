@@ -15,8 +15,10 @@ from drafter.model import Report, Source
 _DATE = "2024-01-01T00:00:00+0000"
 _ENV = {**os.environ, "GIT_AUTHOR_DATE": _DATE, "GIT_COMMITTER_DATE": _DATE}
 
-APP = "MAX_STEPS = 12\n\n\ndef run(client, history):\n    for step in range(MAX_STEPS):\n" \
-      "        reply = client.complete(history)\n    return reply\n"
+APP = (
+    "MAX_STEPS = 12\n\n\ndef run(client, history):\n    for step in range(MAX_STEPS):\n"
+    "        reply = client.complete(history)\n    return reply\n"
+)
 
 REPORT = """\
 tiny runtime report
@@ -66,8 +68,13 @@ def repo(tmp_path: Path) -> tuple[Path, str]:
     (r / "src" / "app.py").write_text(APP)
 
     def git(*args: str) -> str:
-        out = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                             cwd=r, env=_ENV, check=True, capture_output=True)
+        out = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=r,
+            env=_ENV,
+            check=True,
+            capture_output=True,
+        )
         return out.stdout.decode().strip()
 
     git("init", "-q")
@@ -82,8 +89,9 @@ def _write(tmp_path: Path, extra: str = "") -> Path:
     return p
 
 
-def test_all_verified_exits_0_with_table(repo: tuple[Path, str], tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_all_verified_exits_0_with_table(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, sha = repo
     code = main(["verify", str(_write(tmp_path)), "--repo", str(r), "--rev", "HEAD"])
     out = capsys.readouterr().out
@@ -94,8 +102,9 @@ def test_all_verified_exits_0_with_table(repo: tuple[Path, str], tmp_path: Path,
     assert out.count("verified") >= 3
 
 
-def test_miss_exits_1_and_json_reports_it(repo: tuple[Path, str], tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_miss_exits_1_and_json_reports_it(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, sha = repo
     report = _write(tmp_path, "\nMAX_STEPS = 13 --- src/app.py\n\nx --- ../etc/passwd\n")
     code = main(["verify", str(report), "--repo", str(r), "--rev", sha[:8], "--json"])
@@ -115,8 +124,9 @@ def test_miss_exits_1_and_json_reports_it(repo: tuple[Path, str], tmp_path: Path
     assert data["witnesses"][3]["verification"]["status"] == "path_missing"
 
 
-def test_table_lists_misses_with_nearest(repo: tuple[Path, str], tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_lists_misses_with_nearest(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, _ = repo
     report = _write(tmp_path, "\nreply = client.complete(histories) --- src/app.py\n")
     assert main(["verify", str(report), "--repo", str(r), "--rev", "HEAD"]) == 1
@@ -125,12 +135,14 @@ def test_table_lists_misses_with_nearest(repo: tuple[Path, str], tmp_path: Path,
     assert "nearest src/app.py:6-6" in out
 
 
-def test_write_saves_verified_draft(repo: tuple[Path, str], tmp_path: Path,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_saves_verified_draft(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, sha = repo
     out = tmp_path / "out" / "verified.json"
-    code = main(["verify", str(_write(tmp_path)), "--repo", str(r), "--rev", "HEAD",
-                 "--write", str(out)])
+    code = main(
+        ["verify", str(_write(tmp_path)), "--repo", str(r), "--rev", "HEAD", "--write", str(out)]
+    )
     assert code == 0
     saved = Report.from_json(out.read_text())
     assert [w.verification.status.value for w in saved.witnesses] == ["verified", "verified"]
@@ -154,9 +166,14 @@ def test_write_saves_verified_draft(repo: tuple[Path, str], tmp_path: Path,
         ("norepo", ["--rev", "HEAD"], "does not exist"),
     ],
 )
-def test_bad_input_exits_2(repo: tuple[Path, str], tmp_path: Path,
-                           capsys: pytest.CaptureFixture[str],
-                           setup: str, args: list[str], message: str) -> None:
+def test_bad_input_exits_2(
+    repo: tuple[Path, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    setup: str,
+    args: list[str],
+    message: str,
+) -> None:
     r, _ = repo
     report = _write(tmp_path)
     if setup == "binary":
@@ -173,8 +190,9 @@ def test_bad_input_exits_2(repo: tuple[Path, str], tmp_path: Path,
     assert len(err.strip().splitlines()) == 1
 
 
-def test_parser_warnings_go_to_stderr(repo: tuple[Path, str], tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_parser_warnings_go_to_stderr(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, _ = repo
     report = _write(tmp_path, "\n  • operation conclusion status: maybe\n")
     code = main(["verify", str(report), "--repo", str(r), "--rev", "HEAD", "--json"])
@@ -184,8 +202,9 @@ def test_parser_warnings_go_to_stderr(repo: tuple[Path, str], tmp_path: Path,
     assert json.loads(captured.out)["summary"]["ok"] is True
 
 
-def test_ambiguous_witness_fails_the_check(repo: tuple[Path, str], tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_ambiguous_witness_fails_the_check(
+    repo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     r, _ = repo
     report = _write(tmp_path, "\nhistory --- src/app.py\n\nhistory --- src/app.py:6-6\n")
     assert main(["verify", str(report), "--repo", str(r), "--rev", "HEAD"]) == 1

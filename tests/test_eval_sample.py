@@ -76,11 +76,7 @@ def test_offline_draft_of_sample_meets_floor(
         print(
             "\noffline draft of the sample vs the sample gold "
             f"({sample_gold_path().name}): "
-            + ", ".join(
-                f"{k} {o[k]:.2f}"
-                for k in KindScore.SCORES
-                if o[k] is not None
-            )
+            + ", ".join(f"{k} {o[k]:.2f}" for k in KindScore.SCORES if o[k] is not None)
         )
     for key, floor in OFFLINE_FLOOR.items():
         assert o[key] >= floor, f"{key} {o[key]:.3f} fell below {floor}"

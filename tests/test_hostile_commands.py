@@ -89,7 +89,6 @@ def test_redraft_prints_a_hostile_note_as_text(tmp_path: Path, capsys, monkeypat
     assert f"note {SHOWN}" in printed
 
 
-
 def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> None:
     """Draft labels (often sentences mined from the repository) reach the eval's tables."""
     import json

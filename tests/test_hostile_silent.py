@@ -22,8 +22,7 @@ from drafter.textformat import parse_report, render_text
 from drafter.textformat.lines import classify, format_witness
 
 HEAD = (
-    "Sys runtime report\n\n"
-    "Type: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
+    "Sys runtime report\n\nType: agentic-system-analyses/types/agentic-system-runtime-report.md\n"
 )
 
 

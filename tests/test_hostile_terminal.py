@@ -130,9 +130,7 @@ def test_search_table_never_emits_osc_or_markup(indexed, query, capsys, monkeypa
     assert "⟨U+001B⟩" in out  # the payloads are there, visibly
 
 
-def test_search_into_a_pipe_has_no_escape_and_literal_markup(
-    indexed, capsys, monkeypatch
-) -> None:
+def test_search_into_a_pipe_has_no_escape_and_literal_markup(indexed, capsys, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "300")  # wide enough that no snippet is folded
     path, sha, data = indexed
     capsys.readouterr()

@@ -57,8 +57,10 @@ def expected_chunks(snap: Snapshot) -> dict[str, str]:
 def stored(index: Index, snap: Snapshot) -> list[dict]:
     col = index.client.get_collection(index.name_for(snap))
     got = col.get(include=["metadatas", "documents"])
-    return [{"id": i, **m, "text": d} for i, m, d in
-            zip(got["ids"], got["metadatas"], got["documents"], strict=True)]
+    return [
+        {"id": i, **m, "text": d}
+        for i, m, d in zip(got["ids"], got["metadatas"], got["documents"], strict=True)
+    ]
 
 
 MODES = ["embedded", pytest.param("server", marks=pytest.mark.server)]
@@ -70,8 +72,9 @@ def mode(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def make_index(mode: str, request: pytest.FixtureRequest, tmp_path: Path,
-               monkeypatch: pytest.MonkeyPatch) -> Callable[..., Index]:
+def make_index(
+    mode: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., Index]:
     """Opens indexes of one mode; in server mode a fresh namespace isolates the test."""
     monkeypatch.delenv("DRAFTER_CHROMA_URL", raising=False)
     url = request.getfixturevalue("chroma_server_url") if mode == "server" else None
@@ -93,14 +96,17 @@ def make_index(mode: str, request: pytest.FixtureRequest, tmp_path: Path,
 
 def test_index_is_complete_exact_and_idempotent(make_index, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
-    commit(repo, {
-        "pkg/loader.py": LOADER,
-        "README.md": "# Demo\n\nLoads plugins.\n\n## Usage\n\nCall alpha.\n",
-        "conf.yaml": "name: demo\nlevel: 3\n",
-        "logo.png": b"\x89PNG\r\n\x1a\n\0\0binary",
-        "node_modules/x/index.js": "module.exports = 1;\n",
-        "bad.py": "def broken(:\n    pass\n",
-    })
+    commit(
+        repo,
+        {
+            "pkg/loader.py": LOADER,
+            "README.md": "# Demo\n\nLoads plugins.\n\n## Usage\n\nCall alpha.\n",
+            "conf.yaml": "name: demo\nlevel: 3\n",
+            "logo.png": b"\x89PNG\r\n\x1a\n\0\0binary",
+            "node_modules/x/index.js": "module.exports = 1;\n",
+            "bad.py": "def broken(:\n    pass\n",
+        },
+    )
     idx = make_index()
     with Snapshot(repo) as snap:
         want = expected_chunks(snap)
@@ -118,10 +124,15 @@ def test_index_is_complete_exact_and_idempotent(make_index, tmp_path: Path) -> N
             if r["path"] == "pkg/loader.py":
                 want_text = "\n".join(lines[r["start_line"] - 1 : r["end_line"]]) + "\n"
                 assert r["text"] == want_text
-        assert {(r["path"], r["start_line"], r["end_line"], r["symbol"]) for r in rows
-                if r["path"] == "pkg/loader.py"} == {
-            ("pkg/loader.py", 1, 3, "<module>"), ("pkg/loader.py", 6, 10, "alpha"),
-            ("pkg/loader.py", 13, 14, "beta"), ("pkg/loader.py", 17, 19, "gamma"),
+        assert {
+            (r["path"], r["start_line"], r["end_line"], r["symbol"])
+            for r in rows
+            if r["path"] == "pkg/loader.py"
+        } == {
+            ("pkg/loader.py", 1, 3, "<module>"),
+            ("pkg/loader.py", 6, 10, "alpha"),
+            ("pkg/loader.py", 13, 14, "beta"),
+            ("pkg/loader.py", 17, 19, "gamma"),
         }
         again = idx.ensure(snap, progress=False)
         assert again.was_complete and again.embedded == 0 and again.stored == 0
@@ -159,8 +170,10 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
     make_index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = tmp_path / "repo"
-    files = {f"m{i}.py": f"def f{i}():\n    return {i}\n\n\ndef g{i}():\n    return -{i}\n"
-             for i in range(5)}
+    files = {
+        f"m{i}.py": f"def f{i}():\n    return {i}\n\n\ndef g{i}():\n    return -{i}\n"
+        for i in range(5)
+    }
     commit(repo, files)
     idx = make_index(batch_size=2)
     real = Index._store_batch
@@ -205,7 +218,7 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
     assert idx.collection(snap) is not None
 
 
-_KILLER = textwrap.dedent('''\
+_KILLER = textwrap.dedent("""\
     import os, sys
     from drafter.snapshot import Snapshot
     from retrieval.index import Index, open_index
@@ -219,16 +232,24 @@ _KILLER = textwrap.dedent('''\
     Index._store_batch = store_then_die
     idx = open_index(sys.argv[2], sys.argv[3] or None, namespace=sys.argv[4], batch_size=2)
     idx.ensure(Snapshot(sys.argv[1]), progress=False)
-    ''')
+    """)
 
 
 def test_killed_process_then_rerun_completes(make_index, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     commit(repo, {f"k{i}.py": f"def k{i}():\n    return {i}\n" for i in range(6)})
     r = subprocess.run(
-        [sys.executable, "-c", _KILLER, str(repo), str(make_index.data_dir),
-         make_index.url or "", make_index.namespace],
-        capture_output=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            _KILLER,
+            str(repo),
+            str(make_index.data_dir),
+            make_index.url or "",
+            make_index.namespace,
+        ],
+        capture_output=True,
+        timeout=120,
     )
     assert r.returncode == 9, r.stderr.decode()[-2000:]
     idx = make_index()
@@ -241,7 +262,7 @@ def test_killed_process_then_rerun_completes(make_index, tmp_path: Path) -> None
         assert len(rows) == 6
 
 
-_REOPEN = textwrap.dedent('''\
+_REOPEN = textwrap.dedent("""\
     import json, sys
     import chromadb
     from chromadb.config import Settings
@@ -266,7 +287,7 @@ _REOPEN = textwrap.dedent('''\
     ef = type(col.configuration.get("embedding_function")).__name__
     print(json.dumps({"path": hit.path, "line": hit.line, "ef": ef,
                       "raw": raw["ids"][0][0], "meta": col.metadata}))
-    ''')
+    """)
 
 
 def test_collection_reopens_in_a_fresh_process(make_index, tmp_path: Path) -> None:
@@ -276,9 +297,17 @@ def test_collection_reopens_in_a_fresh_process(make_index, tmp_path: Path) -> No
     with Snapshot(repo) as snap:
         idx.ensure(snap, progress=False)
     r = subprocess.run(
-        [sys.executable, "-c", _REOPEN, str(repo), str(make_index.data_dir),
-         make_index.url or "", make_index.namespace],
-        capture_output=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            _REOPEN,
+            str(repo),
+            str(make_index.data_dir),
+            make_index.url or "",
+            make_index.namespace,
+        ],
+        capture_output=True,
+        timeout=120,
     )
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     out = json.loads(r.stdout.decode().strip().splitlines()[-1])
@@ -322,8 +351,10 @@ def test_cli_index_search_and_bad_input_exit_codes(tmp_path: Path, capsys, monke
     assert drafter_main(["index", str(repo), "--data-dir", data, "-q"]) == 0
     out = capsys.readouterr().out
     assert "chunks" in out and "4" in out
-    assert drafter_main(["search", str(repo), "exec_module", "--data-dir", data, "--json",
-                         "-k", "2"]) == 0
+    assert (
+        drafter_main(["search", str(repo), "exec_module", "--data-dir", data, "--json", "-k", "2"])
+        == 0
+    )
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert (first["path"], first["symbol"], first["line"]) == ("pkg/loader.py", "alpha", 9)
 

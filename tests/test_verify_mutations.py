@@ -25,14 +25,14 @@ FILES = {
     "loop.py": (
         "def step(client, history, budget=40):\n"
         "    reply = client.complete(history, max_tokens=budget)\n"
-        "    if reply.stop_reason == \"tool_use\":\n"
-        "        history.append({\"role\": \"tool\", \"id\": reply.id})\n"
+        '    if reply.stop_reason == "tool_use":\n'
+        '        history.append({"role": "tool", "id": reply.id})\n'
         "    return reply\n"
         "\n"
-        "PROMPT = \"\"\"Solve the task.\n"
+        'PROMPT = """Solve the task.\n'
         "- Use `grep` before editing.\n"
         "- Report the final diff.\n"
-        "\"\"\"\n"
+        '"""\n'
     ),
     "README.md": (
         "# Harness\n"
@@ -48,13 +48,22 @@ FILES = {
 
 # (path, quote, expected match kind, line span)
 TRUE_QUOTES = [
-    ("loop.py", 'reply = client.complete(history, max_tokens=budget)', "exact", (2, 2)),
-    ("loop.py", 'if reply.stop_reason == "tool_use": history.append({"role": "tool", '
-                '"id": reply.id}) return reply', "whitespace", (3, 5)),
+    ("loop.py", "reply = client.complete(history, max_tokens=budget)", "exact", (2, 2)),
+    (
+        "loop.py",
+        'if reply.stop_reason == "tool_use": history.append({"role": "tool", '
+        '"id": reply.id}) return reply',
+        "whitespace",
+        (3, 5),
+    ),
     ("loop.py", "• Use grep before editing. • Report the final diff.", "markup", (8, 9)),
     ("README.md", "Never edit gate.py directly. See the rules first.", "markup", (3, 3)),
-    ("README.md", "Checklist: • Run the train split. • Commit when the score rises.",
-     "markup", (5, 8)),
+    (
+        "README.md",
+        "Checklist: • Run the train split. • Commit when the score rises.",
+        "markup",
+        (5, 8),
+    ),
 ]
 
 _MARKUP = set("`*_[]()•")
@@ -69,15 +78,15 @@ def _mutations(quote: str, markdown_like: bool) -> Iterator[tuple[str, str]]:
         if c.isspace():
             # a space between two words carries meaning: dropping it joins them
             if 0 < i < len(quote) - 1 and not quote[i - 1].isspace() and not quote[i + 1].isspace():
-                yield f"del space@{i}", quote[:i] + quote[i + 1:]
+                yield f"del space@{i}", quote[:i] + quote[i + 1 :]
             continue
         sub = {"z": "y", "Z": "Y", "9": "8"}.get(c, chr(ord(c) + 1))
         if c.isalnum() and not sub.isalnum():
             sub = "x"
         if sub in protected or sub.isspace():
             sub = "%"
-        yield f"sub@{i}", quote[:i] + sub + quote[i + 1:]
-        yield f"del@{i}", quote[:i] + quote[i + 1:]
+        yield f"sub@{i}", quote[:i] + sub + quote[i + 1 :]
+        yield f"del@{i}", quote[:i] + quote[i + 1 :]
         yield f"ins@{i}", quote[:i] + "q" + quote[i:]
         if i > 0 and quote[i - 1].isalnum() and c.isalnum():
             yield f"split@{i}", quote[:i] + " " + quote[i:]
@@ -106,8 +115,13 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
         (r / name).write_text(text, encoding="utf-8")
 
     def git(*args: str) -> None:
-        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                       cwd=r, env=_ENV, check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=r,
+            env=_ENV,
+            check=True,
+            capture_output=True,
+        )
 
     git("init", "-q")
     git("add", "--", *FILES)
@@ -116,8 +130,9 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
 
 
 @pytest.mark.parametrize(("path", "quote", "kind", "span"), TRUE_QUOTES)
-def test_true_quote_verifies(verifier: Verifier, path: str, quote: str, kind: str,
-                             span: tuple[int, int]) -> None:
+def test_true_quote_verifies(
+    verifier: Verifier, path: str, quote: str, kind: str, span: tuple[int, int]
+) -> None:
     r = verifier.check(quote, path)
     assert r.status == VerifyStatus.verified, r.message
     assert r.match_kind == kind
@@ -125,8 +140,9 @@ def test_true_quote_verifies(verifier: Verifier, path: str, quote: str, kind: st
 
 
 @pytest.mark.parametrize(("path", "quote", "kind", "span"), TRUE_QUOTES)
-def test_every_one_char_mutation_refused(verifier: Verifier, path: str, quote: str, kind: str,
-                                         span: tuple[int, int]) -> None:
+def test_every_one_char_mutation_refused(
+    verifier: Verifier, path: str, quote: str, kind: str, span: tuple[int, int]
+) -> None:
     text = FILES[path]
     tried = 0
     accepted: list[str] = []

@@ -25,8 +25,8 @@ MD = (
     "\t\ttabbed   text\r\nwith crlf\n"
 )
 PY = (
-    "def f(*args, **kwargs):\n    \"\"\"Run `shell` only.\n\n    - a list in a docstring\n"
-    "    \"\"\"\n    x = a * b * c\n    return [i for i in args]  # done\n"
+    'def f(*args, **kwargs):\n    """Run `shell` only.\n\n    - a list in a docstring\n'
+    '    """\n    x = a * b * c\n    return [i for i in args]  # done\n'
 )
 
 

@@ -74,13 +74,20 @@ _MESSAGE_V2 = "read_file: check containment with is_relative_to; document the sh
 
 _GIT = [
     "git",
-    "-c", "core.autocrlf=false",
-    "-c", "core.safecrlf=false",
-    "-c", "core.hooksPath=/dev/null",
-    "-c", "core.fsmonitor=false",
-    "-c", "commit.gpgsign=false",
-    "-c", "init.defaultBranch=main",
-    "-c", "advice.detachedHead=false",
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "core.safecrlf=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "init.defaultBranch=main",
+    "-c",
+    "advice.detachedHead=false",
 ]
 
 
@@ -162,9 +169,7 @@ def _v2_changes(files: dict[str, bytes]) -> dict[str, bytes]:
 
 def _env(date: str | None = None) -> dict[str, str]:
     env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("GIT_") or k in ("GIT_EXEC_PATH",)
+        k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in ("GIT_EXEC_PATH",)
     }
     env.update(
         GIT_CONFIG_NOSYSTEM="1",

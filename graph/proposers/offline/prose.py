@@ -17,6 +17,7 @@ from retrieval.survey import Finding
 MAX_QUOTE_CHARS = 240
 MAX_QUOTE_LINES = 6
 
+
 def short_symbol(node: str) -> str:
     """``path/to/file.py::Class.method`` → ``Class.method``; module pseudo-nodes keep the file."""
     path, _, sym = node.partition("::")

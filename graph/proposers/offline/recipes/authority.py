@@ -223,8 +223,11 @@ class StateGate:
             f"Consumer: {short_symbol(node)} in {node.split('::')[0]}. Channel: symbolic files "
             f"read back ({files}) at {join_names([where(r) for r in reads], 3)}. Force: fixed "
             "predicates in code decide from what was read"
-            + (f" ({join_names([clip(g.snippet, 60, at_word=True) for g in gates], 2)})"
-               if gates else "")
+            + (
+                f" ({join_names([clip(g.snippet, 60, at_word=True) for g in gates], 2)})"
+                if gates
+                else ""
+            )
             + "; the files are trusted as written. Horizon: every later run while the files "
             "persist."
         )
