@@ -360,7 +360,12 @@ class Verifier:
         hay = hay_map.text
         if not q or not hay:
             return []
-        votes = _votes(hay, [(m.group(), m.start()) for m in _WORD.finditer(q)])
+        words = [(m.group(), m.start()) for m in _WORD.finditer(q)]
+        # a mistyped identifier ("generate_lop") is in no line, so on its own it cannot
+        # vote; its character 4-grams can, and they are rare where the real name stands
+        typos = [(w, p) for w, p in words if len(w) >= 5 and w not in hay]
+        grams = [(w[i : i + 4], p + i) for w, p in typos for i in range(len(w) - 3)]
+        votes = _votes(hay, words + grams)
         if not votes:
             # no whole word of the quote is in the file (a one-word quote with a typo,
             # say): fall back to its character 4-grams

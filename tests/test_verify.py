@@ -375,3 +375,19 @@ def test_nearest_for_a_one_word_typo(verifier: Verifier) -> None:
     r = check(verifier, "MAX_STEBS", "src/app.py")
     assert r.status == VerifyStatus.not_found
     assert r.nearest and (r.nearest[0].lines.start, r.nearest[0].lines.end) == (4, 4)
+
+
+def test_nearest_finds_the_definition_behind_a_mistyped_name(tmp_path: Path) -> None:
+    """Only `def` and `(` of the quote are in the file, and `def` is on every function
+    line; the mistyped name's 4-grams are what point at the real definition."""
+    body = "".join(f"def step_{i}(state):\n    return state + {i}\n\n\n" for i in range(20))
+    body += "def generate_loop(root, out):\n    return root\n"
+    r = tmp_path / "repo"
+    r.mkdir()
+    git(r, "init", "-q")
+    sha = commit(r, {"loop.py": body}, "one")
+    v = Verifier(Snapshot(r, sha))
+    res = check(v, "def generate_lop(", "loop.py")
+    assert res.status == VerifyStatus.not_found
+    want = body.splitlines().index("def generate_loop(root, out):") + 1
+    assert res.nearest and (res.nearest[0].lines.start, res.nearest[0].lines.end) == (want, want)
