@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from drafter.model import Record, Report
-from drafter.sanitize import plain, visible
+from drafter.sanitize import json_safe, plain, visible
 from evals.alignment import KindAlignment
 from evals.content import ContentAgreement
 from evals.metrics import ABSENT, KindScore, WitnessHits
@@ -210,7 +210,9 @@ class Scorecard:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        """The scorecard as JSON with C1 controls and line separators escaped: labels and
+        quotes come from the repository, and this text goes to a terminal or a file."""
+        return json_safe(json.dumps(self.to_dict(), indent=2, ensure_ascii=False)) + "\n"
 
     # -- rich ----------------------------------------------------------------------
 

@@ -110,3 +110,32 @@ def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> 
     assert code == 0
     assert "⟨U+001B⟩" in out and "[bold red]X[/]" in out
     assert no_raw_control(out)
+
+
+def test_eval_json_carries_no_raw_c1_or_separator(tmp_path: Path, capsys) -> None:
+    """`json.dumps(ensure_ascii=False)` escapes C0 but leaves C1 (a one-byte CSI) and
+    U+2028 raw; the scorecard JSON on stdout and in --out escapes them, same data."""
+    import json
+
+    from drafter.sample import gold_path, materialize
+
+    repo = materialize(tmp_path / "sample").path
+    saved = Path(__file__).parent / "data" / "eval_labels" / "sample-offline.draft.json"
+    draft = json.loads(saved.read_text())
+    payload = "\x9b2J\x9d0;t\x9c\u2028"
+    for section in draft["sections"]:
+        for rec in section["records"]:
+            rec["label"] = payload + rec["label"]
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(draft))
+    out_file = tmp_path / "card.json"
+    args = ["eval", "--gold", str(gold_path()), "--draft", str(path), "--repo", str(repo)]
+    code = main(
+        [*args, "--no-baselines", "--similarity", "lexical", "--json", "--out", str(out_file)]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0
+    for text in (printed, out_file.read_text(encoding="utf-8")):
+        assert not any(c in text for c in "\x9b\x9c\x9d\u2028")
+        labels = [p["draft_label"] for p in json.loads(text)["pairs"]]
+        assert labels and all(label.startswith(payload) for label in labels)
