@@ -73,7 +73,9 @@ def test_cost_of_a_call_follows_the_price_table() -> None:
     assert price_for("some-unknown-model").input >= p.input  # unknown models err on the dear side
 
 
-def test_shared_context_is_capped_and_ranked() -> None:
+def test_shared_context_summarises_instead_of_listing() -> None:
+    """A stand-in survey (no index of its own) still gets the map: counts, entry points
+    first, a few findings per category, the rest left to the ``survey`` tool."""
     from types import SimpleNamespace
 
     from fakes import make_finding
@@ -88,7 +90,9 @@ def test_shared_context_is_capped_and_ranked() -> None:
     text = cp.shared_context(
         "s", "r", "0" * 40, [f"p{i}.py" for i in range(2000)], SimpleNamespace(findings=many)
     )
-    assert "... 500 more paths not shown" in text
-    assert "... 100 more findings not shown" in text
-    body = text.split('kind="survey_findings"')[1]
+    assert "... 1800 more entries not shown" in text  # 2000 top-level files, nothing to fold
+    assert "config_read 699: k ×699" in text
+    assert "... 693 more config_read findings not shown" in text
+    body = text.split('kind="survey_summary"')[1]
     assert body.index("entry_point:f.py:5") < body.index("config_read:f.py:1 ")
+    assert "config_read:f.py:7 " not in body  # past the per-category cap

@@ -123,7 +123,10 @@ def test_planner_and_account_see_what_they_need(run, repo) -> None:
     plan_first = fake.calls("plan")[0]
     opening = " ".join(b["text"] for b in plan_first["messages"][0]["content"])
     assert "README head:" in opening and "A tiny agent loop" in opening
-    assert "Entry points (survey):" in opening and "looper/loop.py" in opening
+    assert "The entry units, a summary of the" in opening
+    shared = plan_first["system"][1]["text"]  # the cached map every call carries
+    entries = shared.split("## Entry units")[1].split("##")[0]
+    assert "entry_point:looper/loop.py:" in entries
     assert plan_first["max_tokens"] >= 16000
     acc = fake.calls("account")[0]
     data = acc["messages"][0]["content"][-1]["text"]

@@ -21,6 +21,7 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from drafter.sample import SampleRepo
 from graph.estimate import estimate
 from graph.outcome import problems, witness_counts
 from graph.proposers.claude import ToolBudgets
@@ -92,3 +93,31 @@ def test_outcome_counts_and_exit_rule() -> None:
     gaps = problems(report)
     assert "RT-CMP-b kept no verified witness" in gaps and any("RT-CMP-c" in g for g in gaps)
     assert problems(_with_records([], [])) == ["the plan drafted no record"]
+
+
+def test_draft_estimate_prices_the_shared_block_that_is_sent(sample: SampleRepo) -> None:
+    """The CLI's estimate measures the very block a run caches (the survey map), so a
+    smaller block shows at once in the printed range."""
+    from graph.cli import draft_estimate
+    from graph.configuration import Configuration
+    from graph.nodes.resources import Resources
+    from graph.proposers.claude_prompts import shared_context
+
+    config = Configuration(generator="claude")
+    res = Resources(repo=str(sample.path), rev=sample.sha, use_index=False)
+    try:
+        snap = res.snapshot()
+        text = shared_context("tinkerbot", snap.identity, snap.sha, snap.files(), res.survey())
+        got = draft_estimate(config, res, "tinkerbot")
+    finally:
+        res.close()
+    budgets = ToolBudgets(
+        plan=config.plan_tool_calls,
+        record=config.record_tool_calls,
+        repair=config.repair_tool_calls,
+        account=config.account_tool_calls,
+    )
+    want = estimate(config.model, len(text), config.max_records, budgets, config.repair_rounds)
+    assert got.usd == want.usd
+    bigger = estimate(config.model, len(text) + 100_000, config.max_records, budgets)
+    assert bigger.usd[0] > got.usd[0]

@@ -58,7 +58,7 @@ def test_dump_shows_prompt_cache_markers_and_forced_tool(dump) -> None:
         body = r["body"]
         assert body["system"][0]["text"] == system
         assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
-        assert "survey_findings" in body["system"][-1]["text"]
+        assert "survey_summary" in body["system"][-1]["text"]  # the cached map
         tool = body["tools"][-1]  # the terminal tool comes after the investigation tools
         assert body["tool_choice"] == {"type": "any"}
         assert [t["name"] for t in body["tools"][:-1]] == list(TOOL_NAMES)

@@ -17,7 +17,7 @@ from typing import Any
 
 from drafter.model import LEAD_LABELS
 from drafter.sanitize import frame_escape
-from retrieval.survey.model import CATEGORIES
+from graph.proposers.claude_map import MAX_FILE_LINES, file_map, survey_summary
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
 _TAG = "repository_data"
@@ -66,41 +66,38 @@ def finding_line(f: Any) -> str:
     return f"{f.id} | {f.category}/{f.kind} | {where} | {f.symbol} | {snippet}"
 
 
-#: Caps that keep the shared block within a sane share of the context window on big
-#: repositories; every record still gets the findings of its own files in full.
-MAX_SHARED_PATHS = 1500
-MAX_SHARED_FINDINGS = 600
-#: Findings are shown in the survey's own category order.
-_CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
-
-
-def _capped(lines: list[str], cap: int, what: str) -> str:
-    if len(lines) <= cap:
-        return "\n".join(lines)
-    return "\n".join([*lines[:cap], f"... {len(lines) - cap} more {what} not shown"])
-
-
 def shared_context(
     system: str, repository: str, revision: str, paths: list[str], survey: Any
 ) -> str:
-    """The block every call of a run shares (and caches): tree and survey."""
-    findings = sorted(
-        getattr(survey, "findings", []) or [],
-        key=lambda f: (_CATEGORY_RANK.get(f.category, 99), f.path, f.start_line),
+    """The block every call of a run shares (and caches): a map of the repository.
+
+    A map, not the whole survey: this block is re-read on every turn of every tool loop,
+    while the ``survey`` tool lists any finding on request and each record's request
+    carries the findings of its own files in full (see :mod:`graph.proposers.claude_map`).
+    """
+    summary, total, busy = survey_summary(survey, finding_line)
+    files, folded, hidden = file_map(paths, keep=busy)
+    folding = (
+        f" Past {MAX_FILE_LINES} lines, {folded} folders holding {hidden} of the paths are"
+        " folded into one line each (folder/, file count, extensions);"
+        " `list_files` with the glob `folder/*` lists one."
+        if folded
+        else ""
     )
-    claims = list(getattr(survey, "readme_claims", []) or [])
-    parts = [
-        f"System: {system}\nRepository: {repository}\nRevision: {revision}\nSource ID: SRC-1",
-        data_block("file_list", _capped(paths, MAX_SHARED_PATHS, "paths"), count=str(len(paths))),
-        data_block(
-            "survey_findings",
-            _capped([finding_line(f) for f in findings], MAX_SHARED_FINDINGS, "findings"),
-            count=str(len(findings)),
-        ),
-    ]
-    if claims:
-        parts.append(data_block("documented_claims", "\n".join(finding_line(f) for f in claims)))
-    return "\n\n".join(parts)
+    return "\n\n".join(
+        [
+            f"System: {system}\nRepository: {repository}\nRevision: {revision}\nSource ID: SRC-1",
+            f"The repository's files ({len(paths)} paths).{folding}",
+            data_block("file_list", "\n".join(files), count=str(len(paths))),
+            f"A summary of the static survey ({total} findings): counts per category and"
+            " kind, the entry units, a few findings per category chosen by how much of"
+            " the code reaches them, and the files where findings gather. The `survey`"
+            " tool lists the rest: `survey(category=...)` for one category,"
+            " `survey(path=...)` for one file. Each record's request also carries the"
+            " findings of its own files in full.",
+            data_block("survey_summary", summary, count=str(total)),
+        ]
+    )
 
 
 def record_data(

@@ -9,18 +9,15 @@ prompt files and the framing helper every piece of repository data goes through.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
-from graph.proposers.claude_prompts import data_block, finding_line, record_data
+from graph.proposers.claude_prompts import data_block, record_data
 from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
-from retrieval.survey.model import Category
 
 README_LINES = 120
 OPENING_LINES = 120
 OPENING_FILES = 3
-ENTRY_LINES = 60
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 
@@ -48,29 +45,22 @@ def readme_path(files: list[str]) -> str | None:
 
 
 def orientation(tools: SnapshotTools, survey: Any) -> str:
-    """What a planner reads first: the README head, the entry points, a survey summary."""
+    """What a planner reads first besides the shared map: the README head.
+
+    The entry units, the survey's counts and key findings and the file list are in the
+    shared block every call already carries (``shared_context`` in
+    :mod:`graph.proposers.claude_prompts`), so they are pointed to, not repeated.
+    """
     snap = tools.res.snapshot()
-    parts: list[str] = []
     readme = readme_path(snap.files())
     page = _page(tools, readme, README_LINES) if readme else None
-    parts.append(f"README head:\n{page}" if page else "README: none found at this revision")
-    findings = list(getattr(survey, "findings", []) or [])
-    entries = [finding_line(f) for f in findings if f.category == Category.ENTRY_POINT]
-    more = f"\n... {len(entries) - ENTRY_LINES} more" if len(entries) > ENTRY_LINES else ""
-    parts.append(
-        "Entry points (survey):\n"
-        + data_block("entry_points", "\n".join(entries[:ENTRY_LINES]) or "(none found)")
-        + more
+    head = f"README head:\n{page}" if page else "README: none found at this revision"
+    n = len(getattr(survey, "findings", None) or [])
+    return (
+        f"{head}\n\nThe entry units, a summary of the {n} survey findings and the file list"
+        ' are in the shared context above; `survey(category="entry_point")` lists every'
+        " entry finding."
     )
-    by_cat = Counter(f.category for f in findings)
-    by_file = Counter(f.path for f in findings)
-    summary = [
-        f"files: {len(snap.files())}; findings: {len(findings)}",
-        "by category: " + ", ".join(f"{c} {n}" for c, n in sorted(by_cat.items())),
-        "files with most findings: " + ", ".join(f"{p} ({n})" for p, n in by_file.most_common(15)),
-    ]
-    parts.append("Survey summary:\n" + data_block("survey_summary", "\n".join(summary)))
-    return "\n\n".join(parts)
 
 
 def record_openings(tools: SnapshotTools | None, files: list[str]) -> str:

@@ -1,0 +1,237 @@
+"""A map of the repository for the block every Claude call of a run shares.
+
+Why a map and not the whole survey: the shared block is re-read from the prompt cache
+on every turn of every tool loop, so each token in it is paid for hundreds of times in
+a draft.  The model can ask for any finding with the ``survey`` tool and each record
+request already carries the findings of its own files in full, so the shared block
+only has to orient: how much of each category and kind there is, the ways the system
+starts and what they reach, the findings most of the code leads to, the files where
+findings gather, and a file list whose bulky folders are folded into one line.
+
+Every choice here is by counts and the call graph alone (no file or identifier of a
+particular repository), and every ordering ends in path and line, so the same survey
+gives the same bytes on every call (the block is cached).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+from retrieval.survey.index import EntryUnit, SurveyIndex
+from retrieval.survey.model import CATEGORIES, Category, Finding, Survey
+
+#: Entry units listed by name (the rest are counted and left to the ``survey`` tool).
+MAX_ENTRY_UNITS = 50
+#: Findings listed per category other than entry points.
+PER_CATEGORY = 6
+#: Files listed as the places where findings gather.
+MAX_BUSY_FILES = 15
+#: Kinds named per category in the counts (the rest are summed as "other").
+MAX_KINDS = 10
+#: Lines of the file list; past it, folders are folded (see :func:`file_map`).
+MAX_FILE_LINES = 200
+#: Extensions named on a folded folder's line.
+MAX_EXTS = 4
+
+_RANK = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+def _as_survey(survey: Any) -> Survey:
+    """The survey to index: a real one as is, else one built from its findings (a run
+    without a survey, or a test's stand-in, still gets a block of the same shape)."""
+    if isinstance(survey, Survey):
+        return survey
+    found = list(getattr(survey, "findings", None) or [])
+    return Survey(repository="", revision="", findings=found)
+
+
+def _tally(counts: Counter[str], cap: int) -> str:
+    """``a ×3, b ×2, other ×4``: the largest counts first, ties by name."""
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = [f"{k} ×{n}" for k, n in top[:cap]]
+    rest = sum(n for _, n in top[cap:])
+    if rest:
+        shown.append(f"other ×{rest}")
+    return ", ".join(shown)
+
+
+def category_counts(ix: SurveyIndex) -> list[str]:
+    """One line per category that has findings: its total and its kinds."""
+    out: list[str] = []
+    for cat in CATEGORIES:
+        found = ix.category(cat)
+        if found:
+            kinds = Counter(str(f.kind) for f in found)
+            out.append(f"{cat} {len(found)}: {_tally(kinds, MAX_KINDS)}")
+    return out
+
+
+def _unit_rank(u: EntryUnit) -> tuple[bool, int, int, str, int]:
+    """Real entries before library self-tests, then the ones reaching the most kinds of
+    effect, then the most effects, then source order."""
+    cats = {f.category for f in u.reached}
+    return (u.library, -len(cats), -len(u.reached), u.primary.path, u.primary.start_line)
+
+
+def entry_lines(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
+    """The entry units (capped by :func:`_unit_rank`, shown in source order), each
+    with what its code reaches."""
+    units = ix.entry_units
+    kept = sorted(units, key=_unit_rank)[:MAX_ENTRY_UNITS]
+    kept.sort(key=lambda u: (u.primary.path, u.primary.start_line))
+    out: list[str] = []
+    for u in kept:
+        row = line(u.primary)
+        reached = Counter(str(f.category) for f in u.reached)
+        if reached:
+            row += f" | reaches {_tally(reached, len(reached))}"
+        if u.extra:
+            row += f" | +{len(u.extra)} more start finding(s) of this unit"
+        if u.library:
+            row += " | library self-test"
+        out.append(row)
+    if len(units) > len(kept):
+        out.append(f"... {len(units) - len(kept)} more entry units not shown")
+    return out
+
+
+def _reach_counts(ix: SurveyIndex) -> Counter[str]:
+    """How many entry units reach each finding (by ID)."""
+    counts: Counter[str] = Counter()
+    for u in ix.entry_units:
+        counts.update({f.id for f in u.reached})
+    return counts
+
+
+def key_findings(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
+    """Up to :data:`PER_CATEGORY` findings per category besides entry points: the ones
+    most entry units reach, then whose function has the most callers, then in the
+    files with the most findings; ties in source order."""
+    reach = _reach_counts(ix)
+    out: list[str] = []
+    for cat in CATEGORIES:
+        if cat == Category.ENTRY_POINT:
+            continue
+        found = ix.category(cat)
+        if not found:
+            continue
+        ranked = sorted(
+            found,
+            key=lambda f: (
+                -reach[f.id],
+                -len(ix.callers.get(f.node, ())),
+                -len(ix.by_path.get(f.path, ())),
+                f.path,
+                f.start_line,
+                f.id,
+            ),
+        )
+        kept = sorted(ranked[:PER_CATEGORY], key=lambda f: ix.position[f.id])
+        out.extend(line(f) for f in kept)
+        if len(found) > len(kept):
+            out.append(f"... {len(found) - len(kept)} more {cat} findings not shown")
+    return out
+
+
+def busy_files(ix: SurveyIndex) -> list[str]:
+    """The files holding the most findings, with the categories they hold."""
+    ranked = sorted(ix.by_path.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    out: list[str] = []
+    for path, found in ranked[:MAX_BUSY_FILES]:
+        cats = Counter(str(f.category) for f in found)
+        out.append(f"{path} ({len(found)}: {_tally(cats, len(cats))})")
+    return out
+
+
+def survey_summary(survey: Any, line: Callable[[Finding], str]) -> tuple[str, int, set[str]]:
+    """The survey's map as text, how many findings it summarises, and the files that
+    hold findings (the file list keeps those listed longest)."""
+    ix = _as_survey(survey).index()
+    if not ix.size:
+        return "(the survey found nothing)", 0, set()
+    sections = [
+        ("Findings per category (total: kinds)", category_counts(ix)),
+        ("Entry units (ways of starting the system) and what their code reaches", None),
+        ("Findings most of the code leads to, per category", key_findings(ix, line)),
+        ("Files with the most findings", busy_files(ix)),
+    ]
+    parts = []
+    for title, rows in sections:
+        body = entry_lines(ix, line) if rows is None else rows
+        parts.append(f"## {title}\n" + ("\n".join(body) if body else "(none)"))
+    return "\n\n".join(parts), ix.size, set(ix.by_path)
+
+
+# -- the file list --------------------------------------------------------------------
+
+
+def _ext(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return "." + name.rsplit(".", 1)[1] if "." in name.lstrip(".") else "(no extension)"
+
+
+def _ancestors(path: str) -> Iterable[str]:
+    """Folders above ``path`` (``a/``, ``a/b/``), outermost first."""
+    parts = path.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        yield "/".join(parts[:i]) + "/"
+
+
+def file_map(
+    paths: list[str], keep: Collection[str] = (), budget: int = MAX_FILE_LINES
+) -> tuple[list[str], int, int]:
+    """The file list in at most ``budget`` lines, with how many folders were folded and
+    how many paths they hold.
+
+    Within budget every path is listed.  Past it, folders are folded into one line
+    ``folder/ (N files: .py ×a, .json ×b)`` until the list fits, bulkiest first: a
+    folder's bulk is the number of entries directly inside it (files and sub-folders)
+    times the share of its files *not* in ``keep`` (the files the survey found
+    something in); ties go to the lower share, the deeper folder, then the name.  So
+    wide data, log and result folders go first, while folders of source the survey
+    points into stay listed.  If the top level alone is
+    over budget the last lines are cut and counted.
+    """
+    paths = sorted(dict.fromkeys(paths))
+    if len(paths) <= budget:
+        return paths, 0, 0
+    below: dict[str, list[str]] = defaultdict(list)  # folder -> every file below it
+    children: dict[str, set[str]] = defaultdict(set)  # folder -> names directly inside
+    for p in paths:
+        for a in _ancestors(p):
+            below[a].append(p)
+            children[a].add(p[len(a) :].split("/", 1)[0])
+    shown = {f: len(ps) for f, ps in below.items()}  # lines each folder's subtree shows
+    total = len(paths)
+    folded: set[str] = set()
+    kept = set(keep)
+    share = {f: sum(p in kept for p in ps) / len(ps) for f, ps in below.items()}
+    bulk = {f: len(children[f]) * (1 - share[f]) for f in below}
+    order = sorted(below, key=lambda f: (-bulk[f], share[f], -f.count("/"), f))
+    for f in order:
+        if total <= budget:
+            break
+        if shown[f] <= 1 or any(a in folded for a in _ancestors(f[:-1])):
+            continue
+        delta = shown[f] - 1
+        total -= delta
+        for a in _ancestors(f[:-1]):
+            shown[a] -= delta
+        shown[f] = 1
+        folded.add(f)
+    out: dict[str, str] = {}
+    for p in paths:
+        top = next((a for a in _ancestors(p) if a in folded), None)
+        if top is None:
+            out[p] = p
+        elif top not in out:
+            exts = Counter(_ext(q) for q in below[top])
+            out[top] = f"{top} ({len(below[top])} files: {_tally(exts, MAX_EXTS)})"
+    lines = [out[k] for k in sorted(out)]
+    outer = [f for f in out if f in folded]
+    hidden = sum(len(below[f]) for f in outer)
+    if len(lines) > budget:
+        lines = [*lines[:budget], f"... {len(lines) - budget} more entries not shown"]
+    return lines, len(outer), hidden

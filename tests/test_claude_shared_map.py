@@ -1,0 +1,170 @@
+"""The shared block of a Claude run is a bounded, deterministic map of the repository.
+
+It is re-read from the prompt cache on every turn of every conversation, so it must
+stay small on any survey, give the same bytes every time, always show how the system
+starts, and tell the model where the rest of the survey is.
+"""
+
+from __future__ import annotations
+
+import random
+
+from graph.proposers.claude_map import (
+    MAX_ENTRY_UNITS,
+    MAX_FILE_LINES,
+    PER_CATEGORY,
+    file_map,
+)
+from graph.proposers.claude_prompts import shared_context
+from retrieval.survey.index import EFFECT_CATEGORIES
+from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
+
+#: A cap no survey may push the block past (characters); the old block was ~115k on
+#: a mid-sized repository and grew with the survey.
+BLOCK_CAP = 60_000
+
+
+def _finding(cat: str, kind: str, path: str, line: int, symbol: str = "f") -> Finding:
+    return Finding.model_validate(
+        {
+            "id": f"{cat}:{path}:{line}",
+            "category": cat,
+            "kind": kind,
+            "path": path,
+            "start_line": line,
+            "end_line": line,
+            "symbol": symbol,
+            "snippet": f"{kind}_call({line})  # " + "x" * 200,
+        }
+    )
+
+
+def _big_survey(seed: int = 0, entries: int = 8) -> tuple[Survey, list[str]]:
+    """Thousands of findings over hundreds of files, a handful of entry scripts whose
+    ``<main>`` calls into the library, and a bulky data folder."""
+    rng = random.Random(seed)
+    lib = [f"pkg/mod{i}.py" for i in range(300)]
+    findings: list[Finding] = []
+    for n in range(6000):
+        cat = CATEGORIES[1 + n % (len(CATEGORIES) - 1)]
+        path = lib[rng.randrange(len(lib))]
+        findings.append(_finding(cat, f"kind{n % 7}", path, 1 + n))
+    functions: dict[str, FunctionNode] = {}
+    edges: dict[str, list[str]] = {}
+    for i in range(entries):
+        path = f"scripts/run{i}.py"
+        findings.append(_finding("entry_point", "main_guard", path, 10, "<main>"))
+        main = f"{path}::<main>"
+        functions[main] = FunctionNode(
+            id=main, path=path, symbol="<main>", start_line=10, end_line=12
+        )
+        edges[main] = [f"{lib[i]}::f"]
+    for p in lib:
+        functions[f"{p}::f"] = FunctionNode(
+            id=f"{p}::f", path=p, symbol="f", start_line=1, end_line=9
+        )
+    survey = Survey(
+        repository="r",
+        revision="0" * 40,
+        findings=findings,
+        call_graph=CallGraph(functions=functions, edges=edges),
+    )
+    paths = [*lib, *(f"scripts/run{i}.py" for i in range(entries))]
+    paths += [f"data/runs/r{i}/out{j}.json" for i in range(100) for j in range(30)]
+    return survey, paths
+
+
+def _block(survey: Survey, paths: list[str]) -> str:
+    return shared_context("sys", "r", "0" * 40, paths, survey)
+
+
+def test_block_is_deterministic() -> None:
+    a = _block(*_big_survey(seed=1))
+    b = _block(*_big_survey(seed=1))
+    assert a == b
+    survey, paths = _big_survey(seed=1)
+    assert _block(survey, list(reversed(paths))) == a  # the file list does not follow input order
+
+
+def test_block_is_bounded_on_a_huge_survey() -> None:
+    survey, paths = _big_survey()
+    text = _block(survey, paths)
+    assert len(survey.findings) > 6000 and len(paths) > 3000
+    assert len(text) < BLOCK_CAP
+    files = text.split('kind="file_list"')[1].split("</repository_data>")[0]
+    assert len(files.strip().splitlines()) <= MAX_FILE_LINES + 2  # the tag line and a cut line
+    body = text.split('kind="survey_summary"')[1]
+    for cat in CATEGORIES[1:]:
+        assert sum(1 for ln in body.splitlines() if ln.startswith(f"{cat}:")) == PER_CATEGORY
+
+
+def test_block_names_the_survey_tool_and_the_counts() -> None:
+    text = _block(*_big_survey())
+    assert "`survey(category=...)`" in text and "`survey(path=...)`" in text
+    assert "A summary of the static survey (6008 findings)" in text
+    assert "entry_point 8: main_guard ×8" in text
+
+
+def test_entry_points_are_always_listed_with_what_they_reach() -> None:
+    survey, paths = _big_survey(entries=MAX_ENTRY_UNITS)
+    body = _block(survey, paths).split('kind="survey_summary"')[1]
+    for i in range(MAX_ENTRY_UNITS):
+        row = next(
+            ln for ln in body.splitlines() if ln.startswith(f"entry_point:scripts/run{i}.py:10 ")
+        )
+        lib = survey.index().by_path[f"pkg/mod{i}.py"]
+        assert ("| reaches " in row) == any(f.category in EFFECT_CATEGORIES for f in lib)
+    # past the cap the rest are counted, never silently dropped
+    survey, paths = _big_survey(entries=MAX_ENTRY_UNITS + 5)
+    body = _block(survey, paths).split('kind="survey_summary"')[1]
+    assert "... 5 more entry units not shown" in body
+
+
+def test_key_findings_prefer_what_entry_points_reach() -> None:
+    """Of many equal findings, the one an entry point's code reaches is listed."""
+    findings = [_finding("persistence", "write", f"lib/m{i}.py", 5) for i in range(40)]
+    findings.append(_finding("entry_point", "main_guard", "main.py", 3, "<main>"))
+    graph = CallGraph(
+        functions={
+            "main.py::<main>": FunctionNode(
+                id="main.py::<main>", path="main.py", symbol="<main>", start_line=3, end_line=4
+            ),
+            "lib/m37.py::f": FunctionNode(
+                id="lib/m37.py::f", path="lib/m37.py", symbol="f", start_line=1, end_line=9
+            ),
+        },
+        edges={"main.py::<main>": ["lib/m37.py::f"]},
+    )
+    survey = Survey(repository="r", revision="0" * 40, findings=findings, call_graph=graph)
+    body = _block(survey, ["main.py"]).split('kind="survey_summary"')[1]
+    assert "persistence:lib/m37.py:5 " in body
+    assert "persistence:lib/m39.py:5 " not in body
+    assert "reaches persistence ×1" in body
+
+
+def test_file_map_folds_bulky_folders_and_says_so() -> None:
+    src = [f"src/pkg/m{i}.py" for i in range(40)]
+    data = [f"results/run{i}/log{j}.json" for i in range(50) for j in range(10)]
+    readme = ["README.md"]
+    lines, folded, hidden = file_map(src + data + readme, keep=set(src), budget=60)
+    assert set(src) <= set(lines)  # the source the survey points into stays listed
+    assert folded == 1 and hidden == 500
+    assert "results/ (500 files: .json ×500)" in lines
+    assert lines == sorted(lines)
+    text = shared_context("s", "r", "0" * 40, src + data + readme, None)
+    assert "The repository's files (541 paths)" in text
+    # within budget nothing is folded
+    assert file_map(src, budget=60) == (sorted(src), 0, 0)
+
+
+def test_file_map_extensions_are_tallied_and_capped() -> None:
+    data = [f"d/x{i}.{ext}" for ext in ("a", "b", "c", "d", "e") for i in range(3)]
+    lines, folded, _ = file_map(data + ["top.py"], budget=5)
+    assert folded == 1
+    assert lines == ["d/ (15 files: .a ×3, .b ×3, .c ×3, .d ×3, other ×3)", "top.py"]
+
+
+def test_no_survey_still_gives_a_block() -> None:
+    text = shared_context("s", "r", "0" * 40, ["a.py"], None)
+    assert "(the survey found nothing)" in text
+    assert 'kind="file_list" count="1">\na.py\n' in text
