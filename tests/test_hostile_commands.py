@@ -89,8 +89,9 @@ def test_redraft_prints_a_hostile_note_as_text(tmp_path: Path, capsys, monkeypat
     assert f"note {SHOWN}" in printed
 
 
-def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> None:
-    """Draft labels (often sentences mined from the repository) reach the eval's tables."""
+def _eval_args_with_labels(tmp_path: Path, payload: str) -> list[str]:
+    """`drafter eval` arguments for the saved sample draft with ``payload`` before every
+    record label (labels are often sentences mined from the repository)."""
     import json
 
     from drafter.sample import gold_path, materialize
@@ -98,13 +99,17 @@ def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> 
     repo = materialize(tmp_path / "sample").path
     saved = Path(__file__).parent / "data" / "eval_labels" / "sample-offline.draft.json"
     draft = json.loads(saved.read_text())
-    payload = "\x1b]52;c;aGk=\x07 [bold red]X[/] \x1b[2J "
     for section in draft["sections"]:
         for rec in section["records"]:
             rec["label"] = payload + rec["label"]
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(draft))
-    args = ["eval", "--gold", str(gold_path()), "--draft", str(path), "--repo", str(repo)]
+    return ["eval", "--gold", str(gold_path()), "--draft", str(path), "--repo", str(repo)]
+
+
+def test_eval_scorecard_shows_hostile_labels_as_text(tmp_path: Path, capsys) -> None:
+    """Draft labels reach the eval's tables as literal text."""
+    args = _eval_args_with_labels(tmp_path, "\x1b]52;c;aGk=\x07 [bold red]X[/] \x1b[2J ")
     code = main([*args, "--no-baselines", "--similarity", "lexical"])
     out = capsys.readouterr().out
     assert code == 0
@@ -117,19 +122,9 @@ def test_eval_json_carries_no_raw_c1_or_separator(tmp_path: Path, capsys) -> Non
     U+2028 raw; the scorecard JSON on stdout and in --out escapes them, same data."""
     import json
 
-    from drafter.sample import gold_path, materialize
-
-    repo = materialize(tmp_path / "sample").path
-    saved = Path(__file__).parent / "data" / "eval_labels" / "sample-offline.draft.json"
-    draft = json.loads(saved.read_text())
     payload = "\x9b2J\x9d0;t\x9c\u2028"
-    for section in draft["sections"]:
-        for rec in section["records"]:
-            rec["label"] = payload + rec["label"]
-    path = tmp_path / "hostile.json"
-    path.write_text(json.dumps(draft))
+    args = _eval_args_with_labels(tmp_path, payload)
     out_file = tmp_path / "card.json"
-    args = ["eval", "--gold", str(gold_path()), "--draft", str(path), "--repo", str(repo)]
     code = main(
         [*args, "--no-baselines", "--similarity", "lexical", "--json", "--out", str(out_file)]
     )
