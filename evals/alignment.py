@@ -46,7 +46,7 @@ from scipy.optimize import linear_sum_assignment
 from drafter.errors import BadInput
 from drafter.model import Record
 from evals.similarity import TextSimilarity, code_similarity, record_text
-from evals.structure import CodeMap, path_credit
+from evals.structure import CodeMap, credit_matrix
 from evals.witnesses import Landing, LocatedWitness, kind_key
 
 TEXT_WEIGHT = 0.5
@@ -310,10 +310,11 @@ def score_matrix(
     )
     code = code_similarity(gold.records, draft.records)
     wit = [[draft_witness_score(gw, dw) for dw in draft.witnesses] for gw in gold.witnesses]
-    path: list[list[float | None]] = [
-        [path_credit(gw, dw, code_map) if code_map is not None else None for dw in draft.witnesses]
-        for gw in gold.witnesses
-    ]
+    path: list[list[float | None]] = (
+        credit_matrix(gold.witnesses, draft.witnesses, code_map)
+        if code_map is not None
+        else [[None] * n_d for _ in range(n_g)]
+    )
     combined = np.zeros_like(text)
     for a, g in enumerate(gold.records):
         for b, d in enumerate(draft.records):

@@ -214,17 +214,33 @@ def path_credit(
     object it writes, a tool it calls) lies inside the route's reach, while the route
     reaches far more than the part.
     """
-    g = cmap.nodes_of(gold)
-    d = cmap.nodes_of(draft)
-    if not g or not d:
-        return None
-    reach = cmap.reach(set(g), up, down)
-    total = 0.0
-    for node in d:
-        h = reach.get(node)
-        if h is not None:
-            total += 1.0 - h / (up + down + 1)
-    return total / len(d)
+    return credit_matrix([gold], [draft], cmap, up, down)[0][0]
+
+
+def credit_matrix(
+    gold: Sequence[Sequence[LocatedWitness]],
+    draft: Sequence[Sequence[LocatedWitness]],
+    cmap: CodeMap,
+    up: int = UP_HOPS,
+    down: int = DOWN_HOPS,
+) -> list[list[float | None]]:
+    """:func:`path_credit` of every gold record (rows) against every draft record.
+
+    A gold record's reach and a draft record's functions depend on that record alone,
+    so each is computed once here rather than once per pair.
+    """
+    reaches = [cmap.reach(set(g), up, down) if (g := cmap.nodes_of(gw)) else None for gw in gold]
+    nodes = [cmap.nodes_of(dw) for dw in draft]
+    span = up + down + 1
+    return [
+        [
+            None
+            if reach is None or not d
+            else sum(1.0 - reach[n] / span for n in d if n in reach) / len(d)
+            for d in nodes
+        ]
+        for reach in reaches
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
