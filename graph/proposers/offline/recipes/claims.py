@@ -18,6 +18,7 @@ from drafter.ids import slug
 from drafter.model import Block, LineRange, Record, Witness, WitnessBlock
 from drafter.text import clip, collapse
 from graph.proposer import PlanItem
+from graph.proposers.offline.deciding import deciding_quote
 from graph.proposers.offline.prose import join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
@@ -306,12 +307,11 @@ def _deciding_line(
             for f in ctx.ix.by_path.get(path, [])
             if f.category in _EFFECTS and start <= f.start_line <= end
         ]
-        if inside:
-            f = max(
-                inside, key=lambda f: (sum(s in f.snippet.lower() for s in want), -f.start_line)
-            )
+        for f in sorted(
+            inside, key=lambda f: (-sum(s in f.snippet.lower() for s in want), f.start_line)
+        ):
             found = witness(f, ctx.text_of)
-            if found is not None:
+            if found is not None and deciding_quote(found.quote):
                 return found
     best, best_n = None, 0
     in_doc = False
@@ -322,7 +322,7 @@ def _deciding_line(
             continue
         low = line.lower()
         n = sum(1 for s in want if s in low)
-        if n > best_n and _code_line(line):
+        if n > best_n and _code_line(line) and deciding_quote(line):
             best, best_n = (i, line), n
     if best is None or best_n < 2:
         return None

@@ -68,6 +68,15 @@ def prompt_families(ix: SurveyIndex, groups: dict[str, list[Finding]]) -> dict[s
     return {k: sorted(v) for k, v in fam.items()}
 
 
+def _names(heads: list[Finding]) -> str:
+    """The named texts, then how many unnamed strings (never ``<module>:106``)."""
+    named = [_name(h) for h in heads if h.kind == "prompt_file" or h.detail.get("name")]
+    unnamed = len(heads) - len(named)
+    if unnamed:
+        named.append(f"{unnamed} unnamed string{'s' if unnamed > 1 else ''}")
+    return join_names(named, 4)
+
+
 def _name(f: Finding) -> str:
     if f.kind == "prompt_file":
         return f.path.rsplit("/", 1)[-1]
@@ -88,7 +97,7 @@ class Prompts:
             if len(keys) > 1:
                 where_ = common_dir([h.path for h in heads])
                 noun = "prompt files" if f.kind == "prompt_file" else "instructions"
-                label = f"Shipped {noun} in {where_}: {join_names([_name(h) for h in heads], 4)}"
+                label = f"Shipped {noun} in {where_}: {_names(heads)}"
                 s = slug("prompts", where_.rstrip("/").rsplit("/", 1)[-1] or "root")
                 names = [_name(h) for h in heads]
                 if len(set(names)) < len(names):
