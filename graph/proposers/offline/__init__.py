@@ -17,11 +17,11 @@ from drafter.model import AccountSection, Block, Record, WitnessBlock
 from drafter.snapshot import Snapshot
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.offline.account import account_sections
-from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.labels import unsupported
+from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.prose import TextOf, join_names, para
-from graph.proposers.offline.siblings import same_in
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
+from graph.proposers.offline.siblings import same_in
 from graph.proposers.offline.status import restatus, with_statuses
 from retrieval.survey import Finding, Survey
 from retrieval.survey.index import SurveyIndex
@@ -99,7 +99,8 @@ class OfflineProposer:
         modules = {module_name(p) for p in ctx.files if p.endswith(".py")}
         readme = "\n".join(self.text_of()(p) or "" for p in ctx.files if _README.match(p))
         limits = Limits(ctx.max_records, self.limits.witnesses, self.limits.thorough)
-        return Plan(system=ctx.system, items=plan_items(ix, limits, readme, modules, self.text_of()))
+        items = plan_items(ix, limits, readme, modules, self.text_of())
+        return Plan(system=ctx.system, items=items)
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
         """The record for one plan item, or None when its findings yield no witness."""

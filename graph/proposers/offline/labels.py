@@ -33,7 +33,9 @@ CONSUMERS: dict[str, re.Pattern[str]] = {
     ),
     "fed to a model": re.compile(r"\bcreate\(|completion|generate|invoke|query|llm|model", re.I),
 }
-_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|md|json|jsonl|tsv|csv|txt|ya?ml|pkl|sh))\b")
+_FILE = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|md|json|jsonl|tsv|csv|txt|ya?ml|pkl|sh))\b"
+)
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9_]{3,}\b")
 
 

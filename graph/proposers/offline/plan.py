@@ -12,8 +12,8 @@ import re
 
 from drafter.text import clip
 from graph.proposer import PlanItem
-from graph.proposers.offline.rank import path_class, rank_units, readme_targets
 from graph.proposers.offline.prose import TextOf
+from graph.proposers.offline.rank import path_class, rank_units, readme_targets
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
 from graph.proposers.offline.recipes.authority import (

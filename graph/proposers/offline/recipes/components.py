@@ -45,8 +45,13 @@ def model_role(name: str) -> str | None:
 #: file imports (a file importing two SDKs calls each through its own method).
 _CALL_SHAPES = (
     (re.compile(r"\.messages\.(create|stream)$"), "anthropic"),
-    (re.compile(r"\.(chat\.completions\.(create|parse)|responses\.create|completions\.create"
-                r"|embeddings\.create)$"), "openai"),
+    (
+        re.compile(
+            r"\.(chat\.completions\.(create|parse)|responses\.create|completions\.create"
+            r"|embeddings\.create)$"
+        ),
+        "openai",
+    ),
     (re.compile(r"(^|\.)generate_content$"), "google"),
 )
 

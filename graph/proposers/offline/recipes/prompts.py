@@ -14,6 +14,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
+from graph.proposers.offline.sentences import in_example
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -66,6 +67,13 @@ def prompt_families(ix: SurveyIndex, groups: dict[str, list[Finding]]) -> dict[s
         else:
             fam.setdefault(f"{cls}:0:{dir_of(fs[0].path)}", []).append(key)
     return {k: sorted(v) for k, v in fam.items()}
+
+
+def _example(f: Finding, ctx: DraftContext) -> bool:
+    """A rule line inside a worked example the prompt shows (a few-shot answer): the
+    prompt's words, but not a rule it states."""
+    text = ctx.text_of(f.path) if ctx.text_of else None
+    return text is not None and in_example(text.splitlines(), f.start_line)
 
 
 def _names(heads: list[Finding]) -> str:
@@ -122,7 +130,7 @@ class Prompts:
     def draft(self, ctx: DraftContext) -> Record | None:
         head_ids = set(ctx.item.hints.get("heads", []))
         heads = [f for f in ctx.findings if f.id in head_ids] or ctx.findings[:1]
-        rules = [f for f in ctx.findings if f not in heads]
+        rules = [f for f in ctx.findings if f not in heads and not _example(f, ctx)]
         described = join_names(
             [
                 f"{h.path} ({h.detail.get('lines', '?')} lines)"

@@ -78,8 +78,7 @@ def _runs_what_was_read(f: Finding, read: Finding) -> bool:
         for k in ("target", "target_value", "written_value", "written_as")
     }
     return any(
-        len(n) >= 4 and re.search(rf"(?<![\w.]){re.escape(n)}(?![\w])", f.snippet)
-        for n in names
+        len(n) >= 4 and re.search(rf"(?<![\w.]){re.escape(n)}(?![\w])", f.snippet) for n in names
     )
 
 

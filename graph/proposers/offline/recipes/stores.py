@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from drafter.ids import slug
 from drafter.model import Block, Record
@@ -97,7 +98,9 @@ def find_stores(ix: SurveyIndex, text_of: TextOf | None) -> list[Store]:
     return out
 
 
-def _line_finding(f: Finding, n: int, text: str, kind: str, category: Category) -> Finding:
+def _line_finding(
+    f: Finding, n: int, text: str, kind: Literal["read", "written_value"], category: Category
+) -> Finding:
     lines = text.splitlines()
     snippet = lines[n - 1]
     # a ``with open(...) as fh:`` line reads nothing by itself: quote the load beneath it
@@ -130,7 +133,7 @@ class Stores:
                 s.write.start_line,
             ),
         )
-        items = []
+        items: list[PlanItem] = []
         for s in stores:
             # copies in sibling folders are folded after planning; the cap applies then
             if path_class(s.write.path) == 2 or len(items) >= MAX_STORES * 4:
@@ -155,12 +158,12 @@ class Stores:
             return None
         h = ctx.item.hints
         reads = [
-            _line_finding(write, int(n), text, "read_again", Category.READ_BACK)
+            _line_finding(write, int(n), text, "read", Category.READ_BACK)
             for n in h.get("reads", [])
         ]
         assign = h.get("assign")
         named = (
-            [_line_finding(write, int(assign), text, "names_file", Category.PERSISTENCE)]
+            [_line_finding(write, int(assign), text, "written_value", Category.PERSISTENCE)]
             if assign
             else []
         )
