@@ -26,7 +26,7 @@ from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
 
-MAX_STORES = 3
+MAX_STORES = 2
 _WRITES = {"write", "append", "json", "pickle", "csv", "yaml", "file", "torch", "numpy", "parquet"}
 _TARGET = re.compile(r"^(?:self\.)?[A-Za-z_]\w*$")
 _FORMS = {
@@ -136,7 +136,9 @@ class Stores:
         items: list[PlanItem] = []
         for s in stores:
             # copies in sibling folders are folded after planning; the cap applies then
-            if path_class(s.write.path) == 2 or len(items) >= MAX_STORES * 4:
+            # the loop's own state is what the routes reach; a helper script's cache is not
+            off_route = bool(route_nodes) and s.write.node not in route_nodes
+            if path_class(s.write.path) > 0 or off_route or len(items) >= MAX_STORES * 4:
                 continue
             base = s.name.rsplit("/", 1)[-1]
             items.append(
