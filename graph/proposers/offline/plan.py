@@ -161,10 +161,17 @@ def fold_siblings(st: PlanState) -> None:
         outside = frozenset(p for p in i.files if p.rsplit("/", 1)[0] not in folders)
         return i.recipe, stem, rep(i.files[0]) if i.files else "", outside
 
+    # the copy standing for the set (siblings.py puts the most typical first) is kept
     kept: dict[tuple[str, str, str, frozenset[str]], PlanItem] = {}
+    for i in st.items:
+        if i.files and i.files[0] in smap and rep(i.files[0]) == i.files[0]:
+            kept.setdefault(shape(i), i)
     folded: dict[str, list[str]] = {}
     out: list[PlanItem] = []
     for i in st.items:
+        if kept.get(shape(i)) is i:
+            out.append(i)
+            continue
         key = shape(i)
         first = kept.get(key)
         if first is None or not i.files or i.files[0] not in smap:

@@ -86,8 +86,22 @@ def sibling_sets(survey: Survey) -> list[Siblings]:
             same = [p for p in left if _overlap(defs[head], defs[p]) >= MIN_OVERLAP]
             left = [p for p in left if p not in same]
             if len({_folder(p) for p in same}) >= 2:
-                out.append(Siblings(tuple(same)))
+                out.append(Siblings(tuple(_most_typical_first(same, survey))))
     return out
+
+
+def _most_typical_first(paths: list[str], survey: Survey) -> list[str]:
+    """The copy most like the others first (by the lines of its survey findings): it
+    stands for the set best, where the first in path order may be the odd one out."""
+    lines: dict[str, set[str]] = {p: set() for p in paths}
+    for f in survey.findings:
+        if f.path in lines:
+            lines[f.path].add(" ".join(f.snippet.split()))
+
+    def typical(p: str) -> float:
+        return sum(_overlap(lines[p], lines[q]) for q in paths if q != p)
+
+    return sorted(paths, key=lambda p: (-typical(p), p))
 
 
 def sibling_map(survey: Survey) -> dict[str, Siblings]:
