@@ -24,6 +24,7 @@ from graph.epistemic.scan import (
     skip_path,
     truth_class,
 )
+from graph.proposers.offline.deciding import deciding_quote
 from retrieval.survey.model import Category
 
 _FORMS = (
@@ -126,7 +127,7 @@ def _check_outputs(sites: list[CheckSite], text_of: TextOf) -> list[Artifact]:
         lines = text_of(s.path) or []
         for n in range(s.start, min(s.end, len(lines)) + 1):
             raw = lines[n - 1].strip()
-            if raw.startswith("return ") and len(raw) > 8:
+            if raw.startswith("return ") and deciding_quote(raw):
                 cls = truth_class(f"{raw} {s.symbol}") or ObjectClass.scores
                 out.append(Artifact(cls, s.path, s.symbol, n, raw, False, "return value"))
                 break

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from drafter.ids import slug, unique_id
 from graph.epistemic.artifacts import find_artifacts
@@ -37,6 +37,8 @@ class EpiObject:
     path: str
     artifacts: list[Artifact]
     part_of: str | None = None
+    #: files holding the same artifacts (a structure repeated in sibling folders)
+    copies: list[str] = field(default_factory=list)
 
     @property
     def persisted(self) -> bool:
@@ -54,6 +56,8 @@ class EpiRoute:
     site: CheckSite
     objects: list[str] = field(default_factory=list)
     part_of: str | None = None
+    #: files holding the same function with the same deciding lines
+    copies: list[str] = field(default_factory=list)
 
     @property
     def main_kind(self) -> CheckKind:
@@ -136,13 +140,44 @@ def _link(site: CheckSite, objects: list[EpiObject], survey: Any) -> list[str]:
     return [o.id for o in called][:2]
 
 
+T = TypeVar("T", CheckSite, EpiObject)
+
+
+def fold_copies(
+    items: list[T], shape: Callable[[T], tuple[str, ...]]
+) -> tuple[list[T], dict[int, list[str]]]:
+    """Items whose shape (a function's name and deciding lines, an object's class and
+    quoted lines) repeats in other files are one item: the first stays, and the map
+    from its ``id()`` lists the other files.  Nothing repository-specific is named."""
+    first: dict[tuple[str, ...], T] = {}
+    copies: dict[int, list[str]] = {}
+    out: list[T] = []
+    for it in items:
+        key = shape(it)
+        kept = first.get(key)
+        if kept is None:
+            first[key] = it
+            out.append(it)
+        elif it.path != kept.path:
+            copies.setdefault(id(kept), []).append(it.path)
+    return out, {k: list(dict.fromkeys(v)) for k, v in copies.items()}
+
+
 def make_plan(
     survey: Any, runtime: RuntimeInput, text_of: Callable[[str], list[str] | None]
 ) -> EpiPlan:
     """Scan, rank, cap and link: the typed outline of the epistemic draft."""
-    sites = find_check_sites(survey, text_of)[:MAX_ROUTES]
+    sites, site_copies = fold_copies(
+        find_check_sites(survey, text_of), lambda s: (s.symbol, *(c.text for c in s.lines))
+    )
+    sites = sites[:MAX_ROUTES]
     artifacts = find_artifacts(survey, sites, text_of)
-    objects = _group_objects(artifacts, runtime)
+    objects, obj_copies = fold_copies(
+        _group_objects(artifacts, runtime),
+        lambda o: (o.cls.value, *(a.text for a in o.artifacts)),
+    )
+    for o in objects:
+        o.copies = obj_copies.get(id(o), [])
     taken: set[str] = set()
     routes: list[EpiRoute] = []
     for site in sites:
@@ -151,7 +186,7 @@ def make_plan(
             continue  # checks nothing truth-apt: an exit code or a count of something else
         rid = unique_id(f"EPI-RTE-{_slug(site.name)}-{site.kinds[0].value}", taken)
         part = owner_record(site.path, runtime, ("RTE",))
-        routes.append(EpiRoute(rid, site, linked, part))
+        routes.append(EpiRoute(rid, site, linked, part, site_copies.get(id(site), [])))
     # objects nothing persists, no route transforms and no model produced are noise
     used = {o for r in routes for o in r.objects}
     objects = [o for o in objects if o.persisted or o.id in used or o.model_output]

@@ -99,8 +99,17 @@ def object_record(obj: EpiObject, text_of: TextOf) -> Record:
         if w is not None and w.quote not in seen:
             seen.add(w.quote)
             blocks.append(WitnessBlock(witness=w))
-    label = f"{obj.cls.value.capitalize()} in {obj.path.rsplit('/', 1)[-1]}"
+    if obj.copies:
+        blocks.insert(2, Paragraph(text=_same_in(obj.copies)))
+    label = f"{obj.cls.value.capitalize()} in {obj.path}"
     return Record(id=obj.id, label=label, part_of=obj.part_of, blocks=blocks)
+
+
+def _same_in(paths: list[str]) -> str:
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return (
+        f"The same lines repeat in {shown} (a structure repeated across files); drafted once here."
+    )
 
 
 def route_record(route: EpiRoute, plan: EpiPlan, survey: Any, text_of: TextOf) -> Record:
@@ -142,5 +151,10 @@ def route_record(route: EpiRoute, plan: EpiPlan, survey: Any, text_of: TextOf) -
         w = witness_at(site.path, c.line, text_of)
         if w is not None:
             blocks.append(WitnessBlock(witness=w))
+    if route.copies:
+        blocks.insert(1, Paragraph(text=_same_in(route.copies)))
     label = f"{route.main_kind.value.capitalize()} in {site.symbol}"
+    if route.copies:
+        n = len(route.copies)
+        label += f" ({site.path} and {n} {'copy' if n == 1 else 'copies'})"
     return Record(id=route.id, label=label, part_of=route.part_of, blocks=blocks)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from graph.proposers.offline.deciding import deciding_quote
+
 #: Lines of a file at the pinned revision, or None when it cannot be read as text.
 TextOf = Callable[[str], list[str] | None]
 
@@ -189,7 +191,9 @@ def find_check_sites(survey: Any, text_of: TextOf) -> list[CheckSite]:
         site = CheckSite(fn.path, fn.symbol, fn.start_line, fn.end_line)
         for n in range(fn.start_line, min(fn.end_line, len(lines)) + 1):
             raw = lines[n - 1].strip()
-            kind = _check_kind(raw, truthy_fn) if raw else None
+            # the offline drafter's deciding-line rule: a shape or loop-bound check
+            # (``assert len(a) == len(b)``), a bare return or a print decides nothing
+            kind = _check_kind(raw, truthy_fn) if raw and deciding_quote(raw) else None
             if kind is not None:
                 site.lines.append(CheckLine(kind, n, raw))
         if site.lines:

@@ -17,9 +17,11 @@ from drafter.model import AccountSection, Block, Record, WitnessBlock
 from drafter.snapshot import Snapshot
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.offline.account import account_sections
+from graph.proposers.offline.labels import unsupported
 from graph.proposers.offline.plan import RECIPES, plan_items
-from graph.proposers.offline.prose import TextOf
+from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
+from graph.proposers.offline.siblings import same_in
 from graph.proposers.offline.status import restatus, with_statuses
 from retrieval.survey import Finding, Survey
 from retrieval.survey.index import SurveyIndex
@@ -97,7 +99,8 @@ class OfflineProposer:
         modules = {module_name(p) for p in ctx.files if p.endswith(".py")}
         readme = "\n".join(self.text_of()(p) or "" for p in ctx.files if _README.match(p))
         limits = Limits(ctx.max_records, self.limits.witnesses, self.limits.thorough)
-        return Plan(system=ctx.system, items=plan_items(ix, limits, readme, modules))
+        items = plan_items(ix, limits, readme, modules, self.text_of())
+        return Plan(system=ctx.system, items=items)
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
         """The record for one plan item, or None when its findings yield no witness."""
@@ -129,7 +132,20 @@ class OfflineProposer:
         )
         rec = recipe.draft(dctx)
         if rec is None or not rec.witnesses:
-            return None
+            return None  # no line that decides anything: nothing to draft
+        siblings = [str(x) for x in ctx.item.hints.get("siblings") or []]
+        if siblings:
+            rec.blocks.insert(
+                1 if len(rec.blocks) > 1 else len(rec.blocks),
+                para(
+                    f"The same structure repeats in sibling folders ({same_in(siblings)}: the "
+                    "same file name and near-identical definitions); it is drafted once, from "
+                    f"{join_names(list(dict.fromkeys(w.path for w in rec.witnesses)), 2)}."
+                ),
+            )
+        missing = unsupported(rec)
+        if missing:
+            rec.flags = [*rec.flags, "label names what no witness shows: " + ", ".join(missing)]
         return with_statuses(rec, ctx.item.kind, self._near(fs, rec))
 
     def repair_record(

@@ -8,8 +8,11 @@ budget keeps the draft reviewable, core first, without starving any family.
 
 from __future__ import annotations
 
+import re
+
 from drafter.text import clip
 from graph.proposer import PlanItem
+from graph.proposers.offline.prose import TextOf
 from graph.proposers.offline.rank import path_class, rank_units, readme_targets
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
@@ -31,8 +34,11 @@ from graph.proposers.offline.recipes.prompts import Prompts, common_dir
 from graph.proposers.offline.recipes.routes import ModelLoops, Routes
 from graph.proposers.offline.recipes.scores import Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
+from graph.proposers.offline.recipes.stores import MAX_STORES, Stores
 from graph.proposers.offline.recipes.tools import Tools
+from graph.proposers.offline.siblings import same_in, sibling_map
 from retrieval.survey.index import SurveyIndex
+from retrieval.survey.model import Category
 
 #: Every recipe, in planning order.
 RECIPE_LIST: tuple[Recipe, ...] = (
@@ -43,6 +49,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
     Routes(),
     ModelLoops(),
     Artifacts(),
+    Stores(),
     Prompts(),
     Tools(),
     Scores(),
@@ -58,6 +65,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 BUDGET_ORDER = (
     ("pinned_model", "endpoint", "external_agent"),
     ("route",),
+    ("stored_state",),
     ("self_modification",),
     ("artifact",),
     ("scores",),
@@ -72,15 +80,27 @@ BUDGET_ORDER = (
 
 
 def plan_items(
-    ix: SurveyIndex, limits: Limits, readme: str, repo_modules: set[str]
+    ix: SurveyIndex,
+    limits: Limits,
+    readme: str,
+    repo_modules: set[str],
+    text_of: TextOf | None = None,
 ) -> list[PlanItem]:
     routes, rest = rank_units(ix, readme_targets(readme), 12 if limits.thorough else 6)
     st = PlanState(
-        ix=ix, limits=limits, units=routes, secondary_units=rest, repo_modules=repo_modules
+        ix=ix,
+        limits=limits,
+        units=routes,
+        secondary_units=rest,
+        repo_modules=repo_modules,
+        text_of=text_of,
     )
     for recipe in RECIPE_LIST:
         st.items += recipe.plan(st)
     merge_external_agent_sources(st)
+    stores_own_their_writes(st)
+    fold_siblings(st)
+    cap_stores(st)
     prune_scores_on_routes(st)
     return budget(st.items, limits.records)
 
@@ -98,6 +118,80 @@ def merge_external_agent_sources(st: PlanState) -> None:
         composed = f"{dst.label}, composed from prompt files in {common_dir(src.files)}"
         dst.label = clip(composed, 120, at_word=True)
         st.items.remove(src)
+
+
+def stores_own_their_writes(st: PlanState) -> None:
+    """A write that a stored-state object holds (written and read back) is that object's,
+    not also evidence in an artifact family; a family left with no write goes."""
+    held = {fid for i in st.of_recipe("stored_state") for fid in i.facts}
+    if not held:
+        return
+    out = []
+    for i in st.items:
+        if i.recipe == "artifact" and held & set(i.facts):
+            i.facts = [f for f in i.facts if f not in held]
+            fs = [f for f in st.ix.findings(i.facts)]
+            if not any(f.category == Category.PERSISTENCE for f in fs):
+                continue
+            i.files = list(dict.fromkeys(f.path for f in fs))
+        out.append(i)
+    st.items = out
+
+
+def fold_siblings(st: PlanState) -> None:
+    """Items of one recipe that differ only by sibling files (one structure repeated in
+    several folders, :mod:`.siblings`) are one item: the first in the recipe's own order
+    stays, names the other folders in its label and hints, and the copies go."""
+    smap = sibling_map(st.ix.survey)
+    if not smap:
+        return
+    folders = {p.rsplit("/", 1)[0] for p in smap}
+
+    def rep(p: str) -> str:
+        return smap[p].paths[0] if p in smap else p
+
+    words = {t for f in folders for t in re.split(r"[^a-z0-9]+", f.lower()) if t}
+
+    def shape(i: PlanItem) -> tuple[str, str, str, frozenset[str]]:
+        """The recipe, the item's ID without folder words or a uniqueness suffix, its
+        main file up to siblings, and its files outside the sibling folders (a helper
+        file beside one copy does not make it different)."""
+        tokens = re.sub(r"-\d+$", "", i.id).lower().split("-")
+        stem = "-".join(t for t in tokens if t not in words)
+        outside = frozenset(p for p in i.files if p.rsplit("/", 1)[0] not in folders)
+        return i.recipe, stem, rep(i.files[0]) if i.files else "", outside
+
+    # the copy standing for the set (siblings.py puts the most typical first) is kept
+    kept: dict[tuple[str, str, str, frozenset[str]], PlanItem] = {}
+    for i in st.items:
+        if i.files and i.files[0] in smap and rep(i.files[0]) == i.files[0]:
+            kept.setdefault(shape(i), i)
+    folded: dict[str, list[str]] = {}
+    out: list[PlanItem] = []
+    for i in st.items:
+        if kept.get(shape(i)) is i:
+            out.append(i)
+            continue
+        key = shape(i)
+        first = kept.get(key)
+        if first is None or not i.files or i.files[0] not in smap:
+            kept.setdefault(key, i)
+            out.append(i)
+            continue
+        if i.files[0].rsplit("/", 1)[0] != first.files[0].rsplit("/", 1)[0]:
+            folded.setdefault(first.id, []).append(i.files[0].rsplit("/", 1)[0].rsplit("/", 1)[-1])
+    for i in out:
+        if folded.get(i.id):
+            names = list(dict.fromkeys(folded[i.id]))
+            i.hints = {**i.hints, "siblings": names}
+            i.label = clip(f"{i.label} ({same_in(names)})", 160, at_word=True)
+    st.items = out
+
+
+def cap_stores(st: PlanState) -> None:
+    """At most :data:`MAX_STORES` stored-state objects, counted after sibling folding."""
+    extra = {i.id for i in st.of_recipe("stored_state")[MAX_STORES:]}
+    st.items = [i for i in st.items if i.id not in extra]
 
 
 def prune_scores_on_routes(st: PlanState) -> None:

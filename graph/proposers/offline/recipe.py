@@ -20,6 +20,7 @@ from drafter.ids import unique_id
 from drafter.model import Block, Record
 from drafter.text import clip
 from graph.proposer import Plan, PlanItem
+from graph.proposers.offline.deciding import deciding
 from graph.proposers.offline.prose import TextOf, wblock, witness
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
@@ -66,6 +67,8 @@ class PlanState:
     repo_modules: set[str] = field(default_factory=set)
     ids: Ids = field(default_factory=Ids)
     items: list[PlanItem] = field(default_factory=list)
+    #: whole file texts at the revision, for rules that read a function's own lines
+    text_of: TextOf | None = None
 
     def of_recipe(self, *names: str) -> list[PlanItem]:
         return [i for i in self.items if i.recipe in names]
@@ -164,14 +167,15 @@ def make_item(
 
 
 def witness_blocks(fs: list[Finding], text_of: TextOf | None, limit: int) -> list[Block]:
-    """Witnesses for the findings in order, one per distinct quote, at most ``limit``."""
+    """Witnesses for the findings in order, one per distinct quote, at most ``limit``;
+    a line that decides nothing (:mod:`.deciding`) is never a witness."""
     out: list[Block] = []
     seen: set[tuple[str, str, str]] = set()
     for f in fs:
         if len(out) >= limit:
             break
         w = witness(f, text_of)
-        if w is None:
+        if w is None or not deciding(f, w.quote):
             continue
         key = (w.path, w.quote, str(w.lines))
         if key in seen:

@@ -234,6 +234,32 @@ class StateGate:
         return _bap(ctx, lead, gates[:1] + reads[:1] + gates[1:] + reads[1:])
 
 
+_LOAD_STEPS = {
+    "spec_from_file": "a module spec made from a file",
+    "module_from_spec": "a module made from the spec",
+    "exec_module": "the module executed",
+    "import_module": "a module imported by name",
+    "run_path": "a file run as a script",
+    "reload": "a module reloaded",
+    "plugin_scan": "plugins found by scanning",
+    "entry_points": "installed entry points",
+    "exec_eval": "text run with exec/eval",
+}
+#: Kinds whose target names the code itself (the later steps only pass objects on).
+_NAMES_CODE = ("spec_from_file", "import_module", "run_path", "exec_eval", "plugin_scan")
+
+
+def _load_channel(fs: list[Finding]) -> str:
+    """How the code is loaded, step by step, and what names it: ``a module spec made
+    from a file, a module made from the spec, then the module executed; the code is named
+    by `path`` -- never the intermediate objects (``spec``, ``module``) as targets."""
+    steps = list(dict.fromkeys(_LOAD_STEPS.get(x.kind, x.kind.replace("_", " ")) for x in fs))
+    how = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + ", then " + steps[-1]
+    named = next((x for x in fs if x.kind in _NAMES_CODE), None)
+    target = str(named.detail.get("target") or named.detail.get("command") or "") if named else ""
+    return how + (f"; the code is named by `{clip(target, 60, at_word=True)}`" if target else "")
+
+
 class LoadedCode:
     name = "loaded_code"
     kind = "BAP"
@@ -266,15 +292,10 @@ class LoadedCode:
         if not fs:
             return None
         f = fs[0]
-        targets = join_names(
-            [str(x.detail.get("target") or x.detail.get("command") or x.kind) for x in fs], 3
-        )
         lead = (
-            f"Consumer: {short_symbol(f.node)} in {f.path}. Channel: "
-            f"{join_names(sorted({x.kind.replace('_', ' ') for x in fs}))} of {targets}. "
-            "Force: the "
-            "loaded code runs with the full authority of the importing process; the survey shows "
-            "no sandbox or allow-list at this point. "
+            f"Consumer: {short_symbol(f.node)} in {f.path}. Channel: {_load_channel(fs)}. "
+            "Force: the loaded code runs with the full authority of the importing process; the "
+            "survey shows no sandbox or allow-list at this point. "
             f"Horizon: each call of {short_symbol(f.node)}; "
             "edits to the loaded files take effect at the next load."
         )

@@ -18,9 +18,11 @@ from drafter.ids import slug
 from drafter.model import Block, LineRange, Record, Witness, WitnessBlock
 from drafter.text import clip, collapse
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para, sentence_witness, witness
+from graph.proposers.offline.deciding import deciding_quote
+from graph.proposers.offline.prose import TextOf, join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
+from graph.proposers.offline.sentences import in_example, whole_sentence
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -74,9 +76,16 @@ def _norm(sentence: str) -> str:
 def runtime_claim(f: Finding) -> bool:
     """A strong promise about behaviour, not a heading, list lead-in or setup note."""
     s = sentence_of(f).strip()
-    if not _STRONG_CLAIM.search(s) or _SETUP.search(s):
+    if not _STRONG_CLAIM.search(s) or _SETUP.search(s) or not whole_sentence(s):
         return False
     return not s.endswith(":") and not re.match(r"^\w+(\[[^\]]*\])?\s*:", s)
+
+
+def said_as_example(f: Finding, text_of: TextOf | None) -> bool:
+    """Whether the claim's line sits in a worked example the text shows (a few-shot
+    answer in a prompt), which the repository does not assert."""
+    text = text_of(f.path) if text_of else None
+    return text is not None and in_example(text.splitlines(), f.start_line)
 
 
 def stems(sentence: str) -> set[str]:
@@ -150,7 +159,7 @@ class Claims:
     def plan(self, st: PlanState) -> list[PlanItem]:
         groups: dict[str, list[Finding]] = {}
         for f in st.ix.category(Category.CLAIM):
-            if runtime_claim(f):
+            if runtime_claim(f) and not said_as_example(f, st.text_of):
                 groups.setdefault(_norm(sentence_of(f)), []).append(f)
         names = code_names(st.ix)
         ranked = sorted(
@@ -205,9 +214,12 @@ class Claims:
         if not said:
             return None
         c, sentence = said[0], str(ctx.item.hints.get("sentence") or sentence_of(said[0]))
+        said_text = sentence.strip()
+        if not re.search(r"[.!?][\"')”’]*$", said_text):
+            said_text += "."  # the next sentence of the template must not run into it
         blocks: list[Block] = [
             para(
-                f"Claimed operation: {sentence} Source: {_SOURCE.get(c.kind, 'text')} in "
+                f"Claimed operation: {said_text} Source: {_SOURCE.get(c.kind, 'text')} in "
                 f"{c.path}:{c.start_line}"
                 + (
                     " (said again at "
@@ -306,12 +318,11 @@ def _deciding_line(
             for f in ctx.ix.by_path.get(path, [])
             if f.category in _EFFECTS and start <= f.start_line <= end
         ]
-        if inside:
-            f = max(
-                inside, key=lambda f: (sum(s in f.snippet.lower() for s in want), -f.start_line)
-            )
+        for f in sorted(
+            inside, key=lambda f: (-sum(s in f.snippet.lower() for s in want), f.start_line)
+        ):
             found = witness(f, ctx.text_of)
-            if found is not None:
+            if found is not None and deciding_quote(found.quote):
                 return found
     best, best_n = None, 0
     in_doc = False
@@ -322,7 +333,7 @@ def _deciding_line(
             continue
         low = line.lower()
         n = sum(1 for s in want if s in low)
-        if n > best_n and _code_line(line):
+        if n > best_n and _code_line(line) and deciding_quote(line):
             best, best_n = (i, line), n
     if best is None or best_n < 2:
         return None

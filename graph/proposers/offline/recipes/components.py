@@ -41,6 +41,32 @@ def model_role(name: str) -> str | None:
     return None
 
 
+#: The API a call's own shape belongs to: what the quoted line shows, whatever else the
+#: file imports (a file importing two SDKs calls each through its own method).
+_CALL_SHAPES = (
+    (re.compile(r"\.messages\.(create|stream)$"), "anthropic"),
+    (
+        re.compile(
+            r"\.(chat\.completions\.(create|parse)|responses\.create|completions\.create"
+            r"|embeddings\.create)$"
+        ),
+        "openai",
+    ),
+    (re.compile(r"(^|\.)generate_content$"), "google"),
+)
+
+
+def call_provider(f: Finding) -> str:
+    """The provider a model call's quoted line shows: its API shape when the survey's
+    provider (read from the file's imports) names another SDK, else the survey's."""
+    said = str(f.detail.get("provider", "model"))
+    call = str(f.detail.get("call", ""))
+    for rx, api in _CALL_SHAPES:
+        if rx.search(call):
+            return said if said.startswith(api) else api
+    return said
+
+
 def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
     """(provider, model) naming one endpoint; a call through a repository wrapper
     belongs to the endpoint of the direct model call it reaches."""
@@ -48,7 +74,7 @@ def endpoint_key(f: Finding, ix: SurveyIndex | None = None) -> tuple[str, str]:
         target = ix.finding(f.detail.get("reaches", ""))
         if target is not None and target.kind != "via_wrapper":
             return endpoint_key(target)
-    provider = str(f.detail.get("provider", "model"))
+    provider = call_provider(f)
     model = str(f.detail.get("model_value") or f.detail.get("model") or "")
     return provider, model or f"{f.symbol} in {f.path}"
 
@@ -134,7 +160,7 @@ class Endpoint:
                 s = slug("agent-model", where_.rstrip("/").rsplit("/", 1)[-1])
             else:
                 label, s = (
-                    f"{provider} model endpoint: {model}",
+                    _endpoint_label(provider, model, direct or fs),
                     slug(provider, model.split(" in ")[0]),
                 )
             role = (
@@ -192,8 +218,18 @@ class Endpoint:
         return ctx.record(blocks, direct[:2] + settings[:1] + via[:1] + direct[2:])
 
 
+def _endpoint_label(provider: str, model: str, calls: list[Finding]) -> str:
+    """``openai model endpoint: gpt-4o``; when the call only passes a parameter along
+    (``model=model``), where the calls are instead of the parameter's bare name."""
+    resolved = any(c.detail.get("model_value") for c in calls)
+    if resolved or not re.fullmatch(r"[\w.]+", model):
+        return f"{provider} model endpoint: {model}"
+    files = join_names(list(dict.fromkeys(c.path for c in calls)), 2)
+    return f"{provider} model endpoint in {files} (model passed in as {model})"
+
+
 def _identity(first: Finding, direct: list[Finding]) -> str:
-    provider = first.detail.get("provider", "model")
+    provider = call_provider(first)
     model, value = first.detail.get("model"), first.detail.get("model_value")
     model_txt = (
         f"model {model}" if model else "model not named at the call (passed through arguments)"

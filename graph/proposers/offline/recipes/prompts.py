@@ -14,6 +14,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
+from graph.proposers.offline.sentences import in_example
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -68,6 +69,22 @@ def prompt_families(ix: SurveyIndex, groups: dict[str, list[Finding]]) -> dict[s
     return {k: sorted(v) for k, v in fam.items()}
 
 
+def _example(f: Finding, ctx: DraftContext) -> bool:
+    """A rule line inside a worked example the prompt shows (a few-shot answer): the
+    prompt's words, but not a rule it states."""
+    text = ctx.text_of(f.path) if ctx.text_of else None
+    return text is not None and in_example(text.splitlines(), f.start_line)
+
+
+def _names(heads: list[Finding]) -> str:
+    """The named texts, then how many unnamed strings (never ``<module>:106``)."""
+    named = [_name(h) for h in heads if h.kind == "prompt_file" or h.detail.get("name")]
+    unnamed = len(heads) - len(named)
+    if unnamed:
+        named.append(f"{unnamed} unnamed string{'s' if unnamed > 1 else ''}")
+    return join_names(named, 4)
+
+
 def _name(f: Finding) -> str:
     if f.kind == "prompt_file":
         return f.path.rsplit("/", 1)[-1]
@@ -88,7 +105,7 @@ class Prompts:
             if len(keys) > 1:
                 where_ = common_dir([h.path for h in heads])
                 noun = "prompt files" if f.kind == "prompt_file" else "instructions"
-                label = f"Shipped {noun} in {where_}: {join_names([_name(h) for h in heads], 4)}"
+                label = f"Shipped {noun} in {where_}: {_names(heads)}"
                 s = slug("prompts", where_.rstrip("/").rsplit("/", 1)[-1] or "root")
                 names = [_name(h) for h in heads]
                 if len(set(names)) < len(names):
@@ -113,7 +130,7 @@ class Prompts:
     def draft(self, ctx: DraftContext) -> Record | None:
         head_ids = set(ctx.item.hints.get("heads", []))
         heads = [f for f in ctx.findings if f.id in head_ids] or ctx.findings[:1]
-        rules = [f for f in ctx.findings if f not in heads]
+        rules = [f for f in ctx.findings if f not in heads and not _example(f, ctx)]
         described = join_names(
             [
                 f"{h.path} ({h.detail.get('lines', '?')} lines)"

@@ -217,6 +217,20 @@ def _exit_of(entry: Finding) -> str:
     return f"return value of {entry.symbol}() to its caller"
 
 
+def _no_call_seen(reached: list[Finding]) -> str:
+    """What the survey can say when no model call is in the route's call graph: nothing
+    more when the route runs no command, and that the commands it runs are not followed
+    otherwise (a run of an agent's program may well call a model)."""
+    runs = [f for f in reached if f.category == Category.EXEC_EFFECT]
+    if not runs:
+        return "no model call found in the route's call graph"
+    return (
+        "no model call in the route's own call graph; the commands it runs at "
+        + join_names([where(f) for f in runs], 2)
+        + " are not followed, so a model they call is not seen"
+    )
+
+
 def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
     writes = [f for f in reached if f.category == Category.PERSISTENCE]
     gates = sorted((f for f in reached if f.category == Category.GATING), key=decisive_rank)
@@ -241,7 +255,7 @@ def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
                 "model calls receive messages built in "
                 + join_names([short_symbol(f.node) for f in calls], 3)
                 if calls
-                else "no model call reached"
+                else _no_call_seen(reached)
             )
             + "; exact context contents are unknown",
         ),

@@ -51,10 +51,7 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
     for want in ("instruction", "selection", "code"):
         for n in nodes:
             for f in ix.reached_findings(n)[:200]:
-                if want == "code" and (
-                    f.category == Category.EXEC_EFFECT
-                    or f.kind in ("import_module", "exec_module", "run_path")
-                ):
+                if want == "code" and _runs_what_was_read(f, read):
                     return want, f
                 if (
                     want == "instruction"
@@ -65,6 +62,24 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
                 if want == "selection" and f.category == Category.GATING and decisive_rank(f) <= 1:
                     return want, f
     return None
+
+
+def _runs_what_was_read(f: Finding, read: Finding) -> bool:
+    """Whether ``f`` runs the code that was read: a load of code (import, exec, run_path),
+    or a command whose line names what was read (its variable or its file name).  Any
+    other subprocess the reader reaches (a ``git clone``, a test run) does not execute
+    the stored text, and calling the store "code" would contradict the witness."""
+    if f.kind in ("import_module", "exec_module", "run_path", "exec_eval"):
+        return True
+    if f.category != Category.EXEC_EFFECT:
+        return False
+    names = {
+        str(read.detail.get(k) or "").rstrip("/").rsplit("/", 1)[-1]
+        for k in ("target", "target_value", "written_value", "written_as")
+    }
+    return any(
+        len(n) >= 4 and re.search(rf"(?<![\w.]){re.escape(n)}(?![\w])", f.snippet) for n in names
+    )
 
 
 def _names(f: Finding, base: str, stem: str) -> bool:

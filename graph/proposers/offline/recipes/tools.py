@@ -7,6 +7,8 @@ container or runs a command is an execution effect, not a registry.
 
 from __future__ import annotations
 
+import re
+
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
@@ -61,11 +63,15 @@ class Tools:
         fs = ctx.findings
         if not fs:
             return None
+        # a registry finding lists several names in one string: split them, so a name
+        # seen again on its own finding is not listed twice
         names = [
-            str(f.detail[k])
+            n.strip()
             for f in fs
             for k in ("callables", "tool", "callee", "name_expr")
             if f.detail.get(k)
+            for n in re.split(r",\s*|\s+and\s+", str(f.detail[k]))
+            if n.strip()
         ]
         kinds = join_names(sorted({f.kind.replace("_", " ") for f in fs}))
         blocks: list[Block] = [
