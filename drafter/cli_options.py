@@ -40,3 +40,36 @@ no_index = click.option(
 data_dir = click.option(
     "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None
 )
+
+# -- any Anthropic-compatible endpoint (local models) ----------------------------------
+
+#: What a model outside the Claude price table costs; both or neither.
+price_in = click.option(
+    "--price-in",
+    type=float,
+    default=None,
+    help="USD per million input tokens, for a model without a known price (with --price-out).",
+)
+price_out = click.option(
+    "--price-out",
+    type=float,
+    default=None,
+    help="USD per million output tokens, for a model without a known price (with --price-in).",
+)
+
+#: A cap that works without a price.
+max_tokens_total = click.option(
+    "--max-tokens-total",
+    type=int,
+    default=None,
+    help="Stop with a partial draft after this many tokens (any model, priced or not).",
+)
+
+#: The endpoint's context window; requests and data shrink to fit it.
+context_window = click.option(
+    "--context-window",
+    type=int,
+    default=None,
+    help="Context window of the model in tokens (e.g. 32768 for a local server); "
+    "tool pages and request data shrink to fit and no request is sent that would not.",
+)
