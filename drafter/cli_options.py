@@ -21,9 +21,12 @@ from drafter import defaults
 #: Silence the parser's warnings on stderr.
 quiet = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
 
-#: The Claude model of a run; None lets the run configuration resolve it.
+#: The model of a run; None lets the run configuration resolve it.
 model = click.option(
-    "--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in)."
+    "--model",
+    default=None,
+    help="Claude model, or any model an Anthropic-compatible endpoint ($ANTHROPIC_BASE_URL) "
+    "serves (default: $DRAFTER_MODEL or built-in).",
 )
 
 #: How many verify-and-repair rounds a draft gets.
