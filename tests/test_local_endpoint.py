@@ -5,9 +5,13 @@ some turns, the route submitted as fenced JSON in text, a 32k context window."""
 from __future__ import annotations
 
 import io
+import json
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fakes import Killed
 from local_endpoint import (
     MODEL,
     NOT_THERE,
@@ -24,6 +28,7 @@ from graph.cli import draft_estimate, tool_budgets
 from graph.configuration import Configuration, endpoint_settings
 from graph.context_window import sizes_for
 from graph.costs import summarize, usage_table
+from graph.journal import request_key
 from graph.nodes.resources import Resources
 from graph.outcome import problems
 from graph.proposers.claude import ClaudeProposer
@@ -46,7 +51,7 @@ def local_config(**options: object) -> Configuration:
 
 
 def run_local(
-    repo: tuple[Path, str], data: Path, fake: LocalAPI, config: Configuration
+    repo: tuple[Path, str], data: Path, fake: LocalAPI, config: Configuration, **run: Any
 ) -> RunResult:
     """The run ``make_proposer`` would start, with this fake as the endpoint."""
     window = sizes_for(config.context_window) if config.context_window else None
@@ -61,7 +66,14 @@ def run_local(
     )
     path, sha = repo
     return run_draft(
-        str(path), sha, config, lambda c, r: prop, data_dir=data, use_index=False, system="bigagent"
+        str(path),
+        sha,
+        config,
+        lambda c, r: prop,
+        data_dir=data,
+        use_index=False,
+        system="bigagent",
+        **run,
     )
 
 
@@ -178,3 +190,33 @@ def test_token_cap_stops_cleanly_with_a_partial_draft(repo, tmp_path) -> None:
     spent = sum(u["input_tokens"] + u["output_tokens"] for u in fake.usages)
     # the cap is checked before each call: at most one call past it
     assert spent >= 20_000 and spent - max(fake.prompt_tokens) - 2_000 < 20_000
+
+
+def test_a_killed_run_resumes_with_the_same_cut_requests(repo, tmp_path) -> None:
+    """Cuts are deterministic: after a kill in the middle of the route's cut tool loop,
+    the resumed run's requests are answered from the journal and none is sent twice."""
+    config = local_config(context_window=WINDOW)
+    ref = LocalAPI()
+    script_local(ref)
+    reference = run_local(repo, tmp_path, ref, config, thread_id="ref")
+    fake = LocalAPI()
+    script_local(fake)
+    fake.kill_at = 11  # the plan (2) and eight turns of the route, the last ones cut
+    with pytest.raises(Killed):
+        run_local(repo, tmp_path, fake, config, thread_id="killed")
+    before = len(fake.log)
+    assert fake.keys[2:] == ["record:RT-RTE-loop"] * 8
+    assert "earlier answer elided" in json.dumps(fake.log[-1])
+    fake.kill_at = None
+    resumed = run_local(repo, tmp_path, fake, config, thread_id="killed", resume=True)
+    sent_before = {request_key(b) for b in fake.log[:before]}
+    assert not sent_before & {request_key(b) for b in fake.log[before:]}
+    assert Counter(fake.keys) == Counter(ref.keys)
+
+    def comparable(result: RunResult) -> dict[str, Any]:
+        d: dict[str, Any] = json.loads(result.report.to_json())
+        d["meta"]["created"] = None
+        d["meta"]["extra"]["thread_id"] = None
+        return d
+
+    assert comparable(resumed) == comparable(reference)
