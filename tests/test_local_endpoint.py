@@ -220,3 +220,18 @@ def test_a_killed_run_resumes_with_the_same_cut_requests(repo, tmp_path) -> None
         return d
 
     assert comparable(resumed) == comparable(reference)
+
+
+def test_a_window_bigger_than_the_servers_costs_the_item_not_the_run(repo, tmp_path) -> None:
+    """Told 32k while the server has 20k: the request the server refuses (HTTP 400)
+    rejects that record with a reason that names the likely cause; the others draft."""
+    fake = LocalAPI(window=20_000)
+    script_local(fake)
+    result = run_local(repo, tmp_path, fake, local_config(context_window=WINDOW))
+    report = result.report
+    assert report is not None and fake.too_long
+    missing = " ".join(report.meta.missing)
+    assert "RT-RTE-loop" in missing and "the endpoint refused the request" in missing
+    assert "--context-window 32768 larger than the server's window" in missing
+    assert {r.id for r in report.records} == {"RT-CMP-store", "RT-OBJ-state"}
+    assert problems(report)  # a partial draft: the CLI exits 1

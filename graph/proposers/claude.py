@@ -39,7 +39,12 @@ from graph.proposer import (
     ProposalRejected,
     RecordContext,
 )
-from graph.proposers.claude_client import RetryPolicy, call_with_retries, make_client
+from graph.proposers.claude_client import (
+    ModelUnavailable,
+    RetryPolicy,
+    call_with_retries,
+    make_client,
+)
 from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import (
     LEAD_HINTS,
@@ -296,15 +301,30 @@ class ClaudeProposer:
             msg = Message.model_validate(stored)
         else:
             costs.check_budget()
-            msg = call_with_retries(
-                lambda: self.client.messages.create(**request),
-                self.retry,
-                url=str(self.client.base_url),
-            )
+            msg = self._call(request)
             if self.journal is not None:
                 self.journal.put(request, msg.model_dump(mode="json"))
         costs.charge(self.model, msg.usage, self.price)
         return msg
+
+    def _call(self, request: dict[str, Any]) -> Any:
+        """The call with retries.  With a context window set (a local endpoint), a
+        request the server refuses as invalid (HTTP 400, e.g. longer than its real
+        window) rejects this item rather than the run: resuming would only send it
+        again.  Against Claude a 400 is drafter's own bug and still stops the run."""
+        try:
+            return call_with_retries(
+                lambda: self.client.messages.create(**request),
+                self.retry,
+                url=str(self.client.base_url),
+            )
+        except ModelUnavailable as exc:
+            if self.window is None or not isinstance(exc.__cause__, anthropic.BadRequestError):
+                raise
+            raise ProposalRejected(
+                f"the endpoint refused the request ({str(exc).splitlines()[0][:300]}); is "
+                f"--context-window {self.window.window} larger than the server's window?"
+            ) from exc
 
     def _fit(self, request: dict[str, Any]) -> dict[str, Any]:
         """The request cut to the context window, its cuts noted for the draft; one
