@@ -51,13 +51,14 @@ price_in = click.option(
     "--price-in",
     type=float,
     default=None,
-    help="USD per million input tokens, for a model without a known price (with --price-out).",
+    help="USD per million input tokens (with --price-out): a model drafter has no price "
+    "for, or your own price for any.",
 )
 price_out = click.option(
     "--price-out",
     type=float,
     default=None,
-    help="USD per million output tokens, for a model without a known price (with --price-in).",
+    help="USD per million output tokens (with --price-in).",
 )
 
 #: A cap that works without a price.

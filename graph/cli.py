@@ -392,6 +392,8 @@ def draft_cmd(
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         from graph.epistemic.cli import draft_epistemic
 
+        _runtime_only(price_in, price_out, max_tokens_total, context_window)
+
         draft_epistemic(
             console,
             repo,
@@ -473,6 +475,28 @@ def draft_cmd(
     assert out is not None  # required above unless estimate_only, which returned
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
+
+
+def _runtime_only(
+    price_in: float | None,
+    price_out: float | None,
+    max_tokens_total: int | None,
+    context_window: int | None,
+) -> None:
+    """The endpoint options are wired for runtime drafts only: an epistemic run refuses
+    them in one line rather than silently ignoring a price or a window."""
+    given = [
+        flag
+        for flag, value in (
+            ("--price-in", price_in),
+            ("--price-out", price_out),
+            ("--max-tokens-total", max_tokens_total),
+            ("--context-window", context_window),
+        )
+        if value is not None
+    ]
+    if given:
+        raise BadInput(f"{', '.join(given)}: for runtime drafts only, not --type epistemic")
 
 
 def _tool_budgets_of(plan: int, record: int, repair: int, account: int) -> dict[str, int]:

@@ -163,6 +163,7 @@ def test_token_cap_gives_a_partial_draft_and_exit_1(repo, data, server, tmp_path
         ({"DRAFTER_RETRIES": "-1"}, [], "DRAFTER_RETRIES"),
         ({}, ["--context-window", "4096"], "--context-window 4096 is too small"),
         ({}, ["--price-in", "0.5"], "give both --price-in and --price-out"),
+        ({}, ["--type", "epistemic", "--context-window", "32768"], "for runtime drafts only"),
     ],
 )
 def test_bad_settings_are_bad_input(repo, data, server, tmp_path, extra_env, extra_args, needle):
