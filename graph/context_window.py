@@ -101,7 +101,7 @@ def sizes_for(window: int) -> WindowSizes:
     )
 
 
-def window_settings(window: int | None) -> dict[str, int]:
+def window_settings(window: int | None) -> dict[str, Any]:
     """The :class:`graph.configuration.Configuration` fields a window decides."""
     if window is None:
         return {}
