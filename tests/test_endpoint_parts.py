@@ -354,3 +354,18 @@ def test_bad_timeout_or_retry_settings_are_one_line_errors(monkeypatch, name, va
     with pytest.raises(ValueError, match=name) as info:
         request_timeout() if "TIMEOUT" in name else retry_count()
     assert "\n" not in str(info.value)
+
+
+def test_epistemic_estimate_and_cap_follow_the_same_price_rule() -> None:
+    from drafter.errors import BadInput
+    from graph.epistemic.cli import _cost_cap
+    from graph.epistemic.estimate import estimate_epistemic
+
+    local = estimate_epistemic("qwen3-coder", 40_000, [8_000] * 4, 20_000, 8, 6).line(None)
+    assert "M tokens" in local and "$" not in local and "no known price" in local
+    claude = estimate_epistemic("claude-sonnet-5-5", 40_000, [8_000] * 4, 20_000, 8, 6)
+    assert "$" in claude.line(15.0)
+    assert _cost_cap("qwen3-coder", None) is None
+    assert _cost_cap("claude-sonnet-5-5", None) == 15.0
+    with pytest.raises(BadInput, match="--max-cost needs a price"):
+        _cost_cap("qwen3-coder", 3.0)
