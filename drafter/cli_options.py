@@ -21,9 +21,12 @@ from drafter import defaults
 #: Silence the parser's warnings on stderr.
 quiet = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
 
-#: The Claude model of a run; None lets the run configuration resolve it.
+#: The model of a run; None lets the run configuration resolve it.
 model = click.option(
-    "--model", default=None, help="Claude model (default: $DRAFTER_MODEL or built-in)."
+    "--model",
+    default=None,
+    help="Claude model, or any model an Anthropic-compatible endpoint ($ANTHROPIC_BASE_URL) "
+    "serves (default: $DRAFTER_MODEL or built-in).",
 )
 
 #: How many verify-and-repair rounds a draft gets.
@@ -39,4 +42,38 @@ no_index = click.option(
 #: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data dir).
 data_dir = click.option(
     "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None
+)
+
+# -- any Anthropic-compatible endpoint (local models) ----------------------------------
+
+#: What a model outside the Claude price table costs; both or neither.
+price_in = click.option(
+    "--price-in",
+    type=float,
+    default=None,
+    help="USD per million input tokens (with --price-out): a model drafter has no price "
+    "for, or your own price for any.",
+)
+price_out = click.option(
+    "--price-out",
+    type=float,
+    default=None,
+    help="USD per million output tokens (with --price-in).",
+)
+
+#: A cap that works without a price.
+max_tokens_total = click.option(
+    "--max-tokens-total",
+    type=int,
+    default=None,
+    help="Stop with a partial draft after this many tokens (any model, priced or not).",
+)
+
+#: The endpoint's context window; requests and data shrink to fit it.
+context_window = click.option(
+    "--context-window",
+    type=int,
+    default=None,
+    help="Context window of the model in tokens (e.g. 32768 for a local server); "
+    "tool pages and request data shrink to fit and no request is sent that would not.",
 )

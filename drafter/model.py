@@ -472,15 +472,19 @@ class Source(_Base):
 
 
 class Usage(_Base):
-    """Token and cost accounting for one workflow node."""
+    """Token and cost accounting for one workflow node.
+
+    A cache figure is None when the server never reported one (an Anthropic-compatible
+    local server has no prompt cache), and the cost None when the model has no known
+    price: "not reported" is kept apart from 0."""
 
     node: str
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    cache_creation_input_tokens: int = 0
-    cache_read_input_tokens: int = 0
-    cost_usd: float = 0.0
+    cache_creation_input_tokens: int | None = 0
+    cache_read_input_tokens: int | None = 0
+    cost_usd: float | None = 0.0
 
 
 class DraftMeta(_Base):

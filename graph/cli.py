@@ -7,8 +7,9 @@ Without ANTHROPIC_API_KEY (or with ``--offline``) the offline proposer drafts fr
 the survey alone, which is also what ``drafter demo`` does on the shipped sample.
 
 Environment for the Claude path: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (read
-by the SDK itself: a proxy, or the canned server of the end-to-end tests),
-DRAFTER_MODEL, and DRAFTER_RETRY_BASE_SECONDS (first backoff wait, default 1 s).
+by the SDK itself: a proxy, a local Anthropic-compatible server, or the canned server of
+the end-to-end tests), DRAFTER_MODEL, DRAFTER_RETRY_BASE_SECONDS (first backoff wait,
+default 1 s), DRAFTER_REQUEST_TIMEOUT and DRAFTER_RETRIES (graph.client_settings).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from drafter.model import Report
 from graph.configuration import (
     DEFAULT_MAX_COST,
     Configuration,
+    endpoint_settings,
     resolve_model,
-    retry_base_seconds,
 )
 from graph.costs import summarize, usage_table
 from graph.nodes.resources import Resources
@@ -69,18 +70,28 @@ def make_proposer(config: Configuration, resources: Resources) -> Proposer:
             search=resources.search if resources.use_index else None,
             limits=Limits.for_run(config.max_records, config.thorough),
         )
+    from graph.client_settings import request_timeout, retry_policy
+    from graph.context_window import sizes_for
     from graph.proposers.claude import ClaudeProposer
-    from graph.proposers.claude_client import RetryPolicy
 
     key = os.environ.get("ANTHROPIC_API_KEY")
     if not key:
         raise BadInput("this run drafts with Claude and needs ANTHROPIC_API_KEY")
     try:
-        retry = RetryPolicy(base_delay=retry_base_seconds())
+        retry, timeout = retry_policy(), request_timeout()
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, tests)
-    return ClaudeProposer(config.model, api_key=key, retry=retry, budgets=tool_budgets(config))
+    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
+    # servers, tests)
+    return ClaudeProposer(
+        config.model,
+        api_key=key,
+        retry=retry,
+        timeout=timeout,
+        budgets=tool_budgets(config),
+        price=config.price,
+        window=sizes_for(config.context_window) if config.context_window else None,
+    )
 
 
 def tool_budgets(config: Configuration) -> Any:
@@ -97,13 +108,21 @@ def tool_budgets(config: Configuration) -> Any:
 def draft_estimate(config: Configuration, resources: Resources, system: str) -> Any:
     """The cost range of this draft, from the survey the run will use anyway (the
     resources cache it, so the survey node does not survey twice)."""
-    from graph.estimate import estimate
+    from graph.context_window import sizes_for
+    from graph.estimate import CHARS_PER_TOKEN, estimate
     from graph.proposers.claude_prompts import shared_context
 
     snap = resources.snapshot()
     shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
+    page = sizes_for(config.context_window).pages.chars if config.context_window else None
     return estimate(
-        config.model, len(shared), config.max_records, tool_budgets(config), config.repair_rounds
+        config.model,
+        len(shared),
+        config.max_records,
+        tool_budgets(config),
+        config.repair_rounds,
+        price=config.price,
+        page_tokens=int(page / CHARS_PER_TOKEN) if page else None,
     )
 
 
@@ -116,7 +135,8 @@ def _announcing(console: Console, factory: ProposerFactory, system: str | None) 
             from graph.system_name import system_name
 
             name = system or system_name(resources.snapshot().git_dir)
-            console.print(draft_estimate(config, resources, name).line(config.max_cost))
+            est = draft_estimate(config, resources, name)
+            console.print(est.line(config.max_cost, config.max_tokens_total))
         return proposer
 
     return make
@@ -272,8 +292,13 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--max-cost",
     type=float,
     default=None,
-    help=f"Stop with a partial draft after USD spent (default ${DEFAULT_MAX_COST:g} with Claude).",
+    help=f"Stop with a partial draft after USD spent (default ${DEFAULT_MAX_COST:g} with Claude; "
+    "refused for a model without a price unless --price-in/--price-out are given).",
 )
+@cli_options.price_in
+@cli_options.price_out
+@cli_options.max_tokens_total
+@cli_options.context_window
 @click.option(
     "--max-records",
     type=int,
@@ -338,6 +363,10 @@ def draft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
+    price_in: float | None,
+    price_out: float | None,
+    max_tokens_total: int | None,
+    context_window: int | None,
     max_records: int | None,
     thorough: bool,
     repair_rounds: int,
@@ -362,6 +391,8 @@ def draft_cmd(
     epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         from graph.epistemic.cli import draft_epistemic
+
+        _runtime_only(price_in, price_out, max_tokens_total, context_window)
 
         draft_epistemic(
             console,
@@ -402,12 +433,22 @@ def draft_cmd(
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:
+        chosen = resolve_model(model)
+        endpoint = endpoint_settings(
+            chosen,
+            generator,
+            max_cost,
+            price_in=price_in,
+            price_out=price_out,
+            max_tokens_total=max_tokens_total,
+            context_window=context_window,
+        )
         config = Configuration(
-            model=resolve_model(model),
+            model=chosen,
             generator=generator,
             max_records=max_records,
             repair_rounds=repair_rounds,
-            max_cost=DEFAULT_MAX_COST if max_cost is None and generator == "claude" else max_cost,
+            **endpoint,
             concurrency=concurrency,
             **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
             thorough=thorough,
@@ -434,6 +475,28 @@ def draft_cmd(
     assert out is not None  # required above unless estimate_only, which returned
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
+
+
+def _runtime_only(
+    price_in: float | None,
+    price_out: float | None,
+    max_tokens_total: int | None,
+    context_window: int | None,
+) -> None:
+    """The endpoint options are wired for runtime drafts only: an epistemic run refuses
+    them in one line rather than silently ignoring a price or a window."""
+    given = [
+        flag
+        for flag, value in (
+            ("--price-in", price_in),
+            ("--price-out", price_out),
+            ("--max-tokens-total", max_tokens_total),
+            ("--context-window", context_window),
+        )
+        if value is not None
+    ]
+    if given:
+        raise BadInput(f"{', '.join(given)}: for runtime drafts only, not --type epistemic")
 
 
 def _tool_budgets_of(plan: int, record: int, repair: int, account: int) -> dict[str, int]:
@@ -497,7 +560,8 @@ def _print_estimate(
     res = Resources(repo=repo, rev=rev, data_dir=root, use_index=False)
     try:
         name = system or system_name(res.snapshot().git_dir)
-        console.print(draft_estimate(config, res, name).line(config.max_cost))
+        est = draft_estimate(config, res, name)
+        console.print(est.line(config.max_cost, config.max_tokens_total))
     finally:
         res.close()
 

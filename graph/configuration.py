@@ -15,7 +15,9 @@ from typing import Any
 
 from drafter import defaults
 from drafter.config import ENV_MODEL
-from graph.costs import Budget
+from graph.context_window import check_window, window_settings
+from graph.costs import Budget, Price
+from graph.pricing import check_prices, resolve_price, unpriced_cap_error
 from graph.proposer import Proposer
 
 #: A current Claude model that the installed anthropic SDK lists and does not mark
@@ -55,6 +57,31 @@ def retry_base_seconds() -> float:
     return value
 
 
+def endpoint_settings(
+    model: str,
+    generator: str,
+    max_cost: float | None,
+    *,
+    price_in: float | None = None,
+    price_out: float | None = None,
+    max_tokens_total: int | None = None,
+    context_window: int | None = None,
+) -> dict[str, Any]:
+    """The :class:`Configuration` fields of the endpoint options: the prices, the token
+    cap, the window and what it derives, and the cost cap — :data:`DEFAULT_MAX_COST`
+    for a model drafter can price, none for one it cannot (the estimate says so)."""
+    priced = resolve_price(model, price_in, price_out) is not None
+    if max_cost is None and generator == "claude" and priced:
+        max_cost = DEFAULT_MAX_COST
+    return {
+        "max_cost": max_cost,
+        "price_in": price_in,
+        "price_out": price_out,
+        "max_tokens_total": max_tokens_total,
+        **window_settings(context_window),
+    }
+
+
 @dataclass(frozen=True)
 class Configuration:
     """What a run is allowed to do.  Stored with the run; never holds secrets."""
@@ -74,6 +101,19 @@ class Configuration:
     account_tool_calls: int = defaults.ACCOUNT_TOOL_CALLS
     #: Offline long form: more records and witnesses per record than a review needs.
     thorough: bool = False
+    #: USD per million tokens for a model outside the Claude price table (both or
+    #: neither; see graph.pricing).  Without a price --max-cost is refused.
+    price_in: float | None = None
+    price_out: float | None = None
+    #: Stop cleanly with a partial draft once this many tokens were reported; works
+    #: whether or not the model has a price.
+    max_tokens_total: int | None = None
+    #: The endpoint's context window in tokens (None: the Claude sizes); the record
+    #: context budget, max_file_chars and the tool pages are derived from it
+    #: (graph.context_window.window_settings) and every request is cut to fit.
+    context_window: int | None = None
+    #: Bytes of repository data one record request may carry.
+    record_context_bytes: int = 16_384
 
     def __post_init__(self) -> None:
         if self.max_records < 1:
@@ -87,6 +127,23 @@ class Configuration:
         for name in ("plan", "record", "repair", "account"):
             if getattr(self, f"{name}_tool_calls") < 0:
                 raise ValueError(f"the {name} tool budget cannot be negative")
+        self._check_endpoint()
+
+    def _check_endpoint(self) -> None:
+        """Prices, token cap and window: what a model of any name needs to be bounded."""
+        check_prices(self.price_in, self.price_out)
+        if self.max_tokens_total is not None and self.max_tokens_total < 1:
+            raise ValueError("--max-tokens-total must be at least 1")
+        if self.context_window is not None:
+            check_window(self.context_window)
+        priced = resolve_price(self.model, self.price_in, self.price_out) is not None
+        if self.generator == "claude" and self.max_cost is not None and not priced:
+            raise ValueError(unpriced_cap_error(self.model))
+
+    @property
+    def price(self) -> Price | None:
+        """What this run's calls cost per token, None when unknown (graph.pricing)."""
+        return resolve_price(self.model, self.price_in, self.price_out)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

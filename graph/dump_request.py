@@ -9,6 +9,11 @@ the wire, minus the API key header.  The canned answer carries one wrong quote, 
 the repair request for the same record is captured too.  No network, no key.
 
     drafter dump-request [REPO --rev REV] [--record ID] [--out FILE] [--no-index]
+                         [--context-window N]
+
+With ``--context-window N`` the requests are those of a run against a model with that
+window (smaller pages, output limits, and each request cut to fit as
+:mod:`graph.context_window` cuts it), so what a local model is sent can be read too.
 
 Use the ``drafter`` command, not ``python -m graph.dump_request``: ``python -m`` puts
 the current folder first on ``sys.path``, so run inside an analysed repository that
@@ -33,6 +38,7 @@ import httpx2
 
 from drafter.sample import materialize
 from graph.configuration import Configuration, RunContext
+from graph.context_window import sizes_for, window_settings
 from graph.nodes.common import plan_context
 from graph.nodes.draft_record import build_record_context
 from graph.nodes.resources import Resources
@@ -89,6 +95,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
     )
     ap.add_argument("--out", default="request-dump.json")
     ap.add_argument("--no-index", action="store_true")
+    ap.add_argument("--context-window", type=int, default=None)
     args = ap.parse_args(argv)
 
     tmp = None
@@ -101,7 +108,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
     res = Resources(
         repo=repo, rev=rev, use_index=not args.no_index, data_dir=Path(tmp.name) if tmp else None
     )
-    config = Configuration(generator="claude")
+    try:
+        config = Configuration(generator="claude", **window_settings(args.context_window))
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from exc
     pctx = plan_context(
         RunContext(proposer=OfflineProposer(), config=config, resources=res),
         res.snapshot().identity.rstrip("/").rsplit("/", 1)[-1],
@@ -128,7 +138,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
         ],
     }
     prop = ClaudeProposer(
-        config.model, api_key="dump", http_client=httpx2.Client(transport=_capture(log, answer))
+        config.model,
+        api_key="dump",
+        http_client=httpx2.Client(transport=_capture(log, answer)),
+        window=sizes_for(config.context_window) if config.context_window else None,
     )
     ctx = RunContext(proposer=prop, config=config, resources=res)
     prop.bind_resources(res)

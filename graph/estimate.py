@@ -12,7 +12,9 @@ later turn; each turn writes ``A`` output tokens and the submission ``S``.  The 
 end assumes half the plan size, conversations that use half their budget and small
 tool answers; the high end the full plan, every budget spent with page-sized answers
 and a repair round for a third of the records.  Prices come from
-:data:`graph.costs.PRICES`.
+:data:`graph.costs.PRICES` or the analyst's ``--price-in``/``--price-out``
+(:mod:`graph.pricing`); a model without a price gets its range in tokens only, never
+an invented dollar figure.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drafter import defaults
-from graph.costs import price_for
+from graph.costs import Price, PriceSpec, price_for
 
 CHARS_PER_TOKEN = 3.5
 TOOL_DEFS_TOKENS = 2_500  # the seven investigation tools and a submit schema
@@ -51,7 +53,10 @@ class Tokens:
         self.output += count * ((t - 1) * TURN_OUTPUT + c.submit)
 
     def usd(self, model: str) -> float:
-        p = price_for(model)
+        return self.cost(price_for(model))
+
+    def cost(self, p: Price) -> float:
+        """US dollars of these tokens at price ``p``."""
         return (
             self.input * p.input
             + self.output * p.output
@@ -70,19 +75,29 @@ class Estimate:
     records: tuple[int, int]
     low: Tokens
     high: Tokens
+    #: None: the model has no known price, so the estimate is in tokens only.
+    price: Price | None = None
 
     @property
-    def usd(self) -> tuple[float, float]:
-        return self.low.usd(self.model), self.high.usd(self.model)
+    def usd(self) -> tuple[float, float] | None:
+        if self.price is None:
+            return None
+        return self.low.cost(self.price), self.high.cost(self.price)
 
-    def line(self, max_cost: float | None) -> str:
-        lo, hi = self.usd
+    def line(self, max_cost: float | None, max_tokens: int | None = None) -> str:
+        span = f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens"
+        head = f"estimate for {self.records[0]}–{self.records[1]} records with {self.model}: "
         cap = f"; stops at --max-cost ${max_cost:.2f}" if max_cost is not None else ""
-        return (
-            f"estimate for {self.records[0]}–{self.records[1]} records with {self.model}: "
-            f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens "
-            f"(mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
-        )
+        if max_tokens is not None:
+            cap += f"; stops at --max-tokens-total {max_tokens:,}"
+        usd = self.usd
+        if usd is None:
+            return (
+                f"{head}{span} (the prefix is re-sent every turn); no USD figure: "
+                f"{self.model} has no known price (--price-in/--price-out give one){cap}"
+            )
+        lo, hi = usd
+        return f"{head}{span} (mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
 
 
 def estimate(
@@ -91,8 +106,12 @@ def estimate(
     max_records: int,
     budgets: object,
     repair_rounds: int = defaults.REPAIR_ROUNDS,
+    price: PriceSpec = "table",
+    page_tokens: int | None = None,
 ) -> Estimate:
-    """Token and USD range of a draft (see the module docstring for the model)."""
+    """Token and USD range of a draft (see the module docstring for the model).
+
+    ``page_tokens`` caps a tool answer (a smaller context window reads smaller pages)."""
     prefix = int(shared_chars / CHARS_PER_TOKEN) + TOOL_DEFS_TOKENS + 1_200
     b_plan, b_rec, b_rep, b_acc = (
         int(getattr(budgets, n)) for n in ("plan", "record", "repair", "account")
@@ -103,12 +122,13 @@ def estimate(
         (low, lo_n, 0.5, 1_500, 0.0),
         (high, hi_n, 1.0, 5_000, 1 / 3),
     ):
+        answer = min(answer, page_tokens) if page_tokens else answer
         tok.add(prefix, Conversation(_turns(b_plan, frac), 5_000, answer, 120 * n), 1)
         tok.add(prefix, Conversation(_turns(b_rec, frac), 6_000, answer, 1_500), n)
         if repair_rounds:
             tok.add(prefix, Conversation(_turns(b_rep, frac), 7_000, answer, 1_500), n * rep)
         tok.add(prefix, Conversation(_turns(b_acc, frac), 400 * n, answer, 3_000), 1)
-    return Estimate(model, (lo_n, hi_n), low, high)
+    return Estimate(model, (lo_n, hi_n), low, high, price_for(model) if price == "table" else price)
 
 
 def _turns(budget: int, share: float) -> int:

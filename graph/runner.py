@@ -27,7 +27,7 @@ from drafter.errors import BadInput
 from drafter.model import Report
 from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
-from graph.costs import Budget, total_cost
+from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
@@ -94,7 +94,7 @@ def run_draft(
         app = build_graph().compile(checkpointer=saver)
         gconf = _graph_config(tid, config)
         inputs: DraftState | None
-        spent = 0.0
+        spent, tokens = 0.0, 0
         if resume:
             snap = app.get_state(gconf)
             values = dict(snap.values or {})
@@ -103,6 +103,7 @@ def run_draft(
             config = Configuration.from_dict(values.get("settings") or {})
             repo, rev = values.get("repo", repo), values.get("sha") or values.get("rev", rev)
             spent = total_cost(values.get("usage") or [])
+            tokens = total_tokens(values.get("usage") or [])
             gconf = _graph_config(tid, config)
             inputs = None
         else:
@@ -132,7 +133,9 @@ def run_draft(
             proposer=proposer,
             config=config,
             resources=resources,
-            budget=Budget(config.max_cost, spent),
+            budget=Budget(
+                config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
+            ),
         )
         try:
             # "sync": each step's checkpoint is on disk before the next step starts

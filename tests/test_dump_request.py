@@ -84,3 +84,27 @@ def test_dump_carries_the_records_repository_data(dump) -> None:
         for path in files:
             first_code_line = next(ln for ln in snap.read_str(path).splitlines() if ln.strip())
             assert first_code_line in repo_data
+
+
+def test_dump_with_a_context_window_shows_the_cut_requests(sample, tmp_path) -> None:
+    """``--context-window`` dumps what a run against a small model sends: output limits
+    from the window, and every request within it."""
+    from graph.context_window import input_budget, request_tokens, sizes_for
+
+    out = tmp_path / "requests.json"
+    args = [str(sample.path), "--rev", sample.sha, "--no-index", "--out", str(out)]
+    p = subprocess.run(
+        [sys.executable, "-m", "graph.dump_request", *args, "--context-window", "16384"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "DRAFTER_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    requests = [r["body"] for r in json.loads(out.read_text())["requests"]]
+    assert len(requests) == 2
+    for body in requests:
+        assert body["max_tokens"] == sizes_for(16_384).max_tokens == 4_096
+        assert request_tokens(body) <= input_budget(body, 16_384)
+    assert "characters cut here to fit the 16,384-token context window" in json.dumps(requests)

@@ -36,18 +36,41 @@ def make_epistemic_proposer(
     if generator_for(offline) == "offline":
         return OfflineEpistemicProposer()
     key = os.environ.get("ANTHROPIC_API_KEY")
-    from graph.configuration import resolve_model, retry_base_seconds
+    from graph.client_settings import request_timeout, retry_policy
+    from graph.configuration import resolve_model
     from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.pricing import table_price
     from graph.proposers.claude import ClaudeProposer, ToolBudgets
-    from graph.proposers.claude_client import RetryPolicy
 
     try:
-        retry = RetryPolicy(base_delay=retry_base_seconds())
+        retry, timeout = retry_policy(), request_timeout()
         tools = ToolBudgets(**(budgets or {}))
     except (ValueError, TypeError) as exc:
         raise BadInput(str(exc)) from exc
-    inner = ClaudeProposer(resolve_model(model), api_key=key, retry=retry, budgets=tools)
+    chosen = resolve_model(model)
+    inner = ClaudeProposer(
+        chosen,
+        api_key=key,
+        retry=retry,
+        timeout=timeout,
+        budgets=tools,
+        price=table_price(chosen),
+    )
     return ClaudeEpistemicProposer(inner, announce=announce)
+
+
+def _cost_cap(model: str | None, max_cost: float | None) -> float | None:
+    """The epistemic run's USD cap: refused for a model without a price (one line,
+    exit 2), the default for a Claude model, none for an unpriced one."""
+    from graph.configuration import DEFAULT_MAX_COST, resolve_model
+    from graph.pricing import table_price, unpriced_cap_error
+
+    chosen = resolve_model(model)
+    if table_price(chosen) is None:
+        if max_cost is not None:
+            raise BadInput(unpriced_cap_error(chosen))
+        return None
+    return DEFAULT_MAX_COST if max_cost is None else max_cost
 
 
 def draft_epistemic(
@@ -94,11 +117,8 @@ def draft_epistemic(
         )
         return None
     proposer = make_epistemic_proposer(offline, model, budgets, _announcer(console))
-    claude = proposer.name == "claude"
-    if claude and max_cost is None:
-        from graph.configuration import DEFAULT_MAX_COST
-
-        max_cost = DEFAULT_MAX_COST
+    if proposer.name == "claude":
+        max_cost = _cost_cap(model, max_cost)
     proposer.max_cost = max_cost
     settings = {
         "generator": proposer.name,
@@ -136,11 +156,12 @@ def print_estimate(
     max_cost: float | None,
 ) -> None:
     """``--estimate``: plan the run as Claude would and print the range; no call, no key."""
-    from graph.configuration import DEFAULT_MAX_COST, resolve_model
+    from graph.configuration import resolve_model
     from graph.epistemic.claude import ClaudeEpistemicProposer
     from graph.epistemic.workflow import plan_epistemic
     from graph.proposers.claude import ClaudeProposer, ToolBudgets
 
+    cap = _cost_cap(model, max_cost)
     try:
         tools = ToolBudgets(**(budgets or {}))
     except (ValueError, TypeError) as exc:
@@ -149,7 +170,6 @@ def print_estimate(
     proposer = ClaudeEpistemicProposer(inner)
     plan_epistemic(repo, rev, runtime_path, proposer, store=store, system=system, data_dir=data_dir)
     assert proposer.estimate is not None
-    cap = DEFAULT_MAX_COST if max_cost is None else max_cost
     console.print(markup_safe(proposer.estimate.line(cap)), soft_wrap=True)
 
 

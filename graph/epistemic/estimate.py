@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.estimate import CHARS_PER_TOKEN, TOOL_DEFS_TOKENS, Conversation, Tokens, _turns
+from graph.pricing import table_price
 
 
 @dataclass(frozen=True)
@@ -23,13 +24,16 @@ class EpiEstimate:
     high: Tokens
 
     def line(self, max_cost: float | None) -> str:
-        lo, hi = self.low.usd(self.model), self.high.usd(self.model)
         cap = f"; stops at --max-cost ${max_cost:.2f}" if max_cost is not None else ""
-        return (
+        head = (
             f"estimate for {self.records} epistemic records and the sections with {self.model}: "
-            f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens "
-            f"(mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
+            f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens"
         )
+        price = table_price(self.model)
+        if price is None:  # a local or unknown model: tokens only, no invented dollars
+            return f"{head}; no USD figure: {self.model} has no known price{cap}"
+        lo, hi = self.low.cost(price), self.high.cost(price)
+        return f"{head} (mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
 
 
 def estimate_epistemic(

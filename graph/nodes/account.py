@@ -28,7 +28,11 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     prepare_proposer(ctx, plan.system)
     actx = AccountContext(plan=plan, records=records, survey=ctx.resources.survey())
     result = call_proposer(ctx, "account", lambda: ctx.proposer.account(actx))
-    update: dict[str, Any] = {"usage": result.usage, "account": []}
+    update: dict[str, Any] = {
+        "usage": result.usage,
+        "account": [],
+        "notes": result.notes_for("runtime account"),
+    }
     if result.value is None:
         reason = result.budget_stop or result.rejected or "the proposer wrote no account"
         update["missing"] = [f"runtime account: {reason}"]
@@ -55,5 +59,5 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             blocks.append(b)
         sections.append(AccountSection(title=sec.title, blocks=blocks).model_dump(mode="json"))
     update["account"] = sections
-    update["notes"] = list(dict.fromkeys(notes))
+    update["notes"] = list(dict.fromkeys([*update["notes"], *notes]))
     return update

@@ -27,6 +27,13 @@ class CallResult:
     usage: list[dict[str, Any]] = field(default_factory=list)
     budget_stop: str | None = None
     rejected: str | None = None
+    #: What the proposer noted about its calls (a request cut to fit the context
+    #: window, a tool call read from text), for the draft's notes.
+    notes: list[str] = field(default_factory=list)
+
+    def notes_for(self, who: str) -> list[str]:
+        """The notes, each saying which item or node it is about."""
+        return [f"{who}: {n}" for n in dict.fromkeys(self.notes)]
 
 
 def call_proposer(ctx: RunContext, node: str, fn: Callable[[], T]) -> CallResult:
@@ -42,6 +49,7 @@ def call_proposer(ctx: RunContext, node: str, fn: Callable[[], T]) -> CallResult
         except ProposalRejected as exc:
             out.rejected = exc.reason
         out.usage = meter.entries()
+        out.notes = list(meter.notes)
     return out
 
 

@@ -75,7 +75,7 @@ def draft_record(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, A
     rctx = build_record_context(ctx, plan, item)
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "draft_record", lambda: ctx.proposer.draft_record(rctx))
-    update: dict[str, Any] = {"usage": result.usage}
+    update: dict[str, Any] = {"usage": result.usage, "notes": result.notes_for(item.id)}
     if result.budget_stop:
         update["drafts"] = {item.id: None}
         update["outcomes"] = {item.id: {"status": "missing", "reason": result.budget_stop}}

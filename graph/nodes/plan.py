@@ -28,7 +28,7 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         bind(ctx.resources)
     pctx = plan_context(ctx, system)
     result = call_proposer(ctx, "plan", lambda: ctx.proposer.plan(pctx))
-    update: dict[str, Any] = {"usage": result.usage, "round": 0}
+    update: dict[str, Any] = {"usage": result.usage, "round": 0, "notes": result.notes_for("plan")}
     if result.value is None:
         reason = result.budget_stop or result.rejected or "the proposer returned no plan"
         update["plan"] = Plan(system=pctx.system, items=[]).model_dump(mode="json")
@@ -39,7 +39,7 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     # context block the plan call cached
     clean = clean.model_copy(update={"system": pctx.system})
     update["plan"] = clean.model_dump(mode="json")
-    update["notes"] = notes
+    update["notes"] = [*update["notes"], *notes]
     return update
 
 

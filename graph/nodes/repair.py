@@ -29,7 +29,7 @@ def repair(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     )
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "repair", lambda: ctx.proposer.repair_record(rctx, record, misses))
-    update: dict[str, Any] = {"usage": result.usage}
+    update: dict[str, Any] = {"usage": result.usage, "notes": result.notes_for(item.id)}
     if result.value is not None:
         fixed = clean_record(result.value, item)
         fixed = fixed.model_copy(
@@ -39,5 +39,5 @@ def repair(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     else:
         why = result.budget_stop or result.rejected or "the proposer offered no repair"
         rnd = state.get("round", "?")
-        update["notes"] = [f"{item.id}: repair round {rnd} gave nothing ({why})"]
+        update["notes"] = [*update["notes"], f"{item.id}: repair round {rnd} gave nothing ({why})"]
     return update

@@ -56,7 +56,7 @@ def _drop_failing(record: Record, rounds: int) -> Record:
 def verify(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
     rnd = state.get("round", 0)
-    budget_spent = ctx.budget.limit is not None and ctx.budget.spent >= ctx.budget.limit
+    budget_spent = ctx.budget.exhausted  # --max-cost or --max-tokens-total
     can_repair = rnd < ctx.config.repair_rounds and not budget_spent
     drafts: dict[str, dict[str, Any] | None] = {}
     pending: dict[str, list[dict[str, Any]]] = {}

@@ -29,9 +29,22 @@ from pydantic import BaseModel
 
 from drafter.model import AccountSection, Record
 from graph import costs
+from graph.context_window import WindowOverflow, WindowSizes, fit_request
 from graph.journal import CallJournal
-from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
-from graph.proposers.claude_client import RetryPolicy, call_with_retries, make_client
+from graph.proposer import (
+    AccountContext,
+    Miss,
+    Plan,
+    PlanContext,
+    ProposalRejected,
+    RecordContext,
+)
+from graph.proposers.claude_client import (
+    ModelUnavailable,
+    RetryPolicy,
+    call_with_retries,
+    make_client,
+)
 from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import (
     LEAD_HINTS,
@@ -86,12 +99,19 @@ class ClaudeProposer:
         plan_max_tokens: int = 16000,
         timeout: float = 300.0,
         budgets: ToolBudgets | None = None,
+        price: costs.PriceSpec = "table",
+        window: WindowSizes | None = None,
     ):
         self.model = model
         self.client = client or make_client(api_key, http_client=http_client, timeout=timeout)
         self.retry = retry or RetryPolicy()
-        self.max_tokens = max_tokens
-        self.plan_max_tokens = plan_max_tokens
+        #: What a call costs (graph.pricing); None: no known price, cost left unknown.
+        self.price = price
+        #: A smaller context window (graph.context_window): output limits and tool pages
+        #: shrink, and every request is cut to fit before it is sent.
+        self.window = window
+        self.max_tokens = window.max_tokens if window else max_tokens
+        self.plan_max_tokens = window.plan_max_tokens if window else plan_max_tokens
         self.budgets = budgets or ToolBudgets()
         self._shared: str | None = None
         self._lock = threading.Lock()
@@ -107,7 +127,8 @@ class ClaudeProposer:
     def bind_resources(self, resources: Any) -> None:
         """Give the model its tools over this run's snapshot, index and survey."""
         if self.tools is None or self.tools.res is not resources:
-            self.tools = SnapshotTools(resources)
+            limits = self.window.pages if self.window else None
+            self.tools = SnapshotTools(resources, limits=limits)
 
     # -- payloads -----------------------------------------------------------------
 
@@ -271,21 +292,52 @@ class ClaudeProposer:
         """One paid call: replayed from the journal when this exact request was answered
         before (a resumed run), else sent with retries and journaled before use.  Either
         way it is charged once to the current node, so the draft's usage counts every
-        call exactly once even when a lost task is re-executed."""
+        call exactly once even when a lost task is re-executed.  With a context window
+        the request is first cut to fit (deterministically, so the journal still
+        answers a resumed run)."""
+        request = self._fit(request)
         stored = self.journal.get(request) if self.journal is not None else None
         if stored is not None:
             msg = Message.model_validate(stored)
         else:
             costs.check_budget()
-            msg = call_with_retries(
+            msg = self._call(request)
+            if self.journal is not None:
+                self.journal.put(request, msg.model_dump(mode="json"))
+        costs.charge(self.model, msg.usage, self.price)
+        return msg
+
+    def _call(self, request: dict[str, Any]) -> Any:
+        """The call with retries.  With a context window set (a local endpoint), a
+        request the server refuses as invalid (HTTP 400, e.g. longer than its real
+        window) rejects this item rather than the run: resuming would only send it
+        again.  Against Claude a 400 is drafter's own bug and still stops the run."""
+        try:
+            return call_with_retries(
                 lambda: self.client.messages.create(**request),
                 self.retry,
                 url=str(self.client.base_url),
             )
-            if self.journal is not None:
-                self.journal.put(request, msg.model_dump(mode="json"))
-        costs.charge(self.model, msg.usage)
-        return msg
+        except ModelUnavailable as exc:
+            if self.window is None or not isinstance(exc.__cause__, anthropic.BadRequestError):
+                raise
+            raise ProposalRejected(
+                f"the endpoint refused the request ({str(exc).splitlines()[0][:300]}); is "
+                f"--context-window {self.window.window} larger than the server's window?"
+            ) from exc
+
+    def _fit(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request cut to the context window, its cuts noted for the draft; one
+        that cannot fit is not sent and its item is rejected (the run goes on)."""
+        if self.window is None:
+            return request
+        try:
+            fitted, notes = fit_request(request, self.window.window)
+        except WindowOverflow as exc:
+            raise ProposalRejected(str(exc)) from exc
+        for n in notes:
+            costs.note(n)
+        return fitted
 
     def _run_tool(self, name: str, raw: Any) -> tuple[str, bool]:
         """One tool call, journalled: a resumed run gets the very answer it had."""

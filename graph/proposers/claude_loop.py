@@ -17,6 +17,9 @@ Rules that keep the answer honest and the run resumable:
 - Cache breakpoints: the last tool definition, the shared system block (set by the
   proposer) and the last block of the newest user turn, so every turn reads the
   previous turn's prefix from the prompt cache.
+- A text-only answer (an endpoint that ignores ``tool_choice``) is searched for the
+  call as JSON (:mod:`graph.proposers.text_calls`); one that qualifies is used as that
+  call and noted for the draft, otherwise the turn gets its one follow-up.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from graph import costs
 from graph.proposer import ProposalRejected
+from graph.proposers.text_calls import TextCall, recover_call
 
 CACHE = {"type": "ephemeral"}
 
@@ -61,6 +66,8 @@ class Transcript:
     tool_calls: int = 0
     turns: int = 0
     calls: list[str] = field(default_factory=list)
+    #: Calls read from an answer's text because the endpoint returned no tool_use.
+    text_calls: int = 0
 
 
 @dataclass
@@ -99,7 +106,12 @@ class ToolLoop(Generic[ResultT]):
             msg = self.send(self.request(messages, forced))
             self.transcript.turns += 1
             content = [b.model_dump(mode="json", exclude_none=True) for b in msg.content]
-            uses = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
+            uses: list[Any] = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
+            if not uses and msg.stop_reason != "max_tokens":
+                found = self._from_text(msg.content, forced)
+                if found is not None:
+                    content.append(found.block())
+                    uses = [found]
             submit = next((b for b in uses if b.name == term), None)
             if msg.stop_reason == "max_tokens":
                 cut += 1
@@ -130,7 +142,10 @@ class ToolLoop(Generic[ResultT]):
             if not uses:
                 invalid += 1
                 if invalid > 1:
-                    raise ProposalRejected(f"no {term} call in the answer twice (text only)")
+                    raise ProposalRejected(
+                        f"answered in text twice without a {term} call (text only; no JSON "
+                        "in it matched the tool's schema)"
+                    )
                 messages += [
                     {"role": "assistant", "content": content or "(no answer)"},
                     {
@@ -150,6 +165,25 @@ class ToolLoop(Generic[ResultT]):
                     f"calls (flagged: the model kept investigating)"
                 )
             messages += self._investigate(content, uses)
+
+    def _from_text(self, blocks: list[Any], forced: bool) -> TextCall | None:
+        """The call a text-only answer spells out as JSON, if one qualifies: only the
+        terminal tool when it was forced, else any tool this request offered."""
+        offered = [] if forced or self.run_tool is None else self.tool_defs
+        found = recover_call(
+            blocks,
+            offered,
+            self.phase.terminal_def,
+            self.phase.model,
+            f"toolu_text_{self.transcript.turns}",
+        )
+        if found is not None:
+            self.transcript.text_calls += 1
+            costs.note(
+                f"{found.name} read from the answer's text as JSON (the endpoint returned "
+                "no tool call); validated like any call"
+            )
+        return found
 
     def _investigate(self, content: list[dict[str, Any]], uses: list[Any]) -> list[dict[str, Any]]:
         """Run the requested tools within the budget; answer every tool_use."""

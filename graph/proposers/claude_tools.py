@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field, ValidationError
 from drafter.errors import RepoError
 from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
+from graph.context_window import PageLimits
 from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_schema import inline_schema, model_witness
 
@@ -188,9 +189,19 @@ def _clip_line(line: str) -> str:
 class SnapshotTools:
     """Runs the investigation tools against one run's :class:`Resources`."""
 
-    def __init__(self, resources: Any, *, grep_seconds: float = GREP_SECONDS):
+    def __init__(
+        self,
+        resources: Any,
+        *,
+        grep_seconds: float = GREP_SECONDS,
+        limits: PageLimits | None = None,
+    ):
         self.res = resources
         self.grep_seconds = grep_seconds
+        # a smaller context window reads smaller pages (graph.context_window.PageLimits)
+        self.page_lines: int = limits.lines if limits else PAGE_LINES
+        self.page_chars: int = limits.chars if limits else PAGE_CHARS
+        self.output_chars: int = limits.output_chars if limits else MAX_OUTPUT_CHARS
         self._handlers: dict[str, Callable[[Any], str]] = {
             "list_files": self.list_files,
             "read_file": self.read_file,
@@ -219,7 +230,7 @@ class SnapshotTools:
             )
             return f"invalid input for {name}: {errs}", True
         try:
-            return bound(self._handlers[name](args)), False
+            return bound(self._handlers[name](args), self.output_chars), False
         except ToolError as exc:
             return str(exc), True
         except RepoError as exc:
@@ -264,13 +275,13 @@ class SnapshotTools:
         if args.start_line > n:
             raise ToolError(f"{path} has {n} lines; start_line {args.start_line} is past the end")
         start = args.start_line
-        want = min(n, args.end_line or n, start + PAGE_LINES - 1)
+        want = min(n, args.end_line or n, start + self.page_lines - 1)
         out: list[str] = []
         size = 0
         end = start - 1
         for i in range(start, want + 1):
             row = f"{i:>5}  {_clip_line(lines[i - 1])}"
-            if out and size + len(row) + 1 > PAGE_CHARS:
+            if out and size + len(row) + 1 > self.page_chars:
                 break
             out.append(row)
             size += len(row) + 1
@@ -280,8 +291,8 @@ class SnapshotTools:
         asked_end = min(n, args.end_line or n)
         if end < asked_end:
             body += (
-                f"\n[cut at line {end} of {n} (a page is at most {PAGE_LINES} lines / "
-                f'{PAGE_CHARS} characters); continue with read_file(path="{path}", '
+                f"\n[cut at line {end} of {n} (a page is at most {self.page_lines} lines / "
+                f'{self.page_chars} characters); continue with read_file(path="{path}", '
                 f"start_line={end + 1})]"
             )
         return f"{header}\n{body}"
