@@ -36,10 +36,10 @@ class SuiteItemsFailed(DrafterError):
 
 
 def _console(stderr: bool) -> Console:
-    """A console that does not squeeze the 15-column table when output is piped."""
+    """A console that does not squeeze the 19-column table when output is piped."""
     console = Console(stderr=stderr)
     if not console.is_terminal:
-        console.width = max(console.width, 160)
+        console.width = max(console.width, 200)
     return console
 
 
