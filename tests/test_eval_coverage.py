@@ -291,3 +291,23 @@ def test_gold_form_must_label_every_gold_record(gold_dir: Path) -> None:
     )
     with pytest.raises(BadInput, match="unlabelled gold ID"):
         check_complete(trimmed, gold, draft)
+
+
+def test_score_table_says_what_each_count_counts() -> None:
+    """Issue 24, point 5: with one draft record covering two gold records the table
+    showed "matched 2" beside "draft 1"; it now shows found (gold records covered),
+    covering (draft records that cover) and links apart, and found never exceeds gold."""
+    from drafter.model import Record
+    from evals.alignment import KindAlignment, Pair
+    from evals.metrics import WitnessHits, score
+    from evals.scorecard import score_cells
+
+    g1, g2 = Record(id="RT-CMP-a", label="a"), Record(id="RT-CMP-b", label="b")
+    d = Record(id="RT-CMP-x", label="x")
+    ka = KindAlignment("RT-CMP", gold=[0, 1], draft=[0])
+    ka.pairs = [Pair(g1, d, 0, 0, 0.5, 0.5, None), Pair(g2, d, 1, 0, 0.4, 0.4, None)]
+    kinds, overall = score({"RT-CMP": ka}, WitnessHits())
+    cells = score_cells(kinds["RT-CMP"])
+    # kind, gold, found, draft, covering, links, P, R
+    assert cells[:8] == ["RT-CMP", "2", "2", "1", "1", "2", "1.00", "1.00"]
+    assert overall.gold_matched <= overall.gold_records
