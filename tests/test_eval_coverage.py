@@ -311,3 +311,14 @@ def test_score_table_says_what_each_count_counts() -> None:
     # kind, gold, found, draft, covering, links, P, R
     assert cells[:8] == ["RT-CMP", "2", "2", "1", "1", "2", "1.00", "1.00"]
     assert overall.gold_matched <= overall.gold_records
+
+
+def test_shipped_choice_is_the_fit_on_every_labelled_system(
+    labelled: dict[str, LabelledPair],
+) -> None:
+    """COVERAGE is what benchmarks/loso.py --final fits on all labelled systems (the
+    whole grid), not a hand-tuned variant of it."""
+    from evals.fit import fit
+
+    train = [labelled[n] for n, _, f in PAIRS if f]
+    assert fit(train) == COVERAGE
