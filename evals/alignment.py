@@ -207,9 +207,10 @@ def align(
 
 # -- many-to-one alignment across kinds ------------------------------------------------
 
-#: Alignment methods ``drafter eval --alignment`` offers.
-METHODS = ("best-gold", "one-to-one")
-DEFAULT_METHOD = "best-gold"
+#: Alignment methods ``drafter eval --alignment`` offers (coverage is defined in
+#: evals.coverage; the other two are kept for comparison).
+METHODS = ("coverage", "best-gold", "one-to-one")
+DEFAULT_METHOD = "coverage"
 #: Subtracted from the score of a draft/gold pair of different kinds (see align_best_gold).
 CROSS_KIND_PENALTY = 0.2
 #: Weights of the parts of the best-gold score (text, code names, witness overlap).
@@ -238,12 +239,13 @@ def near_hit(w: LocatedWitness, others: Sequence[LocatedWitness]) -> float:
 
     Why: two reports about one function quote different lines of it -- the gold the
     condition, the draft the call or the write a few lines below.  A flat same-file
-    credit treats those like quotes at both ends of a long module.
+    credit treats those like quotes at both ends of a long module.  The same text in a
+    sibling copy (:meth:`LocatedWitness.equivalent`) counts as overlapping.
     """
     best = 0.0
     a = w.span
     for o in others:
-        if w.overlaps(o):
+        if w.overlaps(o) or w.equivalent(o):
             return OVERLAP
         if not w.same_file(o):
             continue
@@ -397,7 +399,12 @@ def align_with(
     code_map: CodeMap | None = None,
 ) -> dict[str, KindAlignment]:
     """Dispatch to the named alignment method with its own default threshold (the
-    code map feeds best-gold's call-path part; one-to-one ignores it)."""
+    code map feeds the call-path part of coverage and best-gold; one-to-one ignores it)."""
+    if method == "coverage":
+        from evals.coverage import COVERAGE, align_coverage
+
+        choice = COVERAGE if threshold is None else COVERAGE.with_threshold(threshold)
+        return align_coverage(gold, draft, text_similarity, choice, code_map=code_map)
     if method == "one-to-one":
         th = ONE_TO_ONE_THRESHOLD if threshold is None else threshold
         return align(gold, draft, text_similarity, threshold=th)
@@ -408,4 +415,8 @@ def align_with(
 
 
 def default_threshold(method: str) -> float:
+    if method == "coverage":
+        from evals.coverage import COVERAGE
+
+        return COVERAGE.threshold
     return ONE_TO_ONE_THRESHOLD if method == "one-to-one" else DEFAULT_THRESHOLD

@@ -86,7 +86,8 @@ def _record(
 
 def _scores_table(rows: list[KindScore], baselines: dict[str, dict[str, object]]) -> str:
     head = (
-        "kind gold draft matched P R F1 gold-w(absent) fileR lineR draft-w lineP valid"
+        "kind gold found draft covering links P R F1 gold-w(absent) fileR lineR equivR"
+        " draft-w lineP valid"
         " status-agr route-agr lead-agr"
     ).split()
     out = ['<table class="scores"><tr>', *(f"<th>{escape(h)}</th>" for h in head), "</tr>"]

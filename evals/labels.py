@@ -24,6 +24,17 @@ none; a label file that forgets a draft record is refused, so a silent gap canno
 flatter a score.  Several draft records may answer one gold record (the draft split
 it), a draft record may answer a gold record of another kind, and a draft record that
 lumps several gold records together lists them all: a link to any of them is right.
+
+The analysts' shared labels (``../shared/labels/``) are written the other way round,
+one entry per **gold** record, and that form is read too::
+
+      "gold_records": [
+        {"gold": "RT-RTE-x", "best": "RT-RTE-y", "also": ["RT-OBJ-w"]},   # covered
+        {"gold": "RT-CLM-z", "best": null, "also": []}                    # not covered
+      ]
+
+There every gold record must be labelled (a forgotten one is refused) and a draft
+record no entry names covers nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +60,14 @@ class LabelSet:
     repository: str
     revision: str
     answers: dict[str, tuple[str, ...]]  # draft ID -> acceptable gold IDs (empty: none)
+    #: Gold records labelled one by one (the gold-record form); None in the draft form.
+    gold_labelled: frozenset[str] | None = None
+
+    @property
+    def links(self) -> set[tuple[str, str]]:
+        """Every (gold ID, draft ID) the labels accept: the draft record covers (part
+        of) the gold record."""
+        return {(g, d) for d, gs in self.answers.items() for g in gs}
 
     @property
     def draft_path(self) -> Path:
@@ -79,6 +98,8 @@ def load_labels(path: Path) -> LabelSet:
     for key in ("name", "gold", "draft", "revision"):
         if not isinstance(data.get(key), str):
             raise BadInput(f"{path}: missing string '{key}'")
+    if "gold_records" in data:
+        return _load_gold_form(path, data)
     records = data.get("draft_records")
     if not isinstance(records, dict) or not records:
         raise BadInput(f"{path}: 'draft_records' must be a non-empty object")
@@ -99,12 +120,56 @@ def load_labels(path: Path) -> LabelSet:
     )
 
 
+def _load_gold_form(path: Path, data: dict[str, Any]) -> LabelSet:
+    """The gold-record form: one entry per gold record (best, also)."""
+    entries = data["gold_records"]
+    if not isinstance(entries, list) or not entries:
+        raise BadInput(f"{path}: 'gold_records' must be a non-empty list")
+    answers: dict[str, list[str]] = {}
+    labelled: set[str] = set()
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("gold"), str):
+            raise BadInput(f"{path}: each gold_records entry needs a string 'gold'")
+        best, also = entry.get("best"), entry.get("also", [])
+        if best is not None and not isinstance(best, str):
+            raise BadInput(f"{path}: {entry['gold']}: 'best' must be a record ID or null")
+        if not isinstance(also, list) or not all(isinstance(a, str) for a in also):
+            raise BadInput(f"{path}: {entry['gold']}: 'also' must be a list of record IDs")
+        if entry["gold"] in labelled:
+            raise BadInput(f"{path}: {entry['gold']} is labelled twice")
+        labelled.add(entry["gold"])
+        for d in ([best] if best else []) + also:
+            answers.setdefault(d, []).append(entry["gold"])
+    return LabelSet(
+        name=data["name"],
+        path=path,
+        gold=data["gold"],
+        draft=data["draft"],
+        repository=str(data.get("repository", "")),
+        revision=data["revision"],
+        answers={d: tuple(gs) for d, gs in answers.items()},
+        gold_labelled=frozenset(labelled),
+    )
+
+
 def check_complete(labels: LabelSet, gold: Report, draft: Report) -> None:
-    """Every draft record is labelled, and every labelled ID exists on its side."""
+    """Every draft record (draft form) or every gold record (gold form) is labelled,
+    and every labelled ID exists on its side."""
     draft_ids = [r.id for r in draft.records]
     gold_ids = {r.id for r in gold.records}
     if len(set(draft_ids)) != len(draft_ids):
         raise BadInput(f"{labels.path}: the draft repeats record IDs")
+    if labels.gold_labelled is not None:
+        forgotten: set[str] = gold_ids - labels.gold_labelled
+        if forgotten:
+            raise BadInput(f"{labels.path}: unlabelled gold ID(s) {', '.join(sorted(forgotten))}")
+        strange = labels.gold_labelled - gold_ids
+        if strange:
+            raise BadInput(f"{labels.path}: unknown gold ID(s) {', '.join(sorted(strange))}")
+        unknown = set(labels.answers) - set(draft_ids)
+        if unknown:
+            raise BadInput(f"{labels.path}: unknown draft ID(s) {', '.join(sorted(unknown))}")
+        return
     missing = set(draft_ids) - set(labels.answers)
     if missing:
         raise BadInput(f"{labels.path}: unlabelled draft ID(s) {', '.join(sorted(missing))}")
@@ -126,6 +191,9 @@ class AlignmentCheck:
     """An alignment scored against labels.
 
     precision   = links made that the labels accept / links made
+    link recall = links the labels accept that were made / links the labels accept
+                  (the leave-one-system-out figure: with coverage a draft record
+                  covering two gold records must be linked to both)
     recall      = draft records with an answer whose link is accepted / draft records
                   with an answer
     gold recall = gold records reached by an accepted link / gold records some draft
@@ -141,6 +209,11 @@ class AlignmentCheck:
     gold_found: int
     wrong: tuple[tuple[str, str], ...]
     missed: tuple[str, ...]
+    labelled: int = 0  # links the labels accept
+
+    @property
+    def link_recall(self) -> float | None:
+        return self.correct / self.labelled if self.labelled else None
 
     @property
     def precision(self) -> float | None:
@@ -161,6 +234,8 @@ class AlignmentCheck:
             "links_correct": self.correct,
             "precision": self.precision,
             "recall": self.recall,
+            "links_labelled": self.labelled,
+            "link_recall": self.link_recall,
             "gold_recall": self.gold_recall,
             "wrong": [list(x) for x in self.wrong],
             "missed": list(self.missed),
@@ -182,4 +257,5 @@ def check_alignment(labels: LabelSet, made: set[tuple[str, str]]) -> AlignmentCh
         gold_found=len({g for g, _ in right}),
         wrong=tuple(sorted(made - right)),
         missed=tuple(sorted(answering - found)),
+        labelled=len(labels.links),
     )

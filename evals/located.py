@@ -18,7 +18,7 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import LineRange, Report, Verification, VerifyStatus, Witness
-from evals.witnesses import Locate
+from evals.witnesses import Fingerprint, Locate, fingerprint
 
 
 def _key(w: Witness) -> str:
@@ -43,6 +43,7 @@ def save_locations(reports: list[Report], locate: Locate, out: Path, revision: s
                 "status": str(v.status),
                 "lines": [v.lines.start, v.lines.end] if v.lines else None,
                 "occurrences": v.occurrences,
+                "text": sorted(fingerprint(w.quote)),
             }
     ordered = sorted(rows.values(), key=lambda r: (str(r["path"]), str(r["key"])))
     lines = ",\n  ".join(json.dumps(r, ensure_ascii=False) for r in ordered)
@@ -75,3 +76,56 @@ def cached_locate(path: Path) -> Locate:
         )
 
     return locate
+
+
+def cached_fingerprint(path: Path) -> Fingerprint:
+    """Quote fingerprints from a saved file (``"text"`` of each row): a redacted draft
+    no longer carries its quotes' text.  A row without one (saved before fingerprints
+    were) falls back to the quote as given; an unknown witness is refused."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        table = {str(r["key"]): r.get("text") for r in data["witnesses"]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BadInput(f"{path}: not a saved location file: {exc}") from None
+
+    def text(w: Witness) -> frozenset[str]:
+        key = _key(w)
+        if key not in table:
+            raise BadInput(f"{path}: no saved location for {w.path}: {w.quote[:60]!r}")
+        row = table[key]
+        if isinstance(row, list):
+            return frozenset(str(h) for h in row)
+        return fingerprint(w.quote)
+
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Save the verifier's answers for a labelled pair's gold and draft witnesses."""
+    import argparse
+    import sys
+
+    from drafter.snapshot import Snapshot
+    from evals.evaluate import verifier_locate
+    from evals.gold import load
+
+    ap = argparse.ArgumentParser(prog="python -m evals.located", description=main.__doc__)
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--rev", required=True)
+    ap.add_argument("--gold", type=Path, required=True)
+    ap.add_argument("--draft", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args(argv)
+    try:
+        reports = [load(a.gold, "gold"), load(a.draft, "draft")]
+        with Snapshot(a.repo, a.rev) as snap:
+            n = save_locations(reports, verifier_locate(snap), a.out, snap.sha)
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{a.out}: {n} witness locations")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -19,6 +19,11 @@ Witnesses (account witnesses form their own row, "account"; overall = all)
                         also quotes / located gold witnesses
     gold line recall  = located gold witnesses overlapped (same file, overlapping
                         lines) by some located draft witness / located gold witnesses
+    equivalent recall = located gold witnesses not overlapped but whose text a draft
+                        witness quotes in a sibling copy (another path, same file name,
+                        a shared long line; LocatedWitness.equivalent) / located gold
+                        witnesses -- reported apart: line recall + equivalent recall
+                        is the share an analyst would accept
     draft line precision = draft witnesses overlapping some located gold witness /
                         all draft witnesses (an unlocated witness cites nothing)
     draft validity    = verified draft witnesses / all draft witnesses
@@ -76,16 +81,18 @@ class KindScore:
     key: str
     gold_records: int = 0
     draft_records: int = 0
-    matched: int = 0  # pairs filed under this kind
+    matched: int = 0  # links (pairs) filed under this kind: one record may have several
     gold_matched: int = 0
     draft_matched: int = 0
     gold_witnesses: int = 0
     gold_absent: int = 0
     gold_file_hits: int = 0
     gold_line_hits: int = 0
+    gold_equivalent_hits: int = 0
     draft_witnesses: int = 0
     draft_verified: int = 0
     draft_line_hits: int = 0
+    draft_equivalent_hits: int = 0
     status_compared: int = 0
     status_agreed: int = 0
     route_pairs: int = 0
@@ -123,6 +130,10 @@ class KindScore:
         return ratio(self.gold_line_hits, self.gold_located)
 
     @property
+    def equivalent_recall(self) -> float | None:
+        return ratio(self.gold_equivalent_hits, self.gold_located)
+
+    @property
     def line_precision(self) -> float | None:
         return share_or_zero(self.draft_line_hits, self.draft_witnesses, self.gold_located)
 
@@ -157,9 +168,11 @@ class KindScore:
             "gold_absent",
             "gold_file_hits",
             "gold_line_hits",
+            "gold_equivalent_hits",
             "draft_witnesses",
             "draft_verified",
             "draft_line_hits",
+            "draft_equivalent_hits",
             "status_compared",
             "status_agreed",
             "route_pairs",
@@ -180,6 +193,7 @@ class KindScore:
         "f1",
         "file_recall",
         "line_recall",
+        "equivalent_recall",
         "line_precision",
         "validity",
         "status_agreement",
@@ -210,6 +224,12 @@ def draft_hit(w: LocatedWitness, gold: list[LocatedWitness]) -> str:
     return _LEVEL[w.landing(gold)]
 
 
+def equivalent_hit(w: LocatedWitness, level: str, others: list[LocatedWitness]) -> bool:
+    """Not on the same lines as any of ``others``, but the same text as one of them in
+    a sibling copy (an exact line hit is never also counted as equivalent)."""
+    return level in (FILE, MISS) and any(w.equivalent(o) for o in others)
+
+
 def status_agreement(gold: Record, draft: Record) -> tuple[int, int]:
     """(compared, agreed) over the two conclusion statuses the gold record gives."""
     compared = agreed = 0
@@ -238,14 +258,21 @@ class WitnessHits:
 
     gold: list[tuple[LocatedWitness, str]] = field(default_factory=list)
     draft: list[tuple[LocatedWitness, str]] = field(default_factory=list)
+    #: Per witness, in the same order: an equivalent hit (see equivalent_hit).
+    gold_equivalent: list[bool] = field(default_factory=list)
+    draft_equivalent: list[bool] = field(default_factory=list)
 
 
 def witness_hits(gold: list[LocatedWitness], draft: list[LocatedWitness]) -> WitnessHits:
     g_present = [w for w in gold if w.present]
     d_present = [w for w in draft if w.present]
+    g_levels = [(w, gold_hit(w, d_present)) for w in gold]
+    d_levels = [(w, draft_hit(w, g_present)) for w in draft]
     return WitnessHits(
-        gold=[(w, gold_hit(w, d_present)) for w in gold],
-        draft=[(w, draft_hit(w, g_present)) for w in draft],
+        gold=g_levels,
+        draft=d_levels,
+        gold_equivalent=[equivalent_hit(w, lv, d_present) for w, lv in g_levels],
+        draft_equivalent=[equivalent_hit(w, lv, g_present) for w, lv in d_levels],
     )
 
 
@@ -266,7 +293,7 @@ def score(
         ks = row(key)
         ks.gold_records = len(ka.gold)
         ks.draft_records = len(ka.draft)
-        ks.matched = len(ka.pairs)
+        ks.matched = len(ka.pairs)  # links filed under this kind (may exceed either side)
         ks.gold_matched = len(ka.gold) - len(ka.unmatched_gold)
         ks.draft_matched = len(ka.draft) - len(ka.unmatched_draft)
         for p in ka.pairs:
@@ -283,17 +310,21 @@ def score(
         table = "route" if cmp.table == "route" else "lead"
         name = f"{table}_{cmp.outcome}"
         setattr(ks, name, getattr(ks, name) + 1)
-    for w, level in hits.gold:
+    g_equiv = hits.gold_equivalent or [False] * len(hits.gold)
+    d_equiv = hits.draft_equivalent or [False] * len(hits.draft)
+    for (w, level), equiv in zip(hits.gold, g_equiv, strict=True):
         ks = row(w.kind)
         ks.gold_witnesses += 1
         ks.gold_absent += level == ABSENT
         ks.gold_file_hits += level in (LINE, FILE)
         ks.gold_line_hits += level == LINE
-    for w, level in hits.draft:
+        ks.gold_equivalent_hits += equiv
+    for (w, level), equiv in zip(hits.draft, d_equiv, strict=True):
         ks = row(w.kind)
         ks.draft_witnesses += 1
         ks.draft_verified += w.verified
         ks.draft_line_hits += level == LINE
+        ks.draft_equivalent_hits += equiv
     overall = KindScore("overall")
     for ks in kinds.values():
         overall.add(ks)

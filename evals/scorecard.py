@@ -47,7 +47,7 @@ class Scorecard:
     overall: KindScore
     drafter_version: str
     created: str
-    method: str = "best-gold"
+    method: str = "coverage"
     content: ContentAgreement | None = None
     #: Overall score rows of trivial drafts on the same gold (evals.baselines), by name.
     baselines: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -198,16 +198,33 @@ class Scorecard:
                 for w in self.absent_gold()
             ],
             "gold_witnesses": [
-                {"owner": w.owner, "anchor": w.anchor, "status": str(w.status), "hit": level}
-                for w, level in self.hits.gold
+                {
+                    "owner": w.owner,
+                    "anchor": w.anchor,
+                    "status": str(w.status),
+                    "hit": level,
+                    "equivalent": eq,
+                }
+                for (w, level), eq in zip(self.hits.gold, self._equiv("gold"), strict=True)
             ],
             "draft_witnesses": [
-                {"owner": w.owner, "anchor": w.anchor, "status": str(w.status), "hit": level}
-                for w, level in self.hits.draft
+                {
+                    "owner": w.owner,
+                    "anchor": w.anchor,
+                    "status": str(w.status),
+                    "hit": level,
+                    "equivalent": eq,
+                }
+                for (w, level), eq in zip(self.hits.draft, self._equiv("draft"), strict=True)
             ],
             "notes": list(self.notes),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
+
+    def _equiv(self, side: str) -> list[bool]:
+        hits = self.hits.gold if side == "gold" else self.hits.draft
+        flags = self.hits.gold_equivalent if side == "gold" else self.hits.draft_equivalent
+        return flags or [False] * len(hits)
 
     def to_json(self) -> str:
         """The scorecard as JSON with C1 controls and line separators escaped: labels and
@@ -223,22 +240,29 @@ class Scorecard:
             ),
             caption=(
                 f"alignment: {self.method}, {self.similarity} text similarity, "
-                f"threshold {self.threshold:g}; gold witnesses absent at the revision "
-                "are excluded from recall; route/lead agr = same/(same+disagree) of "
-                "field content"
+                f"threshold {self.threshold:g}; found = gold records some draft record "
+                "covers (R = found/gold), covering = draft records that cover some gold "
+                "record (P = covering/draft), links = (gold, draft) pairs made (a record "
+                "may have several, so links can exceed either count); equiv R = gold "
+                "witnesses quoted only in a sibling copy (apart from line R); gold "
+                "witnesses absent at the revision are excluded from recall; route/lead "
+                "agr = same/(same+disagree) of field content"
             ),
         )
         columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("kind", "left"),
             ("gold", "right"),
+            ("found", "right"),
             ("draft", "right"),
-            ("matched", "right"),
+            ("covering", "right"),
+            ("links", "right"),
             ("P", "right"),
             ("R", "right"),
             ("F1", "right"),
             ("gold w (absent)", "right"),
             ("file R", "right"),
             ("line R", "right"),
+            ("equiv R", "right"),
             ("draft w", "right"),
             ("line P", "right"),
             ("valid", "right"),
@@ -247,7 +271,7 @@ class Scorecard:
             ("lead agr", "right"),
         )
         for col, justify in columns:
-            t.add_column(col, justify=justify)
+            t.add_column(col, justify=justify, no_wrap=col == "kind")
         for ks in [*self.kinds.values(), self.overall]:
             style = "bold" if ks.key == "overall" else None
             t.add_row(*score_cells(ks), style=style, end_section=ks.key == list(self.kinds)[-1])
@@ -297,9 +321,10 @@ class Scorecard:
             lc = self.label_check
             parts.append(
                 Text(
-                    f"alignment against hand labels: precision {fmt(lc['precision'])}, "
-                    f"recall {fmt(lc['recall'])}, gold recall {fmt(lc['gold_recall'])} "
-                    f"({lc['links_correct']}/{lc['links_made']} links right)"
+                    f"alignment against hand labels: precision {fmt(lc['precision'])} "
+                    f"({lc['links_correct']}/{lc['links_made']} links right), link recall "
+                    f"{fmt(lc.get('link_recall'))} (of {lc.get('links_labelled')} labelled), "
+                    f"draft recall {fmt(lc['recall'])}, gold recall {fmt(lc['gold_recall'])}"
                 )
             )
         confusion = self.confusion_text()
@@ -328,7 +353,9 @@ def baseline_cells(name: str, row: dict[str, Any]) -> list[str]:
     return [
         f"baseline: {name}",
         n("gold_records"),
+        n("gold_matched"),
         n("draft_records"),
+        n("draft_matched"),
         n("matched"),
         f("precision"),
         f("recall"),
@@ -336,6 +363,7 @@ def baseline_cells(name: str, row: dict[str, Any]) -> list[str]:
         gw,
         f("file_recall"),
         f("line_recall"),
+        f("equivalent_recall"),
         n("draft_witnesses"),
         f("line_precision"),
         f("validity"),
@@ -348,11 +376,13 @@ def baseline_cells(name: str, row: dict[str, Any]) -> list[str]:
 def score_cells(ks: KindScore) -> list[str]:
     """One table row; the account row has witnesses only, so its record cells stay empty."""
     records = (
-        ["", "", "", "", "", ""]
+        ["", "", "", "", "", "", "", ""]
         if ks.key == ACCOUNT
         else [
             str(ks.gold_records),
+            str(ks.gold_matched),
             str(ks.draft_records),
+            str(ks.draft_matched),
             str(ks.matched),
             fmt(ks.precision),
             fmt(ks.recall),
@@ -365,6 +395,7 @@ def score_cells(ks: KindScore) -> list[str]:
         f"{ks.gold_witnesses} ({ks.gold_absent})",
         fmt(ks.file_recall),
         fmt(ks.line_recall),
+        fmt(ks.equivalent_recall),
         str(ks.draft_witnesses),
         fmt(ks.line_precision),
         fmt(ks.validity),

@@ -10,7 +10,7 @@ Suite file (TOML)::
     name = "nightly"            # optional; default: the file's stem
     similarity = "embed"        # optional: embed | lexical
     threshold = 0.3             # optional alignment threshold (default: the method's)
-    alignment = "best-gold"     # optional: best-gold | one-to-one
+    alignment = "coverage"      # optional: coverage | best-gold | one-to-one
     baselines = true            # optional: also score the trivial drafts per item
 
     [[items]]
@@ -70,6 +70,7 @@ HEADLINE = (
     ("status_agreement", "status agr"),
     ("route_agreement", "route agr"),
     ("lead_agreement", "lead agr"),
+    ("equivalent_recall", "gold-w equiv R"),
 )
 DRAFT_TIMEOUT_S = 3600
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")

@@ -11,6 +11,8 @@ second-guesses it with a looser match of its own.
 
 from __future__ import annotations
 
+import hashlib
+import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -27,6 +29,33 @@ ACCOUNT = "account"
 
 Locate = Callable[[Witness], Verification]
 
+#: A quote's text as a set of hashed lines (see :func:`fingerprint`).
+Fingerprint = Callable[[Witness], frozenset[str]]
+
+#: Quote lines shorter than this (after whitespace is collapsed) are too common --
+#: ``return x``, ``)``, ``else:`` -- to say that two quotes are the same text.
+MIN_TEXT_LINE = 16
+
+
+def fingerprint(quote: str) -> frozenset[str]:
+    """Hashes of the quote's lines with whitespace collapsed, long lines only.
+
+    Why hashes: labelled pairs keep this beside a redacted draft (evals.located), so
+    it must say "same text" without carrying the text.
+    """
+    out: set[str] = set()
+    for line in quote.splitlines():
+        norm = " ".join(line.split())
+        if len(norm) >= MIN_TEXT_LINE:
+            out.add(hashlib.sha256(norm.encode()).hexdigest()[:16])
+    return frozenset(out)
+
+
+def quote_fingerprint(w: Witness) -> frozenset[str]:
+    """The default :data:`Fingerprint`: computed from the witness's own quote."""
+    return fingerprint(w.quote)
+
+
 #: How near a witness lands on others: on overlapping lines, only in the same file,
 #: or neither.  Alignment weighs it as a number, the metrics report it as a word.
 Landing = Literal["line", "file"] | None
@@ -41,6 +70,8 @@ class LocatedWitness:
     kind: str  # record kind key ("RT-RTE", "EPI-OBJ") or ACCOUNT
     verification: Verification
     record_index: int | None = None  # position in Report.records; None for the account
+    #: Hashed quote lines (:func:`fingerprint`); empty when unknown.
+    text: frozenset[str] = frozenset()
 
     @property
     def anchor(self) -> str:
@@ -80,6 +111,23 @@ class LocatedWitness:
         a, b = self.span, other.span
         return self.same_file(other) and a is not None and b is not None and a.overlaps(b)
 
+    def equivalent(self, other: LocatedWitness) -> bool:
+        """The same quoted text in a sibling copy: another path with the same file name
+        (``_arc/search.py`` for ``_mgsm/search.py``), both located, sharing at least one
+        long quote line.
+
+        Why: a system that repeats one pattern in near-identical folders can be
+        witnessed from any copy; an analyst accepts the draft's copy, an exact line
+        match does not.  Equivalent hits are counted apart from exact ones.
+        """
+        return (
+            self.present
+            and other.present
+            and self.path != other.path
+            and posixpath.basename(self.path) == posixpath.basename(other.path)
+            and not self.text.isdisjoint(other.text)
+        )
+
     def landing(self, others: Iterable[LocatedWitness]) -> Landing:
         """The nearest this witness comes to any of ``others``: ``"line"`` as soon as one
         overlaps it, else ``"file"`` when one is in the same file, else None."""
@@ -116,18 +164,22 @@ def locate_report(
     report: Report,
     locate: Locate,
     progress: Callable[[], None] | None = None,
+    text: Fingerprint = quote_fingerprint,
 ) -> ReportWitnesses:
-    """Verify every witness of ``report`` and keep the verdict beside its owner."""
+    """Verify every witness of ``report`` and keep the verdict beside its owner
+    (``text`` gives each quote's fingerprint; saved pairs read it from a file)."""
     out = ReportWitnesses()
     for section in report.account:
         for w in section.witnesses:
-            out.account.append(LocatedWitness(w, ACCOUNT, ACCOUNT, locate(w)))
+            out.account.append(LocatedWitness(w, ACCOUNT, ACCOUNT, locate(w), text=text(w)))
             if progress:
                 progress()
     for index, rec in enumerate(report.records):
         located: list[LocatedWitness] = []
         for w in rec.witnesses:
-            located.append(LocatedWitness(w, rec.id, kind_key(rec.id), locate(w), index))
+            located.append(
+                LocatedWitness(w, rec.id, kind_key(rec.id), locate(w), index, text=text(w))
+            )
             if progress:
                 progress()
         out.by_record.append(located)

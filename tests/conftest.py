@@ -13,7 +13,18 @@ from eval_material import build_tiny_repo
 
 from drafter.sample import SampleRepo, materialize
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+def _shared() -> Path:
+    """../shared beside the checkout: /work/main/tests -> /work/shared, and from a
+    worktree /work/wt/NAME/tests the nearest parent that holds shared/gold."""
+    here = Path(__file__).resolve()
+    for parent in here.parents[1:]:
+        if (parent / "shared" / "gold").is_dir():
+            return parent / "shared"
+    return here.parents[2] / "shared"
+
+
+SHARED = _shared()
 GOLD_DIR = SHARED / "gold"
 
 

@@ -269,7 +269,7 @@ def test_eval_reports_alignment_against_hand_labels(
     repo = materialize(tmp_path / "sample").path
     args = ["eval", "--gold", str(Path(__file__).parents[1] / "drafter/sample/gold.runtime.txt")]
     args += ["--draft", str(data / "sample-offline.draft.json"), "--repo", str(repo)]
-    args += ["--no-baselines"]
+    args += ["--no-baselines", "--alignment", "best-gold"]
     code = main([*args, "--labels", str(data / "sample-offline.labels.json"), "--json"])
     out = capsys.readouterr().out
     assert code == 0
