@@ -201,6 +201,7 @@ def main() -> None:
     ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--data-dir", default=None, help="index/survey cache (default: a temp dir)")
+    ap.add_argument("--show", default=None, help="also print this record's first request text")
     args = ap.parse_args()
     plan = transcript_plan(Path(args.transcript)) if args.transcript else None
     if plan is None:
@@ -223,6 +224,8 @@ def main() -> None:
             use_index=not args.no_index,
         )
     firsts = first_record_requests(model.log)
+    if args.show in firsts:
+        print("\n\n".join(b["text"] for b in firsts[args.show]["messages"][0]["content"]))
     sizes, counts, hits = [], [], Counter()
     for rid, body in sorted(firsts.items()):
         text = "\n".join(b["text"] for b in body["messages"][0]["content"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from drafter import defaults
@@ -32,9 +32,15 @@ class ReadingNote(BaseModel):
     start_line: int = Field(ge=1, description="First line read.")
     end_line: int = Field(ge=1, description="Last line read.")
     showed: str = Field(
-        max_length=NOTE_CHARS,
-        description="What those lines showed, in one or two sentences (names, calls, values).",
+        description=f"What those lines showed, in one or two sentences (names, calls, "
+        f"values); at most {NOTE_CHARS} characters are kept.",
     )
+
+    @field_validator("showed")
+    @classmethod
+    def _clip(cls, v: str) -> str:
+        """An optional note never costs the plan: a long one is clipped, not refused."""
+        return v if len(v) <= NOTE_CHARS else v[: NOTE_CHARS - 1] + "…"
 
 
 class ReadRange(BaseModel):
@@ -61,10 +67,14 @@ class PlanItem(BaseModel):
     )
     notes: list[ReadingNote] = Field(
         default_factory=list,
-        max_length=MAX_NOTES,
-        description="Optional: what you read for this record (path, lines) and what it "
-        "showed; the record's drafter receives these notes.",
+        description=f"Optional, at most {MAX_NOTES}: what you read for this record (path, "
+        "lines) and what it showed; the record's drafter receives these notes.",
     )
+
+    @field_validator("notes")
+    @classmethod
+    def _few(cls, v: list[ReadingNote]) -> list[ReadingNote]:
+        return v[:MAX_NOTES]
     # Typed meaning for rule-based proposers: which record builder drafts the item and
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
     # records) but hidden from a model's tool schema, which has no use for them.

@@ -184,3 +184,12 @@ def test_every_budget_line_says_the_submit_call_does_not_count(prompt, submit, v
     text = render(prompt, budget=7, **values)
     assert "up to 7 investigation tool calls" in text
     assert f"the final `{submit}` call does not count against them" in text
+
+
+def test_long_or_many_notes_are_clipped_not_refused() -> None:
+    from graph.proposer import MAX_NOTES, NOTE_CHARS, PlanItem
+
+    note = {"path": "app.py", "start_line": 1, "end_line": 2, "showed": "y" * 5000}
+    item = PlanItem(id=RID, kind="RTE", label="x", notes=[note] * (MAX_NOTES + 3))
+    assert len(item.notes) == MAX_NOTES
+    assert len(item.notes[0].showed) == NOTE_CHARS
