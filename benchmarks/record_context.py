@@ -55,6 +55,36 @@ def transcript_plan(path: Path) -> dict[str, Any] | None:
     return plan
 
 
+def survey_plan(args: argparse.Namespace) -> dict[str, Any]:
+    """One route per surveyed entry file (at most eight), each with the files its entry
+    findings' folder holds: a plan with no reasoner behind it, for repositories without
+    a transcript."""
+    from graph.nodes.resources import Resources
+
+    res = Resources(repo=args.repo, rev=args.rev, use_index=False)
+    try:
+        sv = res.survey()
+        entries = [f.path for f in sv.findings if f.category == "entry_point"]
+        files = res.snapshot().files()
+    finally:
+        res.close()
+    items = []
+    for path in list(dict.fromkeys(entries))[:8]:
+        folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        near = [f for f in files if f.startswith(folder) and f.endswith(".py") and f != path]
+        slug = re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")[:40]
+        items.append(
+            {
+                "id": f"RT-RTE-{slug}",
+                "kind": "RTE",
+                "label": f"Route of {path}",
+                "files": [path, *near[:5]],
+                "rationale": f"{path} is an entry point.",
+            }
+        )
+    return {"system": Path(args.repo).name, "items": items}
+
+
 def _texts(message: dict[str, Any]) -> str:
     content = message["content"]
     if isinstance(content, str):
@@ -198,12 +228,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
     ap.add_argument("--rev", default="2702bee")
-    ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
+    ap.add_argument(
+        "--transcript",
+        default=str(DEFAULT_TRANSCRIPT),
+        help='relay transcript whose plan is replayed ("" to plan from the survey)',
+    )
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--data-dir", default=None, help="index/survey cache (default: a temp dir)")
     ap.add_argument("--show", default=None, help="also print this record's first request text")
     args = ap.parse_args()
-    plan = transcript_plan(Path(args.transcript)) if args.transcript else None
+    plan = transcript_plan(Path(args.transcript)) if args.transcript else survey_plan(args)
     if plan is None:
         raise SystemExit("no submit_plan in the transcript")
     model = Explorer(plan)

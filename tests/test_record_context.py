@@ -260,6 +260,9 @@ def test_siblings_need_the_same_name_sibling_folders_and_mostly_the_same_lines()
     }
     sib = Siblings(texts, texts.get)
     assert sib.of("t/a/run.py") == ["t/b/run.py"]
+    assert sib.related("t/b/run.py", "t/a/run.py")
+    assert not sib.related("t/a/run.py", "u/a/run.py")  # same text, other parent
+    assert not sib.related("t/a/run.py", "t/c/run.py")  # same name, other text
     assert similarity(texts["t/a/run.py"], texts["t/c/run.py"]) < 0.5
 
 

@@ -149,4 +149,12 @@ class Siblings:
             return [o for o in group if o != path and self._alike(path, o)]
 
     def related(self, a: str, b: str) -> bool:
-        return a != b and b in self.of(a)
+        """Are ``a`` and ``b`` siblings?  Compares only this pair (a folder of hundreds
+        of same-named files is never read whole for one question)."""
+        pa, pb = PurePosixPath(a), PurePosixPath(b)
+        if a == b or len(pa.parts) < 2 or pa.name != pb.name:
+            return False
+        if pa.parent.parent != pb.parent.parent:
+            return False
+        with self._lock:
+            return self._alike(a, b)
