@@ -75,6 +75,7 @@ class PlanItem(BaseModel):
     @classmethod
     def _few(cls, v: list[ReadingNote]) -> list[ReadingNote]:
         return v[:MAX_NOTES]
+
     # Typed meaning for rule-based proposers: which record builder drafts the item and
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
     # records) but hidden from a model's tool schema, which has no use for them.

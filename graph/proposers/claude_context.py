@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from drafter.sanitize import frame_escape
 from drafter.text import collapse
 from graph.proposer import PlanItem, ReadRange
 from graph.proposers.claude_prompts import data_block, finding_line
@@ -59,6 +60,11 @@ _STOP = frozenset(
     "this that with from into each when what which their there these those record "
     "route file files code model uses used only also then than main path".split()
 )
+
+
+def _unframed(text: str) -> str:
+    """Repository paths outside a data block still cannot open or close one."""
+    return frame_escape(text, "repository_data")
 
 
 def _size(text: str) -> int:
@@ -207,29 +213,43 @@ def merge_ranges(ranges: list[ReadRange]) -> list[ReadRange]:
     return out
 
 
+def _fitting(rows: list[str], budget: int, joiner: str) -> tuple[list[str], int]:
+    """The leading rows whose joined size fits ``budget``, and how many were left out."""
+    kept: list[str] = []
+    for r in rows:
+        if _size(joiner.join([*kept, r])) > budget:
+            break
+        kept.append(r)
+    return kept, len(rows) - len(kept)
+
+
 def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
-    """The planner's notes for this item and the ranges the run has already read."""
+    """The planner's notes for this item and the ranges the run has already read; rows
+    that do not fit are counted, never cut mid-way (a framed block always closes)."""
     parts: list[str] = []
     if item.notes:
         rows = [f"{n.path} lines {n.start_line}–{n.end_line}: {n.showed}" for n in item.notes]
-        parts.append(
-            "What the planner read for this record and what it showed (its notes; quote "
-            "only what a tool result shows you):\n" + data_block("plan_notes", "\n".join(rows))
-        )
+        kept, left = _fitting(rows, budget // 2, "\n")
+        if kept:
+            more = f"\n({left} more notes left out)" if left else ""
+            parts.append(
+                "What the planner read for this record and what it showed (its notes; "
+                "quote only what a tool result shows you):\n"
+                + data_block("plan_notes", "\n".join(kept))
+                + more
+            )
     merged = merge_ranges(reads)
     if merged:
         rows = [f"{r.path} {r.start_line}–{r.end_line}" for r in merged]
-        text = ", ".join(rows)
-        while rows and _size(text) > max(200, budget // 2):
-            rows.pop()
-            text = ", ".join(rows) + f" and {len(merged) - len(rows)} more"
+        kept, left = _fitting(rows, max(200, budget // 2 - 200), ", ")
+        more = f" and {left} more" if left else ""
         parts.append(
             "Ranges already read in this run (by the planner): "
-            + text
+            + _unframed(", ".join(kept))
+            + more
             + ". Read again only the lines you still need to quote."
         )
-    body = "\n\n".join(parts)
-    return body if _size(body) <= budget else body.encode()[:budget].decode(errors="ignore")
+    return "\n\n".join(parts)
 
 
 # -- search hits -------------------------------------------------------------------------------
@@ -333,7 +353,7 @@ def openings_section(
         out += (
             ("\n\n" if out else "")
             + "Planned files not opened here:\n"
-            + "\n".join(f"- {x}" for x in left)
+            + "\n".join(f"- {_unframed(x)}" for x in left)
         )
     return out
 
