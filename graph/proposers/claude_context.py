@@ -190,7 +190,7 @@ def findings_section(
         paths = sorted({fd.finding.path for fd in left})
         text += (
             f"\n[{len(left)} more (folded) findings not shown, in "
-            + _some([f"`{p}`" for p in paths])
+            + _unframed(_some([f"`{p}`" for p in paths]))
             + '; `survey(path="…")` lists a file\'s findings]'
         )
     return text
