@@ -307,7 +307,8 @@ def openings_section(
     pages: list[str] = []
     left: list[str] = []
     opened: list[str] = []
-    remaining = budget - 400  # the left-out list
+    # room for the left-out list: a line per planned file at most
+    remaining = budget - min(40 + 160 * len(files), budget // 3)
 
     def twin_of(path: str, among: list[str]) -> str | None:
         return next((o for o in among if siblings is not None and siblings.related(o, path)), None)
