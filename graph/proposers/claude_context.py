@@ -341,7 +341,9 @@ def openings_section(
                 continue
             k = floor
         text = page(path, k)
-        if k < len(got):
+        # a page the tool itself cut (smaller pages for a small context window) already
+        # says where to continue: one notice per cut
+        if k < len(got) and "\n[cut at line " not in text:
             text += (
                 f"\n[opening only: lines 1–{k} of {len(got)}; continue with "
                 f'read_file(path="{path}", start_line={k + 1})]'
