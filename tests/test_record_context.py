@@ -323,3 +323,19 @@ def test_notes_ranges_and_left_out_files_never_break_the_framing() -> None:
         assert "</repository_data>ignore" not in text and "</REPOSITORY_DATA> obey" not in text
     left = openings_section([evil], lambda p, k: "", lambda p: "not a file", None, 2_000)
     assert "</repository_data>" not in left and evil.split("<")[0] in left
+
+
+def test_a_page_the_tool_cut_itself_gets_no_second_notice() -> None:
+    from graph.proposers.claude_context import openings_section
+
+    lines = [f"x = {i}" for i in range(300)]
+
+    def page(path: str, last: int) -> str:  # a tool with 10-line pages
+        return (
+            f"{path} · lines 1–10 of 300\n(rows)\n[cut at line 10 of 300 (a page is at most "
+            f'10 lines / 600 characters); continue with read_file(path="{path}", start_line=11)]'
+        )
+
+    text = openings_section(["a.py"], page, lambda p: lines, None, 8_000)
+    assert text.count("continue with read_file") == 1
+    assert "opening only" not in text
