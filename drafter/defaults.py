@@ -37,3 +37,9 @@ def max_records(generator: str, thorough: bool = False) -> int:
     if generator != "offline":
         return MODEL_MAX_RECORDS
     return THOROUGH_MAX_RECORDS if thorough else OFFLINE_MAX_RECORDS
+
+
+#: Bytes of per-record text a Claude record's first request may carry (the run setting
+#: ``record_context_bytes``).  On ADAS the unbudgeted context was a median of 36 KB,
+#: mostly findings repeated across near-identical sibling folders.
+DEFAULT_RECORD_CONTEXT_BYTES = 16_384

@@ -12,9 +12,12 @@ Decisions worth knowing:
   for a source list marker (``-``, ``*``, ``+`` opening a line); that is layout, like
   line breaks, so it belongs to the whitespace level.  Inline Markdown (emphasis,
   strong, links) is dropped only in Markdown-like files; code-span backticks in all.
-* Occurrences are counted at the first level that finds the quote.  Several of them
-  and no line range → ``ambiguous``; a range picks the occurrences whose span
-  overlaps it; a range that picks none → ``not_found``, naming where the quote is.
+* Occurrences are counted at the first level that finds the quote.  A line range is
+  an optional hint that only chooses between occurrences: a quote found once verifies
+  at its true lines whatever the range says (the message says "lines corrected").
+  Several occurrences and no range → ``ambiguous``; a range picks the occurrences
+  whose span overlaps it; a range that picks none of several → ``not_found``, naming
+  where the quote is.
 * A path that is absolute or contains ``..`` is ``path_missing`` before any lookup.
 
 Files are read once through the snapshot (under a lock, so a LangGraph fan-out can
@@ -301,6 +304,11 @@ class Verifier:
                     a, b = hay_map.span(h, h + len(needle))
                 occs.append(_Occurrence(a, b, ft.lines(a, b)))
             picked = occs if lines is None else [o for o in occs if o.lines.overlaps(lines)]
+            corrected = ""
+            if not picked and len(occs) == 1:
+                # the only occurrence: a wrong optional hint does not make a true quote false
+                picked = occs
+                corrected = f"lines corrected: the quote is at {occs[0].lines}, not {lines}"
             if len(picked) == 1:
                 return Verification(
                     status=VerifyStatus.verified,
@@ -308,7 +316,7 @@ class Verifier:
                     lines=picked[0].lines,
                     occurrences=len(occs),
                     revision=rev,
-                    message=_lossy_note(ft),
+                    message="; ".join(x for x in (corrected, _lossy_note(ft)) if x),
                 )
             if len(picked) > 1:
                 where = ", ".join(str(o.lines) for o in picked[:10])

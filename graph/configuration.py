@@ -37,6 +37,9 @@ DEFAULT_MAX_COST = 15.0
 ENV_RETRY_BASE = "DRAFTER_RETRY_BASE_SECONDS"
 DEFAULT_RETRY_BASE = 1.0
 
+#: Below this a record's task text alone would hardly fit.
+MIN_RECORD_CONTEXT_BYTES = 2_048
+
 
 def resolve_model(cli_value: str | None = None) -> str:
     """``--model`` beats $DRAFTER_MODEL beats :data:`DEFAULT_MODEL`."""
@@ -112,14 +115,19 @@ class Configuration:
     #: context budget, max_file_chars and the tool pages are derived from it
     #: (graph.context_window.window_settings) and every request is cut to fit.
     context_window: int | None = None
-    #: Bytes of repository data one record request may carry.
-    record_context_bytes: int = 16_384
+    #: Bytes of per-record text a record's first request may carry (its task, the
+    #: planner's notes, ranked findings, search hits and the opening pages of its
+    #: files).  What does not fit is named with the call that reads it, never dropped
+    #: silently.  A smaller model context (``--context-window``) shrinks it.
+    record_context_bytes: int = defaults.DEFAULT_RECORD_CONTEXT_BYTES
 
     def __post_init__(self) -> None:
         if self.max_records < 1:
             raise ValueError("max_records must be at least 1")
         if self.repair_rounds < 0:
             raise ValueError("repair_rounds cannot be negative")
+        if self.record_context_bytes < MIN_RECORD_CONTEXT_BYTES:
+            raise ValueError(f"record_context_bytes must be at least {MIN_RECORD_CONTEXT_BYTES}")
         if self.concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         if self.max_cost is not None and self.max_cost < 0:

@@ -11,11 +11,44 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from drafter import defaults
+from drafter.defaults import DEFAULT_RECORD_CONTEXT_BYTES
 from drafter.model import AccountSection, Passage, Record, Witness
+
+#: Reading notes a plan item may carry, and the characters each may hold: short, so the
+#: plan still fits in one answer and a record's request stays within its budget.
+MAX_NOTES = 6
+NOTE_CHARS = 400
+
+
+class ReadingNote(BaseModel):
+    """What the planner read for an item and what it showed, so the record's drafter
+    starts from it instead of re-reading the same lines."""
+
+    path: str = Field(max_length=500, description="Repository path that was read.")
+    start_line: int = Field(ge=1, description="First line read.")
+    end_line: int = Field(ge=1, description="Last line read.")
+    showed: str = Field(
+        description=f"What those lines showed, in one or two sentences (names, calls, "
+        f"values); at most {NOTE_CHARS} characters are kept.",
+    )
+
+    @field_validator("showed")
+    @classmethod
+    def _clip(cls, v: str) -> str:
+        """An optional note never costs the plan: a long one is clipped, not refused."""
+        return v if len(v) <= NOTE_CHARS else v[: NOTE_CHARS - 1] + "…"
+
+
+class ReadRange(BaseModel):
+    """Lines of one file a conversation of this run has already read (``read_file``)."""
+
+    path: str
+    start_line: int
+    end_line: int
 
 
 class PlanItem(BaseModel):
@@ -29,8 +62,20 @@ class PlanItem(BaseModel):
     )
     rationale: str = Field(default="", description="Why this record matters, one sentence.")
     facts: list[str] = Field(
-        default_factory=list, description="IDs of survey findings it builds on."
+        default_factory=list,
+        description="IDs of survey findings it builds on, exactly as the survey gives them.",
     )
+    notes: list[ReadingNote] = Field(
+        default_factory=list,
+        description=f"Optional, at most {MAX_NOTES}: what you read for this record (path, "
+        "lines) and what it showed; the record's drafter receives these notes.",
+    )
+
+    @field_validator("notes")
+    @classmethod
+    def _few(cls, v: list[ReadingNote]) -> list[ReadingNote]:
+        return v[:MAX_NOTES]
+
     # Typed meaning for rule-based proposers: which record builder drafts the item and
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
     # records) but hidden from a model's tool schema, which has no use for them.
@@ -43,6 +88,12 @@ class PlanItem(BaseModel):
 class Plan(BaseModel):
     system: str = Field(description="Name of the system analysed.")
     items: list[PlanItem] = Field(default_factory=list)
+    # What the planning conversation read, filled in by the proposer (not the model):
+    # checkpointed with the plan, so every record's request, in any process, lists the
+    # same ranges.
+    reads: SkipJsonSchema[list[ReadRange]] = Field(
+        default_factory=list, description="Ranges the planner read."
+    )
 
 
 class Miss(BaseModel):
@@ -74,6 +125,8 @@ class RecordContext(BaseModel):
     chunks: list[Any] = Field(default_factory=list)
     file_texts: dict[str, str] = Field(default_factory=dict)
     repair_round: int = Field(default=0, description="1-based repair round when repairing, else 0.")
+    #: Bytes of per-record text the first request may carry (``record_context_bytes``).
+    context_bytes: int = DEFAULT_RECORD_CONTEXT_BYTES
 
 
 class AccountContext(BaseModel):

@@ -111,7 +111,10 @@ def test_a_model_that_never_submits_is_stopped_and_flagged(run) -> None:
     assert all(b["tool_choice"] == {"type": "any"} for b in calls[:-1])
     assert calls[-1]["tool_choice"] == {"type": "tool", "name": "submit_record"}
     last_turn = calls[-1]["messages"][-1]["content"]
-    assert last_turn[-1]["text"].startswith(f"The budget of {STUBBORN_BUDGET} tool calls is spent")
+    assert last_turn[-1]["text"].startswith(
+        f"The budget of {STUBBORN_BUDGET} investigation tool calls is spent "
+        "(submit_record does not count against it)"
+    )
     assert result.report.record("RT-CMP-stubborn") is None
     missing = " ".join(result.report.meta.missing)
     assert "RT-CMP-stubborn" in missing and "never called submit_record" in missing

@@ -46,7 +46,6 @@ from graph.proposers.claude import ClaudeProposer
 from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import LEAD_HINTS, data_block
 from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
-from graph.proposers.claude_tools import tool_definitions
 
 #: Lines of the owning file shown around a record's witnesses.
 CONTEXT_LINES = 12
@@ -138,7 +137,7 @@ class ClaudeEpistemicProposer:
                 ],
             },
             phase=phase,
-            tool_defs=tool_definitions(),
+            tool_defs=self.inner.tool_defs(),
             run_tool=self.inner._run_tool if tools is not None else None,
             transcript=self.inner.transcripts[key],
         )

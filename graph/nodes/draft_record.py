@@ -1,7 +1,9 @@
 """Draft one planned record (one Send per plan item; LangGraph bounds concurrency).
 
 Each record sees only what concerns it: the survey findings in its files (or named in
-its plan item), hybrid-search hits for its label and files, and the text of its files
+its plan item), hybrid-search hits for its label and files (never from data files: a
+data set, a result dump or a licence matches a label's words without answering it),
+and the text of its files
 at the pinned revision.  What comes back is untrusted: the ID is forced to the plan's
 ID and any verification the proposer claims is erased — only the verify node sets it.
 """
@@ -17,6 +19,7 @@ from drafter.model import Record, WitnessBlock
 from graph.configuration import RunContext
 from graph.nodes.common import call_proposer, prepare_proposer, record_to_state
 from graph.proposer import Plan, PlanItem, RecordContext
+from graph.proposers.context_paths import DataPaths
 from graph.state import RecordTask
 
 MAX_FILES_PER_RECORD = 4
@@ -32,10 +35,16 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
     chunks: list[dict[str, Any]] = []
     seen: set[tuple[Any, Any, Any]] = set()
 
+    snap = res.snapshot()
+    data = DataPaths(snap.files())
+
     def add(hits: list[dict[str, Any]]) -> None:
         for h in hits:
             key = (h["path"], h["start"], h["end"])
-            if key not in seen:
+            # data sets, result dumps and licences answer a label's words, not its
+            # question (unless the plan named the file)
+            path = str(h["path"])
+            if key not in seen and (path in item.files or not data.is_data(path)):
                 seen.add(key)
                 chunks.append(h)
 
@@ -46,7 +55,6 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
         for path in item.files[:SEARCH_FILES]:
             add(res.search(query, k=2, path_glob=path))
     texts: dict[str, str] = {}
-    snap = res.snapshot()
     for path in item.files[:MAX_FILES_PER_RECORD]:
         try:
             tf = snap.read_text(path)
@@ -54,7 +62,14 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
             continue
         if not tf.binary:
             texts[path] = tf.text[: cfg.max_file_chars]
-    return RecordContext(item=item, plan=plan, findings=findings, chunks=chunks, file_texts=texts)
+    return RecordContext(
+        item=item,
+        plan=plan,
+        findings=findings,
+        chunks=chunks,
+        file_texts=texts,
+        context_bytes=cfg.record_context_bytes,
+    )
 
 
 def clean_record(record: Record, item: PlanItem) -> Record:

@@ -16,7 +16,7 @@ from drafter.model import KIND_ORDER, RECORD_ID_RE
 from drafter.snapshot import safe_relpath
 from graph.configuration import RunContext
 from graph.nodes.common import call_proposer, plan_context
-from graph.proposer import Plan, PlanItem
+from graph.proposer import Plan, PlanItem, ReadingNote
 from graph.state import DraftState
 
 
@@ -70,8 +70,27 @@ def sanitize_plan(plan: Plan, tree: set[str], max_records: int) -> tuple[Plan, l
                 notes.append(f"{rid}: file {f!r} is not in the revision's tree; ignored")
             elif clean not in files:
                 files.append(clean)
-        items.append(item.model_copy(update={"id": rid, "kind": kind, "files": files}))
+        reading = _clean_notes(rid, item.notes, tree, notes)
+        items.append(
+            item.model_copy(update={"id": rid, "kind": kind, "files": files, "notes": reading})
+        )
     if len(items) > max_records:
         notes.append(f"plan cut from {len(items)} to {max_records} records (max_records)")
         items = items[:max_records]
-    return Plan(system=plan.system, items=items), notes
+    return Plan(system=plan.system, items=items, reads=plan.reads), notes
+
+
+def _clean_notes(
+    rid: str, raw: list[ReadingNote], tree: set[str], log: list[str]
+) -> list[ReadingNote]:
+    """Reading notes on files of the tree, with ordered line numbers; others are dropped
+    and said (the notes reach the record's request, so a wrong path would mislead it)."""
+    kept: list[ReadingNote] = []
+    for n in raw:
+        clean = safe_relpath(n.path)
+        if clean is None or clean not in tree:
+            log.append(f"{rid}: reading note on {n.path!r} (not in the revision's tree) dropped")
+            continue
+        a, b = sorted((n.start_line, n.end_line))
+        kept.append(n.model_copy(update={"path": clean, "start_line": a, "end_line": b}))
+    return kept

@@ -24,15 +24,21 @@ from graph.state import DraftState
 def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
     blocks = []
     misses: list[Miss] = []
+    flags = list(record.flags)
     for b in record.blocks:
         if isinstance(b, WitnessBlock):
             v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
             w = b.witness.model_copy(update={"verification": v})
+            hint = w.lines
+            if v.ok and v.lines is not None and hint is not None and not v.lines.overlaps(hint):
+                # the quote occurs once; its optional line hint was wrong: keep the true lines
+                w = w.model_copy(update={"lines": v.lines})
+                flags.append(f"lines corrected: {w.path} {hint} → {v.lines}")
             b = WitnessBlock(witness=w)
             if v.status != VerifyStatus.verified:
                 misses.append(Miss(witness=w, status=str(v.status), nearest=list(v.nearest)))
         blocks.append(b)
-    return record.model_copy(update={"blocks": blocks}), misses
+    return record.model_copy(update={"blocks": blocks, "flags": flags}), misses
 
 
 def _drop_failing(record: Record, rounds: int) -> Record:

@@ -37,6 +37,7 @@ from graph.proposer import (
     Plan,
     PlanContext,
     ProposalRejected,
+    ReadRange,
     RecordContext,
 )
 from graph.proposers.claude_client import (
@@ -45,6 +46,8 @@ from graph.proposers.claude_client import (
     call_with_retries,
     make_client,
 )
+from graph.proposers.claude_context import LinesFn, PageFn, RecordData, build_record_data
+from graph.proposers.claude_facts import FactCheck
 from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude_prompts import (
     LEAD_HINTS,
@@ -53,12 +56,7 @@ from graph.proposers.claude_prompts import (
     render,
     shared_context,
 )
-from graph.proposers.claude_requests import (
-    account_data,
-    orientation,
-    record_openings,
-    record_task_data,
-)
+from graph.proposers.claude_requests import account_data, orientation, text_pages
 from graph.proposers.claude_schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
@@ -69,7 +67,8 @@ from graph.proposers.claude_schema import (
     to_account,
     to_record,
 )
-from graph.proposers.claude_tools import SnapshotTools, tool_definitions
+from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.context_paths import Siblings
 
 
 @dataclass(frozen=True)
@@ -117,6 +116,7 @@ class ClaudeProposer:
         self._lock = threading.Lock()
         self.journal: CallJournal | None = None
         self.tools: SnapshotTools | None = None
+        self._siblings: Siblings | None = None
         #: Per item ID (or "plan"/"account"): what its last conversation did.
         self.transcripts: dict[str, Transcript] = {}
 
@@ -129,6 +129,22 @@ class ClaudeProposer:
         if self.tools is None or self.tools.res is not resources:
             limits = self.window.pages if self.window else None
             self.tools = SnapshotTools(resources, limits=limits)
+            self._siblings = None
+
+    def tool_defs(self) -> list[dict[str, Any]]:
+        """The investigation tools this run offers (no ``search`` without an index)."""
+        res = self.tools.res if self.tools is not None else None
+        return tool_definitions(search=bool(getattr(res, "use_index", True)))
+
+    def siblings(self) -> Siblings | None:
+        """Near-copies of files in sibling folders, for folding (one per bound run)."""
+        if self.tools is None:
+            return None
+        with self._lock:
+            if self._siblings is None:
+                snap = self.tools.res.snapshot()
+                self._siblings = Siblings(snap.files(), self.tools.text_or_none)
+            return self._siblings
 
     # -- payloads -----------------------------------------------------------------
 
@@ -182,12 +198,35 @@ class ClaudeProposer:
             budget=self.budgets.record,
             files=", ".join(item.files) or "(none named)",
         )
-        return [task, self._record_data(ctx)]
+        return [task, self._record_data(ctx, task)]
 
-    def _record_data(self, ctx: RecordContext) -> str:
-        openings = record_openings(self.tools, ctx.item.files) if self.tools else ""
-        files = {} if self.tools else ctx.file_texts
-        return record_task_data(ctx.findings, ctx.chunks, files, openings)
+    def _record_data(self, ctx: RecordContext, *before: str) -> str:
+        """The record's repository data within what ``ctx.context_bytes`` leaves after
+        the texts that come ``before`` it in the same turn."""
+        used = sum(len(t.encode("utf-8")) + 2 for t in before)
+        page: PageFn
+        lines_of: LinesFn
+        if self.tools is not None:
+            tools = self.tools
+
+            def page(path: str, last: int) -> str:
+                return tools.read_file(ReadFileInput(path=path, start_line=1, end_line=last))
+
+            lines_of = tools.lines_or_reason
+        else:
+            page, lines_of = text_pages(ctx.file_texts)
+        return build_record_data(
+            RecordData(
+                item=ctx.item,
+                findings=ctx.findings,
+                chunks=ctx.chunks,
+                reads=ctx.plan.reads,
+                page=page,
+                lines_of=lines_of,
+                siblings=self.siblings(),
+                budget=ctx.context_bytes - used,
+            )
+        )
 
     def repair_opening(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> list[str]:
         self._ensure_shared()
@@ -218,7 +257,8 @@ class ClaudeProposer:
                 + data_block("rejected_quote", m.witness.quote, path=m.witness.path)
                 + f"\nNearest real passages:\n{near}"
             )
-        return [task, "\n\n".join(miss_parts), self._record_data(ctx)]
+        misses_text = "\n\n".join(miss_parts)
+        return [task, misses_text, self._record_data(ctx, task, misses_text)]
 
     def account_opening(self, ctx: AccountContext) -> list[str]:
         self._ensure_shared()
@@ -235,14 +275,14 @@ class ClaudeProposer:
             send=self._send,
             base=self._base(max_tokens),
             phase=phase,
-            tool_defs=tool_definitions(),
+            tool_defs=self.tool_defs(),
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
         )
 
     def plan_request(self, ctx: PlanContext) -> dict[str, Any]:
         opening = self.plan_opening(ctx)
-        loop = self._loop("plan", self._plan_phase(), self.plan_max_tokens)
+        loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         return loop.request(_opening(opening), forced=loop.run_tool is None)
 
     def record_request(self, ctx: RecordContext) -> dict[str, Any]:
@@ -263,11 +303,11 @@ class ClaudeProposer:
 
     # -- phases -------------------------------------------------------------------
 
-    def _plan_phase(self) -> Phase[Plan]:
+    def _plan_phase(self, ctx: PlanContext) -> Phase[Plan]:
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
-            lambda p: p,
+            FactCheck(ctx.survey),
             self.budgets.plan,
             "with at most half as many records and one-sentence rationales",
         )
@@ -377,9 +417,20 @@ class ClaudeProposer:
 
     def plan(self, ctx: PlanContext) -> Plan:
         opening = self.plan_opening(ctx)
-        loop = self._loop("plan", self._plan_phase(), self.plan_max_tokens)
+        loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         loop.transcript = self.transcripts["plan"] = Transcript()
-        return loop.run(opening)
+        plan = loop.run(opening)
+        return plan.model_copy(update={"reads": self._reads(loop.transcript)})
+
+    def _reads(self, transcript: Transcript) -> list[ReadRange]:
+        """The ranges a conversation's ``read_file`` calls showed (recomputed from their
+        inputs, so a resumed run whose tool answers come from the journal gets the same)."""
+        if self.tools is None:
+            return []
+        spans = [
+            self.tools.page_span(raw) for name, raw in transcript.inputs if name == "read_file"
+        ]
+        return [ReadRange(path=p, start_line=a, end_line=b) for p, a, b in filter(None, spans)]
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
         loop = self._fresh(ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record))

@@ -68,6 +68,8 @@ class Transcript:
     calls: list[str] = field(default_factory=list)
     #: Calls read from an answer's text because the endpoint returned no tool_use.
     text_calls: int = 0
+    #: (tool name, input) of every investigation call run, in order.
+    inputs: list[tuple[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -195,6 +197,7 @@ class ToolLoop(Generic[ResultT]):
             else:
                 self.transcript.tool_calls += 1
                 self.transcript.calls.append(u.name)
+                self.transcript.inputs.append((u.name, u.input))
                 assert self.run_tool is not None
                 text, err = self.run_tool(u.name, u.input)
             results.append(_result(u.id, text, err))
@@ -202,7 +205,8 @@ class ToolLoop(Generic[ResultT]):
             results.append(
                 {
                     "type": "text",
-                    "text": f"The budget of {budget} tool calls is spent. "
+                    "text": f"The budget of {budget} investigation tool calls is spent "
+                    f"({self.phase.terminal} does not count against it). "
                     f"Call {self.phase.terminal} now with what you have verified.",
                 }
             )
@@ -246,4 +250,5 @@ def short_error(exc: Exception) -> str:
             for e in exc.errors()[:5]
         ]
         return "; ".join(parts)
-    return str(exc).splitlines()[0][:300]
+    # a converter's own check may name several problems, one per line
+    return " ".join(str(exc).splitlines())[:1500]

@@ -98,34 +98,3 @@ def shared_context(
             data_block("survey_summary", summary, count=str(total)),
         ]
     )
-
-
-def record_data(
-    findings: list[Any], chunks: list[dict[str, Any]], file_texts: dict[str, str]
-) -> str:
-    """The record-specific repository data: findings, search hits, file texts."""
-    parts: list[str] = []
-    for f in findings:
-        parts.append(
-            data_block(
-                "finding",
-                f.snippet,
-                id=f.id,
-                path=f.path,
-                lines=f"{f.start_line}-{f.end_line}",
-                symbol=f.symbol,
-            )
-        )
-    for h in chunks:
-        parts.append(
-            data_block(
-                "search_hit",
-                h.get("text") or "",
-                path=str(h.get("path")),
-                lines=f"{h.get('start')}-{h.get('end')}",
-                symbol=str(h.get("symbol") or ""),
-            )
-        )
-    for path, text in file_texts.items():
-        parts.append(data_block("file", text, path=path))
-    return "\n\n".join(parts) if parts else "(no repository data for this record)"

@@ -9,26 +9,28 @@ prompt files and the framing helper every piece of repository data goes through.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
-from graph.proposers.claude_prompts import data_block, record_data
+from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
 
 README_LINES = 120
-OPENING_LINES = 120
-OPENING_FILES = 3
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 
 def _page(tools: SnapshotTools, path: str, lines: int) -> str | None:
+    """The first ``lines`` lines as ``read_file`` shows them, with one notice when the
+    file goes on: ``read_file``'s own (a page cut by its character cap says where to
+    continue) or, only when that did not cut it, the opening-only notice."""
     try:
         page = tools.read_file(ReadFileInput(path=path, start_line=1, end_line=lines))
     except ToolError:
         return None
-    first = page.splitlines()[0]
-    total = int(first.rsplit(" of ", 1)[-1]) if " of " in first else 0
-    if total > lines:
+    got = tools.lines_or_reason(path)
+    total = len(got) if isinstance(got, list) else 0
+    if total > lines and "\n[cut at line " not in page:
         page += (
             f"\n[opening only: lines 1–{lines} of {total}; continue with "
             f'read_file(path="{path}", start_line={lines + 1})]'
@@ -63,19 +65,21 @@ def orientation(tools: SnapshotTools, survey: Any) -> str:
     )
 
 
-def record_openings(tools: SnapshotTools | None, files: list[str]) -> str:
-    """The first page of each planned file, cut visibly: the model reads on by itself."""
-    if tools is None:
-        return ""
-    pages = [p for f in files[:OPENING_FILES] if (p := _page(tools, f, OPENING_LINES))]
-    return "\n\n".join(pages)
+def text_pages(
+    file_texts: dict[str, str],
+) -> tuple[Callable[[str, int], str], Callable[[str], list[str] | str]]:
+    """Page and line readers over texts already in hand (a proposer without bound
+    tools), numbered like ``read_file`` pages."""
 
+    def lines_of(path: str) -> list[str] | str:
+        text = file_texts.get(path)
+        return text.splitlines() if text is not None else "not read for this record"
 
-def record_task_data(
-    findings: list[Any], chunks: list[dict[str, Any]], file_texts: dict[str, str], openings: str
-) -> str:
-    base = record_data(findings, chunks, file_texts)
-    return f"{base}\n\nOpenings of the planned files:\n{openings}" if openings else base
+    def page(path: str, last: int) -> str:
+        rows = [f"{i:>5}  {line}" for i, line in enumerate(file_texts[path].splitlines(), 1)]
+        return data_block("file_lines", "\n".join(rows[:last]), path=path, lines=f"1-{last}")
+
+    return page, lines_of
 
 
 def record_text(record: Record) -> str:

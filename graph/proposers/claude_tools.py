@@ -143,8 +143,10 @@ SPECS: tuple[ToolSpec, ...] = (
 TOOL_NAMES = tuple(s.name for s in SPECS)
 
 
-def tool_definitions() -> list[dict[str, Any]]:
-    return [s.definition() for s in SPECS]
+def tool_definitions(search: bool = True) -> list[dict[str, Any]]:
+    """The investigation tools' definitions; without an index (``--no-index``) ``search``
+    is not offered at all, rather than offered and then refused."""
+    return [s.definition() for s in SPECS if search or s.name != "search"]
 
 
 # -- helpers ------------------------------------------------------------------------
@@ -184,6 +186,20 @@ def _clip_line(line: str) -> str:
     if len(line) <= MAX_LINE_CHARS:
         return line
     return line[:MAX_LINE_CHARS] + f" [line cut: {len(line)} characters]"
+
+
+#: Skipped files a grep answer names one by one; the rest are counted.
+SKIPPED_NAMED = 10
+
+
+def _skipped_note(skipped: list[tuple[str, str]]) -> str:
+    """Each file grep did not search, with why (paths are repository data: framed)."""
+    if not skipped:
+        return ""
+    rows = [f"{p}: {why}" for p, why in sorted(skipped)[:SKIPPED_NAMED]]
+    more = len(skipped) - len(rows)
+    body = "\n".join(rows) + (f"\n(and {more} more)" if more else "")
+    return f"{len(skipped)} file(s) not searched:\n" + data_block("grep_skipped", body)
 
 
 class SnapshotTools:
@@ -254,6 +270,20 @@ class SnapshotTools:
             raise ToolError(f"{clean} is a binary file")
         return clean, tf.text.splitlines()
 
+    def lines_or_reason(self, path: str) -> list[str] | str:
+        """The file's lines at the revision, or why it has none (for request builders)."""
+        try:
+            _, lines = self._text(path)
+        except ToolError as exc:
+            return str(exc)
+        except RepoError as exc:
+            return str(exc).splitlines()[0][:300]
+        return lines or "empty file"
+
+    def text_or_none(self, path: str) -> str | None:
+        got = self.lines_or_reason(path)
+        return "\n".join(got) if isinstance(got, list) else None
+
     def list_files(self, args: ListFilesInput) -> str:
         glob = clean_glob(args.glob)
         snap = self.res.snapshot()
@@ -267,11 +297,12 @@ class SnapshotTools:
         head = f"{len(hits)} file(s) matching {glob!r} @ {self.sha[:12]}"
         return head + "\n" + "\n".join(rows) + more
 
-    def read_file(self, args: ReadFileInput) -> str:
+    def _page_rows(self, args: ReadFileInput) -> tuple[str, int, int, int, list[str]]:
+        """(path, start, end, total lines, numbered rows) of the page ``args`` asks for."""
         path, lines = self._text(args.path)
         n = len(lines)
         if n == 0:
-            return f"{path} @ {self.sha[:12]} · empty file"
+            return path, 1, 0, 0, []
         if args.start_line > n:
             raise ToolError(f"{path} has {n} lines; start_line {args.start_line} is past the end")
         start = args.start_line
@@ -286,6 +317,21 @@ class SnapshotTools:
             out.append(row)
             size += len(row) + 1
             end = i
+        return path, start, end, n, out
+
+    def page_span(self, raw: Any) -> tuple[str, int, int] | None:
+        """(path, first, last line) a ``read_file`` call with input ``raw`` shows, or None
+        when it shows nothing (bad input, refused path, empty file)."""
+        try:
+            path, start, end, _, _ = self._page_rows(ReadFileInput.model_validate(raw))
+        except (ValidationError, ToolError, RepoError):
+            return None
+        return (path, start, end) if end >= start else None
+
+    def read_file(self, args: ReadFileInput) -> str:
+        path, start, end, n, out = self._page_rows(args)
+        if n == 0:
+            return f"{path} @ {self.sha[:12]} · empty file"
         header = f"{path} @ {self.sha[:12]} · lines {start}–{end} of {n}"
         body = data_block("file_lines", "\n".join(out), path=path, lines=f"{start}-{end}")
         asked_end = min(n, args.end_line or n)
@@ -305,21 +351,25 @@ class SnapshotTools:
             raise ToolError(f"bad pattern: {exc}") from exc
         snap = self.res.snapshot()
         deadline = time.monotonic() + self.grep_seconds
-        paths = [
-            e.path
-            for e in snap.entries()
-            if e.is_regular and e.size <= GREP_MAX_BYTES and glob_match(e.path, glob)
+        matched = [e for e in snap.entries() if e.is_regular and glob_match(e.path, glob)]
+        #: (path, why) of each file not searched, named in the answer
+        skipped = [
+            (e.path, f"larger than {GREP_MAX_BYTES:,} bytes; read it with read_file")
+            for e in matched
+            if e.size > GREP_MAX_BYTES
         ]
+        paths = [e.path for e in matched if e.size <= GREP_MAX_BYTES]
         snap.prefetch(paths)  # one exchange with git, then every read is a cache hit
         hits: list[str] = []
-        stopped, unread = "", 0
+        stopped, binary = "", 0
         for n, path in enumerate(paths):
             try:
                 tf = snap.read_text(path)
-            except RepoError:
-                unread += 1  # e.g. a blob absent from a partial clone
+            except RepoError as exc:  # e.g. a blob absent from a partial clone
+                skipped.append((path, "could not be read: " + str(exc).splitlines()[0][:120]))
                 continue
             if tf.binary:
+                binary += 1
                 continue
             try:
                 self._grep_file(rx, path, tf.text, deadline, hits, args.max_hits)
@@ -333,10 +383,10 @@ class SnapshotTools:
                 stopped = f"[stopped at max_hits={args.max_hits}; more hits may exist]"
                 break
         head = f"grep {args.pattern!r} in {glob!r} @ {self.sha[:12]}: {len(hits)} hit(s)"
-        if unread:
-            head += f" ({unread} file(s) could not be read and were skipped)"
+        if binary:
+            head += f" ({binary} binary file(s) not searched)"
         body = data_block("grep_hits", "\n".join(hits) or "(no hits)")
-        return "\n".join(x for x in (head, body, stopped) if x)
+        return "\n".join(x for x in (head, body, _skipped_note(skipped), stopped) if x)
 
     @staticmethod
     def _grep_file(
@@ -360,7 +410,9 @@ class SnapshotTools:
 
     def search(self, args: SearchInput) -> str:
         if self.res.index() is None:
-            raise ToolError("no search index in this run (--no-index); use grep instead")
+            raise ToolError(
+                "no search index in this run (--no-index): search is not offered; use grep"
+            )
         hits = self.res.search(args.query, k=args.k)
         parts = [f"search {args.query!r}: {len(hits)} passage(s)"]
         for h in hits:

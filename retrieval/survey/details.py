@@ -41,6 +41,7 @@ class ModelCallDetail(TypedDict, total=False):
     system: str  # the ``system=`` argument as written
     via: str  # via_wrapper: the repository function the call goes through
     reaches: str  # via_wrapper: ID of the direct model call it reaches
+    command: str  # cli: the command line a subprocess starts, as written
 
 
 class ToolDetail(TypedDict, total=False):

@@ -69,6 +69,7 @@ ModelCallKind = Literal[
     "agent",
     "wrapper",
     "via_wrapper",
+    "cli",
 ]
 ToolKind = Literal[
     "import_module",

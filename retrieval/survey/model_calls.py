@@ -4,7 +4,9 @@ Recognised by the callee resolved through the file's imports, so
 ``from litellm import completion`` and ``litellm.completion`` are both found, and by
 call shape (``client.chat.completions.create``) for SDK clients held in variables.
 Each hit names the provider, the model expression and, where the file makes it
-plain, the model's value (a literal or a named constant with its env default).
+plain, the model's value (a literal or a named constant with its env default).  A
+model or agent CLI started as a subprocess is a model call too (kind ``cli``, with its
+command): the text it is given reaches a model as surely as through an SDK.
 """
 
 from __future__ import annotations
@@ -152,6 +154,94 @@ def _classify(pf: PyFile, c: Call) -> tuple[str, ModelCallKind] | None:
     return None
 
 
+#: Process-starting calls whose first argument is the command (as in ``effects``).
+_PROCESS_CALLS = (
+    "subprocess.",
+    "os.system",
+    "os.popen",
+    "os.exec",
+    "os.spawn",
+    "asyncio.create_subprocess_",
+    "pexpect.spawn",
+    "pty.spawn",
+)
+#: Commands that fetch and run a package's program: the program is the next word.
+_LAUNCHERS = {"npx", "bunx", "pnpx", "uvx", "pipx", "pnpm", "yarn", "npm", "bun"}
+_LAUNCH_WORDS = {"run", "dlx", "exec", "x", "tool"}
+#: Programs that are model or agent CLIs, by name (package scope and version dropped).
+_AGENT_CLI = re.compile(
+    r"^(claude(-code)?|codex|gemini(-cli)?|aider(-chat)?|ollama|opencode(-ai)?|goose|"
+    r"qwen(-code)?|llm|cursor-agent|copilot|amp|openhands|openai|anthropic)$"
+)
+#: Flags and subcommands that run an agent without a terminal session (headless).
+_HEADLESS = {"-p", "--print", "--prompt", "--message", "exec", "--headless", "--non-interactive"}
+_STRING = re.compile(r"""[rfbu]{0,2}(['"])((?:\\.|(?!\1).)*)\1""")
+
+
+def _command_text(pf: PyFile, c: Call) -> str:
+    """The call's command as written; a command held in a variable is read from that
+    variable's last assignment before the call in the same function."""
+    arg = c.positional[0] if c.positional else c.kwargs.get("args", c.kwargs.get("cmd", ""))
+    name = arg.strip()
+    if re.fullmatch(r"[A-Za-z_]\w*", name):
+        for a in reversed(pf.assigns):
+            if (
+                a.extra.get("lhs") == name
+                and a.symbol == c.symbol
+                and a.start_line < c.start_line
+                and "=" in a.text
+            ):
+                return a.text.split("=", 1)[1]
+    return arg
+
+
+def _program(command: str) -> tuple[str, list[str]]:
+    """(program name, the words after it) of a command written as a list of string
+    literals or as one shell string; launchers (``npx``, ``uvx``…) are looked through."""
+    words: list[str] = []
+    for m in _STRING.finditer(command):
+        words.extend(m.group(2).split())
+    while words and words[0].startswith("-"):
+        words.pop(0)
+    if not words:
+        return "", []
+    prog, rest = words[0].rsplit("/", 1)[-1], words[1:]
+    if prog in _LAUNCHERS:
+        while rest and (rest[0].startswith("-") or rest[0] in _LAUNCH_WORDS):
+            rest.pop(0)
+        if not rest:
+            return prog, []
+        prog, rest = rest[0], rest[1:]
+        if prog.startswith("@"):  # @scope/package@version
+            prog = prog.split("/", 1)[-1]
+        prog = prog.split("@", 1)[0]
+    return prog.lower(), rest
+
+
+def cli_model_calls(pf: PyFile) -> list[Hit]:
+    """A model or agent CLI started as a process (``claude -p``, ``npx @openai/codex
+    exec``, ``gemini --prompt``): the system hands text to a model through a command.
+    The program is recognised by name, or as an ``*agent*`` program run headless."""
+    hits: list[Hit] = []
+    for c in pf.calls:
+        if not c.full.startswith(_PROCESS_CALLS):
+            continue
+        command = _command_text(pf, c)
+        prog, rest = _program(command)
+        if not prog:
+            continue
+        headless = any(w in _HEADLESS for w in rest)
+        if not (_AGENT_CLI.match(prog) or ("agent" in prog and headless)):
+            continue
+        detail: ModelCallDetail = {
+            "provider": prog,
+            "call": clip(c.callee, 80),
+            "command": clip(" ".join(command.split()), 120),
+        }
+        hits.append(Hit.at_call(pf, c, category=Category.MODEL_CALL, kind="cli", detail=detail))
+    return hits
+
+
 def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
     hits: list[Hit] = []
     for c in pf.calls:
@@ -174,4 +264,4 @@ def model_calls(pf: PyFile, local_modules: set[str]) -> list[Hit]:
         if "system" in c.kwargs:
             detail["system"] = clip(c.kwargs["system"], 60)
         hits.append(Hit.at_call(pf, c, category=Category.MODEL_CALL, kind=kind, detail=detail))
-    return hits
+    return hits + cli_model_calls(pf)

@@ -1,13 +1,15 @@
 """Prompts: natural-language instructions the system ships to a model or an agent.
 
 Prompt files (a prompts/ directory, ``*prompt*`` names, Markdown/text addressed to an
-agent with "You are ..."), long instruction strings in code, and system messages.
+agent with "You are ..."; in documentation and housekeeping folders only when the code
+names the file), long instruction strings in code, and system messages.
 The hit anchors the most distinctive instruction line, which makes a good witness.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.model import Category
@@ -60,8 +62,21 @@ def rule_lines(lines: list[str], start: int, end: int, skip: int) -> list[int]:
     return out
 
 
-def prompt_file(path: str, text: str) -> list[Hit]:
+#: Folders of documentation and repository housekeeping (issue and pull-request
+#: templates): their files address a reader, not a model.
+_DOC_DIR = re.compile(r"(^|/)(\.github|\.gitlab|docs?|documentation|website|site)/", re.I)
+
+
+def prompt_file(
+    path: str, text: str, named_in_code: Callable[[str], bool] | None = None
+) -> list[Hit]:
+    """A shipped prompt file.  A file in a documentation or housekeeping folder (a
+    pull-request template, ``docs/configuration.md``) is a prompt only when the code
+    names it (``named_in_code(path)``), i.e. when the system may send it to a model:
+    "you must …" in a guide for people is not an instruction to a model."""
     name = path.rsplit("/", 1)[-1]
+    if _DOC_DIR.search(path) and not (named_in_code is not None and named_in_code(path)):
+        return []
     if not name.lower().endswith(_PROMPT_EXT) or name.lower().startswith(
         ("readme", "license", "changelog", "contributing", "code_of_conduct", "requirements")
     ):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from drafter.console import progress_bar
 from drafter.errors import RepoError
@@ -152,6 +152,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
         hits += config_reads.config_findings(pf)
         hits += claims.docstring_claims(pf)
         hits += claims.tool_description_claims(pf)
+    named_in_code = _names_in_code(py_files)
     for path, text in text_files:
         name = path.rsplit("/", 1)[-1]
         if name in _CONFIG_NAMES:
@@ -164,7 +165,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
             hits += entry.shell_entries(path, text)
         found_prompt = []
         if not path.endswith(".py"):
-            found_prompt = prompts.prompt_file(path, text)
+            found_prompt = prompts.prompt_file(path, text, named_in_code)
             hits += found_prompt
         if _DOC_CLAIM_FILE.search(path):
             hits += claims.doc_claims(path, text)
@@ -216,6 +217,26 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
     lines_of.update({p: t.split("\n") for p, t in text_files})
     survey.findings = _to_findings(hits, lines_of)
     return survey
+
+
+def _names_in_code(files: list[PyFile]) -> Callable[[str], bool]:
+    """``named(path)``: does a short string literal of the code name the file (its
+    base name, of at least five characters)?  Built on first use."""
+    strings: list[str] = []
+
+    def named(path: str) -> bool:
+        if not strings:
+            strings.extend(
+                s.value
+                for pf in files
+                for s in pf.strings
+                if not s.is_docstring and s.end_line - s.start_line <= 2
+            )
+            strings.append("")  # built, even when the code has no strings
+        base = path.rsplit("/", 1)[-1]
+        return len(base) >= 5 and any(base in v for v in strings)
+
+    return named
 
 
 #: How many repository calls a wrapper may stand between a call site and the model call.

@@ -1,0 +1,398 @@
+"""A record's first request, within a byte budget: notes, findings, hits, opening pages.
+
+Why a budget and not "everything about the record's files": on ADAS a record's first
+request carried a median of 36 KB (up to 81 KB) of per-record text and about 180
+findings, mostly the same findings once per near-identical benchmark folder, while
+the opening pages the request promised stopped after three files.  The model then
+spent its tool budget re-reading.  Here the text is built in order of use and cut to
+``RecordContext.context_bytes`` (the run setting ``record_context_bytes``):
+
+1. the planner's reading notes for the item and the ranges the planner already read;
+2. survey findings ranked by relevance to the item (named in its ``facts``, in its
+   first files, of the categories its kind is about, sharing words with its label),
+   identical findings folded across sibling files ("same in ``b/run.py`` and 2 more")
+   and within one file ("same at lines 12, 40");
+3. search hits outside data files (data sets, result dumps, licences);
+4. an opening page of every planned file, sized to what is left; a sibling of a file
+   already opened, or a file the budget cannot hold, is named with the call that reads
+   it — a planned file is never silently missing.
+
+Every cut says exactly once where to continue, so two notices can never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from drafter.sanitize import frame_escape
+from drafter.text import collapse
+from graph.proposer import PlanItem, ReadRange
+from graph.proposers.claude_prompts import data_block, finding_line
+from graph.proposers.context_paths import Siblings
+
+#: Shares of the data budget (what the task text leaves) each section may take at most.
+NOTES_SHARE = 0.15
+FINDINGS_SHARE = 0.30
+HITS_SHARE = 0.10
+MAX_FINDINGS = 40
+MAX_HITS = 6
+HIT_LINES = 16
+#: An opening shorter than this many lines is not worth showing: the file is named.
+MIN_OPENING_LINES = 15
+#: Bytes the page header, frame and notice of one opening take besides its rows.
+PAGE_OVERHEAD = 320
+MAX_LINE_CHARS = 2_000
+PAGE_LINES = 400
+
+#: Survey categories each record kind is mostly about, most telling first.
+KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "RTE": ("entry_point", "model_loop", "model_call", "exec_effect", "persistence"),
+    "CMP": ("model_call", "config_read", "entry_point"),
+    "OBJ": ("persistence", "read_back", "prompt"),
+    "CLM": ("claim", "gating", "exec_effect"),
+    "BAP": ("prompt", "exec_effect", "tool_dispatch", "gating", "model_call", "read_back"),
+}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_STOP = frozenset(
+    "this that with from into each when what which their there these those record "
+    "route file files code model uses used only also then than main path".split()
+)
+
+
+def _unframed(text: str) -> str:
+    """Repository paths outside a data block still cannot open or close one."""
+    return frame_escape(text, "repository_data")
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def _words(text: str) -> set[str]:
+    out: set[str] = set()
+    for w in _WORD.findall(text):
+        for part in [w, *w.split("_")]:
+            low = part.lower()
+            if len(low) >= 4 and low not in _STOP:
+                out.add(low)
+    return out
+
+
+# -- findings -----------------------------------------------------------------------------
+
+
+@dataclass
+class Folded:
+    """One finding shown for itself and the identical findings it stands for."""
+
+    finding: Any
+    score: float
+    same_lines: list[int] = field(default_factory=list)  # same file
+    same_files: list[str] = field(default_factory=list)  # sibling files, "path:line"
+
+    def line(self) -> str:
+        row = finding_line(self.finding)
+        if self.same_lines:
+            row += " · same at lines " + _some([str(n) for n in self.same_lines])
+        if self.same_files:
+            row += " · same in " + _some(self.same_files)
+        return row
+
+
+def _some(items: list[str], show: int = 3) -> str:
+    if len(items) <= show:
+        return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+    return ", ".join(items[:show]) + f" and {len(items) - show} more"
+
+
+def rank_findings(findings: list[Any], item: PlanItem, extra_words: str = "") -> list[Any]:
+    """Findings most relevant to ``item`` first (stable for equal scores)."""
+    return [f for f, _ in _scored(findings, item, extra_words)]
+
+
+def _scored(findings: list[Any], item: PlanItem, extra_words: str) -> list[tuple[Any, float]]:
+    facts = set(item.facts)
+    files = {p: i for i, p in enumerate(item.files)}
+    cats = KIND_CATEGORIES.get(item.kind, ())
+    words = _words(f"{item.label} {item.rationale} {extra_words}")
+
+    def score(f: Any) -> float:
+        s = 0.0
+        if f.id in facts:
+            s += 100
+        if f.path in files:
+            s += 20 - min(files[f.path], 10)
+        if f.category in cats:
+            s += 12 - 2 * cats.index(f.category)
+        s += min(15, 3 * len(words & _words(f"{f.symbol} {f.snippet}")))
+        return s
+
+    scored = [(f, score(f)) for f in findings]
+    order = {id(f): i for i, f in enumerate(findings)}
+    return sorted(scored, key=lambda t: (-t[1], order[id(t[0])]))
+
+
+def fold_findings(ranked: list[tuple[Any, float]], siblings: Siblings | None) -> list[Folded]:
+    """Identical findings (same category, kind, symbol and code) folded into the best
+    ranked one: within one file, and across sibling files."""
+    out: list[Folded] = []
+    groups: dict[tuple[str, str, str, str], list[Folded]] = {}
+    for f, s in ranked:
+        key = (str(f.category), str(f.kind), str(f.symbol), collapse(f.snippet or ""))
+        host = None
+        for g in groups.get(key, []):
+            first = g.finding.path
+            if first == f.path or (siblings is not None and siblings.related(first, f.path)):
+                host = g
+                break
+        if host is None:
+            folded = Folded(f, s)
+            groups.setdefault(key, []).append(folded)
+            out.append(folded)
+        elif host.finding.path == f.path:
+            host.same_lines.append(f.start_line)
+        else:
+            host.same_files.append(f"{f.path}:{f.start_line}")
+    return out
+
+
+def findings_section(
+    findings: list[Any],
+    item: PlanItem,
+    siblings: Siblings | None,
+    budget: int,
+    extra_words: str = "",
+) -> str:
+    """The ranked, folded findings within ``budget`` bytes, saying what was left out."""
+    if not findings:
+        return ""
+    folded = fold_findings(_scored(findings, item, extra_words), siblings)
+    rows: list[str] = []
+    used = 300  # head, frame and the trailer
+    for fd in folded[:MAX_FINDINGS]:
+        row = fd.line()
+        if used + _size(row) + 1 > budget:
+            break
+        rows.append(row)
+        used += _size(row) + 1
+    shown = {id(fd.finding) for fd in folded[: len(rows)]}
+    left = [fd for fd in folded if id(fd.finding) not in shown]
+    head = (
+        f"Survey findings of this record's files and facts ({len(findings)}; identical ones "
+        f"folded into {len(folded)}), most relevant first: ID | category/kind | lines | "
+        "symbol | first line"
+    )
+    text = head + "\n" + data_block("findings", "\n".join(rows), count=str(len(rows)))
+    if left:
+        paths = sorted({fd.finding.path for fd in left})
+        text += (
+            f"\n[{len(left)} more (folded) findings not shown, in "
+            + _unframed(_some([f"`{p}`" for p in paths]))
+            + '; `survey(path="…")` lists a file\'s findings]'
+        )
+    return text
+
+
+# -- notes and ranges already read -----------------------------------------------------------
+
+
+def merge_ranges(ranges: list[ReadRange]) -> list[ReadRange]:
+    """Overlapping or touching ranges of one file merged; sorted by path and line."""
+    out: list[ReadRange] = []
+    for r in sorted(ranges, key=lambda r: (r.path, r.start_line, r.end_line)):
+        last = out[-1] if out else None
+        if last is not None and last.path == r.path and r.start_line <= last.end_line + 1:
+            out[-1] = ReadRange(
+                path=r.path, start_line=last.start_line, end_line=max(last.end_line, r.end_line)
+            )
+        else:
+            out.append(r)
+    return out
+
+
+def _fitting(rows: list[str], budget: int, joiner: str) -> tuple[list[str], int]:
+    """The leading rows whose joined size fits ``budget``, and how many were left out."""
+    kept: list[str] = []
+    for r in rows:
+        if _size(joiner.join([*kept, r])) > budget:
+            break
+        kept.append(r)
+    return kept, len(rows) - len(kept)
+
+
+def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
+    """The planner's notes for this item and the ranges the run has already read; rows
+    that do not fit are counted, never cut mid-way (a framed block always closes)."""
+    parts: list[str] = []
+    if item.notes:
+        rows = [f"{n.path} lines {n.start_line}–{n.end_line}: {n.showed}" for n in item.notes]
+        kept, left = _fitting(rows, budget // 2, "\n")
+        if kept:
+            more = f"\n({left} more notes left out)" if left else ""
+            parts.append(
+                "What the planner read for this record and what it showed (its notes; "
+                "quote only what a tool result shows you):\n"
+                + data_block("plan_notes", "\n".join(kept))
+                + more
+            )
+    merged = merge_ranges(reads)
+    if merged:
+        rows = [f"{r.path} {r.start_line}–{r.end_line}" for r in merged]
+        kept, left = _fitting(rows, max(200, budget // 2 - 200), ", ")
+        more = f" and {left} more" if left else ""
+        parts.append(
+            "Ranges already read in this run (by the planner): "
+            + _unframed(", ".join(kept))
+            + more
+            + ". Read again only the lines you still need to quote."
+        )
+    return "\n\n".join(parts)
+
+
+# -- search hits -------------------------------------------------------------------------------
+
+
+def hits_section(chunks: list[dict[str, Any]], budget: int) -> str:
+    parts: list[str] = []
+    used = 0
+    for h in chunks[:MAX_HITS]:
+        text = "\n".join((h.get("text") or "").splitlines()[:HIT_LINES])
+        block = data_block(
+            "search_hit",
+            text,
+            path=str(h.get("path")),
+            lines=f"{h.get('start')}-{h.get('end')}",
+            symbol=str(h.get("symbol") or ""),
+        )
+        if used + _size(block) + 2 > budget:
+            break
+        parts.append(block)
+        used += _size(block) + 2
+    return "\n\n".join(parts)
+
+
+# -- opening pages -----------------------------------------------------------------------------
+
+#: ``page(path, last_line)`` gives the file's numbered page 1..last_line as ``read_file``
+#: shows it; ``lines(path)`` gives the file's lines, or a reason it has none.
+PageFn = Callable[[str, int], str]
+LinesFn = Callable[[str], "list[str] | str"]
+
+
+def _row_size(i: int, line: str) -> int:
+    clipped = line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " [line cut]"
+    return _size(f"{i:>5}  {clipped}") + 1
+
+
+def _fit(lines: list[str], allowance: int) -> int:
+    """How many opening lines fit in ``allowance`` bytes of page."""
+    used = PAGE_OVERHEAD
+    k = 0
+    for i, line in enumerate(lines[:PAGE_LINES], 1):
+        used += _row_size(i, line)
+        if used > allowance:
+            break
+        k = i
+    return k
+
+
+def openings_section(
+    files: list[str], page: PageFn, lines_of: LinesFn, siblings: Siblings | None, budget: int
+) -> str:
+    """An opening page of each planned file, sharing ``budget``; the files not opened
+    are named with why and with the call that reads them."""
+    pages: list[str] = []
+    left: list[str] = []
+    opened: list[str] = []
+    # room for the left-out list: a line per planned file at most
+    remaining = budget - min(40 + 160 * len(files), budget // 3)
+
+    def twin_of(path: str, among: list[str]) -> str | None:
+        return next((o for o in among if siblings is not None and siblings.related(o, path)), None)
+
+    # files that will get a page of their own (a sibling of an earlier file will not)
+    distinct = sum(1 for i, p in enumerate(files) if twin_of(p, files[:i]) is None)
+    for path in files:
+        twin = twin_of(path, opened)
+        if twin is not None:
+            left.append(
+                f"`{path}`: mostly the same lines as `{twin}` (opened above); "
+                f'read_file(path="{path}")'
+            )
+            continue
+        got = lines_of(path)
+        share = remaining // max(1, distinct)
+        distinct -= 1
+        if isinstance(got, str):
+            left.append(f"`{path}`: {got}")
+            continue
+        k = _fit(got, min(share, 24_000))
+        floor = min(MIN_OPENING_LINES, len(got))
+        if k < floor:
+            # earlier files come first: a short page if the rest of the budget has room
+            if _fit(got, min(remaining, 24_000)) < floor:
+                left.append(
+                    f"`{path}` ({len(got)} lines): no room left in this request; "
+                    f'read_file(path="{path}")'
+                )
+                continue
+            k = floor
+        text = page(path, k)
+        # a page the tool itself cut (smaller pages for a small context window) already
+        # says where to continue: one notice per cut
+        if k < len(got) and "\n[cut at line " not in text:
+            text += (
+                f"\n[opening only: lines 1–{k} of {len(got)}; continue with "
+                f'read_file(path="{path}", start_line={k + 1})]'
+            )
+        pages.append(text)
+        opened.append(path)
+        remaining -= _size(text) + 2
+    out = "\n\n".join(pages)
+    if left:
+        out += (
+            ("\n\n" if out else "")
+            + "Planned files not opened here:\n"
+            + "\n".join(f"- {_unframed(x)}" for x in left)
+        )
+    return out
+
+
+# -- the whole data turn -------------------------------------------------------------------------
+
+
+@dataclass
+class RecordData:
+    """Inputs of one record's data turn (everything but the task text)."""
+
+    item: PlanItem
+    findings: list[Any]
+    chunks: list[dict[str, Any]]
+    reads: list[ReadRange]
+    page: PageFn
+    lines_of: LinesFn
+    siblings: Siblings | None
+    budget: int  # bytes for this turn
+
+
+def build_record_data(d: RecordData) -> str:
+    """Notes, findings, hits and openings, in that order, within ``d.budget`` bytes."""
+    budget = max(1_000, d.budget)
+    notes = notes_section(d.item, d.reads, int(budget * NOTES_SHARE))
+    note_words = " ".join(n.showed for n in d.item.notes)
+    finds = findings_section(
+        d.findings, d.item, d.siblings, int(budget * FINDINGS_SHARE), note_words
+    )
+    hits = hits_section(d.chunks, int(budget * HITS_SHARE))
+    head = [x for x in (notes, finds) if x]
+    if hits:
+        head.append("Search hits for this record's label:\n" + hits)
+    used = sum(_size(x) + 2 for x in head)
+    openings = openings_section(d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60)
+    parts = [*head]
+    if openings:
+        parts.append("Openings of the planned files:\n" + openings)
+    return "\n\n".join(parts) if parts else "(no repository data for this record)"
