@@ -108,4 +108,7 @@ def test_dump_with_a_context_window_shows_the_cut_requests(sample, tmp_path) -> 
     for body in requests:
         assert body["max_tokens"] == sizes_for(16_384).max_tokens == 4_096
         assert request_tokens(body) <= input_budget(body, 16_384)
-    assert "characters cut here to fit the 16,384-token context window" in json.dumps(requests)
+    # The record's data turn is held to the window's record budget (a quarter of what the
+    # old fixed 6,000-token opening took), so the request fits without a cut notice.
+    data_turn = requests[1]["messages"][0]["content"][-1]["text"]
+    assert len(data_turn.encode()) <= sizes_for(16_384).record_context_bytes + 2_048
