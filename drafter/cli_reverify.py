@@ -8,20 +8,22 @@ for unusable input.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from drafter.errors import BadInput
-from drafter.reportio import load_report, save_report
-from drafter.reverify import Anchor, ReverifyResult, carry_decisions, reanchor
-from drafter.review_identity import file_kind, identity_store_path
-from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
-from drafter.snapshot import Snapshot
 
-_STYLE = {Anchor.unchanged: "green", Anchor.moved: "yellow", Anchor.stale: "red"}
+# the model, the store and Rich's tables are imported where they are used, so that
+# ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from drafter.reverify import ReverifyResult
+
+#: Style per witness case (the Anchor StrEnum's values).
+_STYLE = {"unchanged": "green", "moved": "yellow", "stale": "red"}
 #: Moved and stale witnesses listed one per row; the rest are only counted.
 MAX_ROWS = 60
 
@@ -35,6 +37,10 @@ def _repo_of(draft: Path, given: Path | None, source_repo: str | None) -> str:
 
 
 def summary_table(res: ReverifyResult) -> Table:
+    from rich.table import Table
+
+    from drafter.reverify import Anchor
+
     t = Table(title=f"Witnesses carried from {res.old_rev[:12]} to {res.new_rev[:12]}")
     t.add_column("case")
     t.add_column("witnesses", justify="right")
@@ -45,6 +51,10 @@ def summary_table(res: ReverifyResult) -> Table:
 
 
 def detail_table(res: ReverifyResult) -> Table:
+    from rich.table import Table
+
+    from drafter.reverify import Anchor
+
     t = Table(title="Moved and stale witnesses", show_lines=False)
     for col in ("where", "path", "case", "old lines", "new lines / nearest at NEW"):
         t.add_column(col, overflow="fold")
@@ -87,6 +97,14 @@ def reverify_cmd(
     draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: Path | None
 ) -> None:
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
+    from rich.console import Console
+
+    from drafter.reportio import load_report, save_report
+    from drafter.reverify import Anchor, carry_decisions, reanchor
+    from drafter.review_identity import file_kind, identity_store_path
+    from drafter.review_store import ReviewStore
+    from drafter.snapshot import Snapshot
+
     report = load_report(draft)
     old_rev = report.source.revision if report.source else None
     if not old_rev:

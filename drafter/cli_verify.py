@@ -9,31 +9,38 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput
-from drafter.model import Report, VerifyStatus, Witness
-from drafter.reportio import atomic_write_text, load_report_with_warnings
 from drafter.sanitize import json_safe, visible
-from drafter.snapshot import Snapshot
 from drafter.text import clip
-from drafter.verify import Verifier, VerifySummary, summarize
 
+# the model, the snapshot reader and Rich's tables are imported where they are used, so
+# that ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from drafter.model import Report, Witness
+    from drafter.snapshot import Snapshot
+    from drafter.verify import VerifySummary
+
+#: Style per verification status (the StrEnum's values, so no model import is needed).
 _STYLE = {
-    VerifyStatus.verified: "green",
-    VerifyStatus.not_found: "red",
-    VerifyStatus.path_missing: "red",
-    VerifyStatus.ambiguous: "yellow",
-    VerifyStatus.unchecked: "dim",
+    "verified": "green",
+    "not_found": "red",
+    "path_missing": "red",
+    "ambiguous": "yellow",
+    "unchecked": "dim",
 }
 
 
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
+    from drafter.console import err_console, progress_bar
+    from drafter.verify import Verifier
+
     located = report.located_witnesses()
     verifier = Verifier(snap)
     verifier.prefetch(w.path for _, w in located)
@@ -53,6 +60,9 @@ def _cut(text: str, width: int) -> str:
 
 def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
     """One row per witness; cells are cut to fit ``width`` so every row stays one line."""
+    from rich.table import Table
+    from rich.text import Text
+
     where_w, anchor_w = min(28, width // 6), min(48, width // 4)
     rows = []
     for i, (where, w) in enumerate(located, 1):
@@ -87,6 +97,8 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
 
 
 def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
+    from rich.text import Text
+
     for i, (where, w) in enumerate(located, 1):
         v = w.verification
         if v is None or v.ok:
@@ -111,13 +123,16 @@ _KINDS = ("exact", "whitespace", "markup")
 
 
 def _summary_table(s: VerifySummary) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     t = Table(title="Summary", title_justify="left", show_header=False)
     t.add_column("what")
     t.add_column("count", justify="right")
     t.add_row("witnesses", str(s.total))
     for status in _STATUSES:
         n = s.by_status.get(status, 0)
-        t.add_row(Text(status, style=_STYLE[VerifyStatus(status)] if n else ""), str(n))
+        t.add_row(Text(status, style=_STYLE[status] if n else ""), str(n))
         if status == "verified":
             for kind in _KINDS:
                 t.add_row(f"  {kind}", str(s.by_match.get(kind, 0)))
@@ -144,6 +159,13 @@ def _summary_table(s: VerifySummary) -> Table:
 )
 def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
     """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
+    from rich.console import Console
+
+    from drafter.console import err_console
+    from drafter.reportio import atomic_write_text, load_report_with_warnings
+    from drafter.snapshot import Snapshot
+    from drafter.verify import summarize
+
     loaded = load_report_with_warnings(report)
     for warning in loaded.warnings:
         click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)

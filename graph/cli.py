@@ -17,27 +17,24 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
-from rich.console import Console
 
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
-from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
-from drafter.model import Report
-from graph.configuration import (
-    DEFAULT_MAX_COST,
-    Configuration,
-    resolve_model,
-    retry_base_seconds,
-)
-from graph.costs import summarize, usage_table
-from graph.nodes.resources import Resources
-from graph.proposer import Proposer
-from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
-from graph.summary import draft_table
+
+# LangGraph, the report model and the proposers are imported where they are used:
+# ``drafter --help`` loads every command module and must not pay for them
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from drafter.model import Report
+    from graph.configuration import Configuration
+    from graph.nodes.resources import Resources
+    from graph.proposer import Proposer
+    from graph.runner import ProposerFactory, RunResult
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
@@ -56,6 +53,8 @@ def generator_for(offline: bool, *, keyless: bool = False) -> Literal["claude", 
 
 def make_proposer(config: Configuration, resources: Resources) -> Proposer:
     """The proposer a configuration names; the key is read here, never stored."""
+    from graph.configuration import retry_base_seconds
+
     if config.generator == "offline":
         from graph.proposers.offline import OfflineProposer
         from graph.proposers.offline.recipe import Limits
@@ -126,6 +125,8 @@ class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates."""
 
     def __init__(self, console: Console):
+        from drafter.console import progress_bar
+
         self.progress = progress_bar(
             label="[bold]{task.description}", console=console, transient=False
         )
@@ -168,6 +169,8 @@ def _execute(
     out: Path | None = None,
     estimate_first: bool = False,
 ) -> RunResult:
+    from graph.runner import run_draft
+
     verb = "resuming" if resume else "run"
     console.print(
         f"{verb} thread: [bold]{thread_id}[/] (resume with: drafter draft --resume {thread_id})",
@@ -199,6 +202,8 @@ def _execute(
 def _finish(console: Console, result: RunResult, out: Path, text_out: Path | None) -> Report:
     from drafter.reportio import save_report
     from drafter.sanitize import markup_safe
+    from graph.costs import summarize, usage_table
+    from graph.summary import draft_table
 
     report = result.report
     if report is None:
@@ -272,7 +277,8 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--max-cost",
     type=float,
     default=None,
-    help=f"Stop with a partial draft after USD spent (default ${DEFAULT_MAX_COST:g} with Claude).",
+    help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} "
+    "with Claude).",
 )
 @click.option(
     "--max-records",
@@ -357,6 +363,11 @@ def draft_cmd(
     store_path: Path | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
+    from rich.console import Console
+
+    from graph.configuration import DEFAULT_MAX_COST, Configuration, resolve_model
+    from graph.runner import new_thread_id
+
     console = Console(stderr=False)
     root = resolve_data_dir(data_dir)
     epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
@@ -457,6 +468,9 @@ def _resume(
     no_index: bool,
 ) -> None:
     """``--resume THREAD``: the stored settings, repository and output path."""
+    from graph.configuration import Configuration
+    from graph.runner import read_settings
+
     stored = read_settings(thread, root)
     config = Configuration.from_dict(stored.get("settings") or {})
     out = out or (Path(stored["out"]) if stored.get("out") else None)
@@ -489,6 +503,7 @@ def _print_estimate(
     root: Path,
 ) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
+    from graph.nodes.resources import Resources
     from graph.system_name import system_name
 
     if config.generator == "offline":
@@ -514,10 +529,15 @@ def _print_estimate(
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     """The main job on the shipped sample, offline: index, survey, draft, verify, render;
     then the epistemic draft built on that runtime draft."""
+    from rich.console import Console
+
     from drafter.reportio import save_report
     from drafter.sample import materialize
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
+    from graph.configuration import Configuration
+    from graph.runner import new_thread_id
+    from graph.summary import draft_table
 
     t0 = time.perf_counter()
     console = Console()

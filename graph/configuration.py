@@ -23,10 +23,8 @@ from graph.proposer import Proposer
 #: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
-#: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
-#: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
-#: cap the run stops cleanly with a partial draft that lists what is missing.
-DEFAULT_MAX_COST = 15.0
+#: USD a Claude draft may spend when ``--max-cost`` is not given (drafter.defaults).
+DEFAULT_MAX_COST = defaults.MAX_COST_USD
 
 #: Seconds of the first backoff wait after a 5xx / 529 overloaded answer (doubling,
 #: with jitter, up to the retry policy's cap).  An environment setting rather than a

@@ -10,19 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
-from drafter.reportio import load_report, save_report
-from drafter.review_identity import file_kind, identity_store_path
-from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
-from graph.cli import generator_for, make_proposer
-from graph.configuration import Configuration, resolve_model
-from graph.costs import summarize, usage_table
-from graph.redraft import run_redraft
+
+# the workflow, the store and the model are imported inside the command, so that
+# ``drafter --help`` (which loads every command module) stays fast
 
 
 @click.command("redraft")
@@ -60,6 +55,16 @@ def redraft_cmd(
     data_dir: Path | None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a note; other decisions survive."""
+    from rich.console import Console
+
+    from drafter.reportio import load_report, save_report
+    from drafter.review_identity import file_kind, identity_store_path
+    from drafter.review_store import ReviewStore
+    from graph.cli import generator_for, make_proposer
+    from graph.configuration import Configuration, resolve_model
+    from graph.costs import summarize, usage_table
+    from graph.redraft import run_redraft
+
     report = load_report(draft)
     src = report.source.repository if report.source else None
     repo = repo or (src if src and Path(src).exists() else None)

@@ -13,7 +13,16 @@ from eval_material import build_tiny_repo
 
 from drafter.sample import SampleRepo, materialize
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+#: The project's shared data (gold reports, labels): beside the checkout, or beside the
+#: folder that holds the checkout when it is a worktree (``wt/NAME``).
+SHARED = next(
+    (
+        p / "shared"
+        for p in Path(__file__).resolve().parents[2:4]
+        if (p / "shared" / "gold").is_dir()
+    ),
+    Path(__file__).resolve().parents[2] / "shared",
+)
 GOLD_DIR = SHARED / "gold"
 
 
