@@ -28,14 +28,6 @@ _STYLE = {"unchanged": "green", "moved": "yellow", "stale": "red"}
 MAX_ROWS = 60
 
 
-def _repo_of(draft: Path, given: Path | None, source_repo: str | None) -> str:
-    if given is not None:
-        return str(given)
-    if source_repo and Path(source_repo).exists():
-        return source_repo
-    raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
-
-
 def summary_table(res: ReverifyResult) -> Table:
     from rich.table import Table
 
@@ -79,7 +71,12 @@ def detail_table(res: ReverifyResult) -> Table:
 @click.command("reverify")
 @click.argument("draft", type=click.Path(path_type=Path))
 @click.option("--rev", "new_rev", required=True, help="Revision to carry the draft to.")
-@click.option("--repo", type=click.Path(path_type=Path), default=None, help="Repository.")
+@click.option(
+    "--repo",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Repository (default: the folder the draft was made from).",
+)
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -100,6 +97,7 @@ def reverify_cmd(
     from rich.console import Console
 
     from drafter.reportio import load_report, save_report
+    from drafter.repository import repository_of
     from drafter.reverify import Anchor, carry_decisions, reanchor
     from drafter.review_identity import file_kind, identity_store_path
     from drafter.review_store import ReviewStore
@@ -109,7 +107,7 @@ def reverify_cmd(
     old_rev = report.source.revision if report.source else None
     if not old_rev:
         raise BadInput("the draft names no pinned revision to carry from", where=str(draft))
-    where = _repo_of(draft, repo, report.source.repository if report.source else None)
+    where = repository_of(report, repo, str(draft))
     with Snapshot(where, old_rev) as old, Snapshot(where, new_rev) as new:
         res = reanchor(report, old, new, file_kind(draft))
     out = out or draft.with_name(f"{draft.stem}.{res.new_rev[:7]}.json")

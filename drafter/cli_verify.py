@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from drafter.model import Report, Witness
+    from drafter.model import DanglingID, Report, Witness
     from drafter.snapshot import Snapshot
     from drafter.verify import VerifySummary
 
@@ -144,7 +144,12 @@ def _summary_table(s: VerifySummary) -> Table:
 
 @click.command("verify")
 @click.argument("report", type=click.Path(path_type=Path))
-@click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
+@click.option(
+    "--repo",
+    default=None,
+    help="Work tree, .git directory or bare repository (default: the folder a draft "
+    "records it was made from; required for report text).",
+)
 @click.option(
     "--rev",
     default=None,
@@ -157,19 +162,44 @@ def _summary_table(s: VerifySummary) -> Table:
     type=click.Path(path_type=Path),
     help="Save the report with every witness's verification as draft JSON.",
 )
-def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
-    """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
+@click.option(
+    "--runtime",
+    "runtime_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="For an epistemic REPORT: the runtime report it builds on; every RT- ID it cites "
+    "must be a record of that report.",
+)
+def verify_cmd(
+    report: Path,
+    repo: str | None,
+    rev: str | None,
+    as_json: bool,
+    write: Path | None,
+    runtime_path: Path | None,
+) -> None:
+    """Verify every witness of REPORT (draft JSON or report text) at REPO@REV, and that
+    every record ID it cites is a record (exit 1 when either fails)."""
     from rich.console import Console
 
     from drafter.console import err_console
-    from drafter.reportio import atomic_write_text, load_report_with_warnings
+    from drafter.reportio import atomic_write_text, load_report, load_report_with_warnings
+    from drafter.repository import repository_of
     from drafter.snapshot import Snapshot
     from drafter.verify import summarize
 
     loaded = load_report_with_warnings(report)
-    for warning in loaded.warnings:
-        click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
     rep = loaded.report
+    companion = None
+    if runtime_path is not None:
+        companion = {r.id for r in load_report(runtime_path).records}
+    dangling = rep.dangling(companion)
+    # a dangling ID is this command's verdict (below), not a reader's warning
+    said = [str(d) for d in rep.dangling()]
+    for warning in loaded.warnings:
+        if not any(warning.endswith(s) for s in said):
+            click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
+    repo = repository_of(rep, repo, str(report))
     named = rep.source.revision if rep.source else None
     if rev is None:
         if not named:
@@ -192,6 +222,9 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
                 "repository": snap.identity,
                 "revision": snap.sha,
                 "summary": summary.to_dict(),
+                "dangling_ids": [
+                    {"where": d.where, "id": d.id, "cross_report": d.cross} for d in dangling
+                ],
                 "witnesses": [
                     {
                         "where": where,
@@ -214,7 +247,21 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
             else:
                 out.print("no witnesses in this report")
             out.print(_summary_table(summary))
+            _dangling(out, dangling)
             if write is not None:
                 out.print(f"wrote {write}", highlight=False)
-    if not summary.ok:
+    if not summary.ok or dangling:
         raise click.exceptions.Exit(1)
+
+
+def _dangling(console: Console, dangling: list[DanglingID]) -> None:
+    """Cited record IDs no record answers to: each is an invented citation."""
+    from rich.text import Text
+
+    if not dangling:
+        return
+    console.print(
+        Text(f"{len(dangling)} cited record ID(s) that are not records:", style="red"),
+    )
+    for d in dangling:
+        console.print(Text(visible(f"  {d}", keep_newlines=False)))

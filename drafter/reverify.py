@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from drafter.model import LineRange, Passage, Record, Report, Verification, VerifyStatus, Witness
+from drafter.repository import location_of
 from drafter.review_identity import derive_meta
 from drafter.review_store import ReviewStore, witness_key
 from drafter.snapshot import Snapshot
@@ -132,7 +133,9 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
         )
     _flag_stale(out, rows, new.sha)
     if out.source is not None:
-        out.source = out.source.model_copy(update={"revision": new.sha})
+        # the folder it was carried with is where later commands find it again
+        update = {"revision": new.sha, "location": location_of(new.repo)}
+        out.source = out.source.model_copy(update=update)
     out.meta = derive_meta(report, fmt)
     out.meta.extra[FROM_KEY] = old.sha
     out.meta.notes = [

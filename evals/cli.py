@@ -122,6 +122,7 @@ def eval_cmd(
     draft records.
     """
     from drafter.console import err_console, progress_bar
+    from drafter.sanitize import visible
     from drafter.snapshot import Snapshot
     from evals.evaluate import evaluate
     from evals.gold import load, source_of
@@ -142,6 +143,12 @@ def eval_cmd(
     console = _console(as_json)
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")
+    # a cited record that is not there: an error in one's own draft (verify fails on it),
+    # but the gold is someone else's report, so it is said and then scored
+    for name, rep in ((gold, gold_report), (draft, draft_report)):
+        for d in rep.dangling():
+            said = visible(f"{name}: {d}", keep_newlines=False)
+            click.echo(f"drafter: warning: {said}", err=True)
     labels = None
     if labels_file is not None:  # checked before the long part, so a mismatch fails fast
         labels = load_labels(labels_file)

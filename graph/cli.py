@@ -234,14 +234,16 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
     """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
-    model path's contract; the offline path keeps its own exit rules)."""
+    model path's contract; the offline path keeps its own exit rules, except that a
+    record ID cited but not drafted fails it too: ``drafter verify`` would)."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
     if config.generator == "offline":
-        return
-    gaps = problems(report)
+        gaps = [str(d) for d in report.dangling()]
+    else:
+        gaps = problems(report)
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:

@@ -29,7 +29,7 @@ from drafter.sanitize import markup_safe
     default=None,
     help="Decision store (default: the draft's own store).",
 )
-@click.option("--repo", default=None, help="Repository (default: the draft's, if a local path).")
+@click.option("--repo", default=None, help="Repository (default: the draft's own folder).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -58,6 +58,7 @@ def redraft_cmd(
     from rich.console import Console
 
     from drafter.reportio import load_report, save_report
+    from drafter.repository import repository_of
     from drafter.review_identity import file_kind, identity_store_path
     from drafter.review_store import ReviewStore
     from graph.cli import generator_for, make_proposer
@@ -66,10 +67,7 @@ def redraft_cmd(
     from graph.redraft import run_redraft
 
     report = load_report(draft)
-    src = report.source.repository if report.source else None
-    repo = repo or (src if src and Path(src).exists() else None)
-    if repo is None:
-        raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
+    repo = repository_of(report, repo, str(draft))
     generator = generator_for(offline)
     try:
         config = Configuration(

@@ -26,6 +26,7 @@ from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
 from drafter.model import DraftMeta, Record, Report, WitnessBlock
+from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
@@ -113,6 +114,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
         ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
         report = ctx.proposer.draft(ectx)
+    if report.source is not None and state.get("repo"):
+        report.source.location = location_of(state["repo"])
     return {
         "report": report.model_dump(mode="json"),
         "usage": meter.entries(),
