@@ -172,11 +172,24 @@ def _execute(
     from graph.runner import run_draft
 
     verb = "resuming" if resume else "run"
-    console.print(
-        f"{verb} thread: [bold]{thread_id}[/] (resume with: drafter draft --resume {thread_id})",
-        soft_wrap=True,
-    )
+    console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
     bar = _RunProgress(console)
+    # The resume hint is printed once the run has a checkpoint (the first step's update
+    # arrives after it is on disk), never before: a run killed while it loads its
+    # libraries has nothing to resume, and the hint must not say otherwise.
+    saved = resume
+
+    def on_update(node: str, update: dict[str, Any]) -> None:
+        nonlocal saved
+        if not saved:
+            saved = True
+            console.print(
+                f"run {thread_id} saved; if it stops, continue with: "
+                f"drafter draft --resume {thread_id}",
+                soft_wrap=True,
+            )
+        bar(node, update)
+
     try:
         with bar.progress:
             return run_draft(
@@ -191,9 +204,11 @@ def _execute(
                 use_index=use_index,
                 system=system,
                 out=str(out) if out else None,
-                on_update=bar,
+                on_update=on_update,
             )
     except DrafterError as exc:
+        if not saved:
+            raise
         raise type(exc)(
             f"{exc} (run {thread_id} is saved; continue with --resume {thread_id})"
         ) from exc

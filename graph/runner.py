@@ -172,5 +172,8 @@ def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any
             where=str(path),
         ) from None
     if not values:
-        raise BadInput(f"run {thread_id!r} has no checkpoint to resume")
+        raise BadInput(
+            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
+            "to resume; start the draft again"
+        )
     return values
