@@ -1,8 +1,9 @@
 """``drafter reverify DRAFT --rev NEW``: carry a (reviewed) draft to a new revision.
 
 Exit 0 when every witness still holds at NEW (unchanged or moved), 1 when at least
-one went stale (the carried draft is written either way, stale records flagged), 2
-for unusable input.
+one went stale or a line reference in the prose names a line that is gone (the carried
+draft is written either way, stale records flagged), 2 for unusable input.  Line
+references in prose ("prepare.py:178") follow their witness (drafter.prose_refs).
 """
 
 from __future__ import annotations
@@ -31,14 +32,41 @@ MAX_ROWS = 60
 def summary_table(res: ReverifyResult) -> Table:
     from rich.table import Table
 
+    from drafter.prose_refs import RefCase
     from drafter.reverify import Anchor
 
     t = Table(title=f"Witnesses carried from {res.old_rev[:12]} to {res.new_rev[:12]}")
     t.add_column("case")
     t.add_column("witnesses", justify="right")
+    t.add_column("line references in prose", justify="right")
     for a in Anchor:
-        t.add_row(f"[{_STYLE[a]}]{a.value}[/]", str(res.count(a)))
-    t.add_row("records flagged stale", str(len(res.stale_records)))
+        t.add_row(f"[{_STYLE[a]}]{a.value}[/]", str(res.count(a)), str(res.prose_count(RefCase(a))))
+    flagged = set(res.stale_records) | {
+        p.where for p in res.prose if p.case == RefCase.stale and "-" in p.where
+    }
+    t.add_row("records flagged stale", str(len(flagged)), "")
+    return t
+
+
+def prose_table(res: ReverifyResult) -> Table:
+    """The prose line references that moved with their quote or went stale."""
+    from rich.table import Table
+
+    from drafter.prose_refs import RefCase
+
+    t = Table(title="Line references in prose")
+    for col in ("where", "was", "case", "now"):
+        t.add_column(col, overflow="fold")
+    shown = [p for p in res.prose if p.case != RefCase.unchanged]
+    for p in shown[:MAX_ROWS]:
+        t.add_row(
+            markup_safe(p.where, keep_newlines=False),
+            markup_safe(p.old, keep_newlines=False),
+            f"[{_STYLE[p.case]}]{p.case.value}[/]",
+            markup_safe(p.new, keep_newlines=False) if p.case == RefCase.moved else "—",
+        )
+    if len(shown) > MAX_ROWS:
+        t.caption = f"… and {len(shown) - MAX_ROWS} more"
     return t
 
 
@@ -96,6 +124,7 @@ def reverify_cmd(
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
     from rich.console import Console
 
+    from drafter.prose_refs import RefCase
     from drafter.reportio import load_report, save_report
     from drafter.repository import repository_of
     from drafter.reverify import Anchor, carry_decisions, reanchor
@@ -119,9 +148,11 @@ def reverify_cmd(
     console.print(summary_table(res))
     if any(r.anchor != Anchor.unchanged for r in res.rows):
         console.print(detail_table(res))
+    if any(p.case != RefCase.unchanged for p in res.prose):
+        console.print(prose_table(res))
     console.print(
         f"wrote {markup_safe(str(out))}; decisions carried by content hash"
         + (f", {carried} re-anchored records' decisions copied" if carried else "")
     )
-    if res.count(Anchor.stale):
+    if res.count(Anchor.stale) or res.prose_count(RefCase.stale):
         raise click.exceptions.Exit(1)
