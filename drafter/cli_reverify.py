@@ -29,6 +29,11 @@ _STYLE = {"unchanged": "green", "moved": "yellow", "stale": "red"}
 MAX_ROWS = 60
 
 
+def _id_column(t: Table, ids: list[str]) -> None:
+    """The "where" column: a record ID is never split over two lines or cut."""
+    t.add_column("where", no_wrap=True, min_width=max([len(i) for i in ids] + [5]))
+
+
 def summary_table(res: ReverifyResult) -> Table:
     from rich.table import Table
 
@@ -55,9 +60,10 @@ def prose_table(res: ReverifyResult) -> Table:
     from drafter.prose_refs import RefCase
 
     t = Table(title="Line references in prose")
-    for col in ("where", "was", "case", "now"):
-        t.add_column(col, overflow="fold")
     shown = [p for p in res.prose if p.case != RefCase.unchanged]
+    _id_column(t, [p.where for p in shown[:MAX_ROWS]])
+    for col in ("was", "case", "now"):
+        t.add_column(col, overflow="fold")
     for p in shown[:MAX_ROWS]:
         t.add_row(
             markup_safe(p.where, keep_newlines=False),
@@ -76,9 +82,10 @@ def detail_table(res: ReverifyResult) -> Table:
     from drafter.reverify import Anchor
 
     t = Table(title="Moved and stale witnesses", show_lines=False)
-    for col in ("where", "path", "case", "old lines", "new lines / nearest at NEW"):
-        t.add_column(col, overflow="fold")
     shown = [r for r in res.rows if r.anchor != Anchor.unchanged]
+    _id_column(t, [r.where for r in shown[:MAX_ROWS]])
+    for col in ("path", "case", "old lines", "new lines / nearest at NEW"):
+        t.add_column(col, overflow="fold")
     for r in shown[:MAX_ROWS]:
         if r.anchor == Anchor.stale:
             near = ", ".join(f"{p.path}:{p.lines}" for p in r.nearest[:2]) or "none"
@@ -122,8 +129,7 @@ def reverify_cmd(
     draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: Path | None
 ) -> None:
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
-    from rich.console import Console
-
+    from drafter.console import out_console
     from drafter.prose_refs import RefCase
     from drafter.reportio import load_report, save_report
     from drafter.repository import repository_of
@@ -144,7 +150,7 @@ def reverify_cmd(
     carried = 0
     with ReviewStore(store_path or identity_store_path(draft, report)) as store:
         carried = carry_decisions(store, report, res.report)
-    console = Console()
+    console = out_console()
     console.print(summary_table(res))
     if any(r.anchor != Anchor.unchanged for r in res.rows):
         console.print(detail_table(res))

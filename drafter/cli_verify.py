@@ -59,11 +59,12 @@ def _cut(text: str, width: int) -> str:
 
 
 def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
-    """One row per witness; cells are cut to fit ``width`` so every row stays one line."""
+    """One row per witness; cells are cut to fit ``width`` so every row stays one line.
+    Record IDs (the ``where`` column) are never cut: a cut ID names no record."""
     from rich.table import Table
     from rich.text import Text
 
-    where_w, anchor_w = min(28, width // 6), min(48, width // 4)
+    anchor_w = min(48, width // 4)
     rows = []
     for i, (where, w) in enumerate(located, 1):
         v = w.verification
@@ -71,7 +72,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
         lines = v.lines or w.lines
         anchor = f"{w.path}:{lines}" if lines else w.path
         quote = clip(w.quote, 400)
-        rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
+        rows.append((str(i), where, _cut(anchor, anchor_w), v, quote))
     columns = [r[:3] for r in rows]  # the three text columns: #, where, path:lines
     heads = ("#", "where", "path:lines")
     fixed = [max([len(c[k]) for c in columns] + [len(h)]) for k, h in enumerate(heads)]
@@ -79,7 +80,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
     quote_w = max(20, width - sum(fixed) - 41)
     t = Table(title=f"Witnesses at {sha[:12]}", title_justify="left")
     t.add_column("#", justify="right", style="dim")
-    t.add_column("where")
+    t.add_column("where", no_wrap=True, min_width=fixed[1])
     t.add_column("path:lines")
     t.add_column("status")
     t.add_column("match")
@@ -180,9 +181,7 @@ def verify_cmd(
 ) -> None:
     """Verify every witness of REPORT (draft JSON or report text) at REPO@REV, and that
     every record ID it cites is a record (exit 1 when either fails)."""
-    from rich.console import Console
-
-    from drafter.console import err_console
+    from drafter.console import err_console, out_console
     from drafter.reportio import atomic_write_text, load_report, load_report_with_warnings
     from drafter.repository import repository_of
     from drafter.snapshot import Snapshot
@@ -240,7 +239,7 @@ def verify_cmd(
             }
             click.echo(json_safe(json.dumps(payload, indent=2, ensure_ascii=False)))
         else:
-            out = Console() if Console().is_terminal else Console(width=160)
+            out = out_console()
             if located:
                 out.print(_table(located, snap.sha, out.width))
                 _misses(out, located)

@@ -32,12 +32,9 @@ class SuiteItemsFailed(DrafterError):
 
 def _console(stderr: bool) -> Console:
     """A console that does not squeeze the 15-column table when output is piped."""
-    from rich.console import Console
+    from drafter.console import out_console
 
-    console = Console(stderr=stderr)
-    if not console.is_terminal:
-        console.width = max(console.width, 160)
-    return console
+    return out_console(stderr=stderr)
 
 
 @click.command("eval")

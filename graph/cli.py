@@ -280,7 +280,11 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
 )
 @click.option(
-    "--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Draft JSON to write."
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+    "that recorded it.",
 )
 @click.option(
     "--text",
@@ -380,12 +384,11 @@ def draft_cmd(
     store_path: Path | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
-    from rich.console import Console
-
+    from drafter.console import out_console
     from graph.configuration import DEFAULT_MAX_COST, Configuration, resolve_model
     from graph.runner import new_thread_id
 
-    console = Console(stderr=False)
+    console = out_console()
     root = resolve_data_dir(data_dir)
     epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
@@ -546,8 +549,7 @@ def _print_estimate(
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     """The main job on the shipped sample, offline: index, survey, draft, verify, render;
     then the epistemic draft built on that runtime draft."""
-    from rich.console import Console
-
+    from drafter.console import out_console
     from drafter.reportio import save_report
     from drafter.sample import materialize
     from drafter.snapshot import Snapshot
@@ -557,7 +559,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from graph.summary import draft_table
 
     t0 = time.perf_counter()
-    console = Console()
+    console = out_console()
     root = resolve_data_dir(None)
     out_dir = (out_dir or root / "demo").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -55,8 +55,7 @@ def redraft_cmd(
     data_dir: Path | None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a note; other decisions survive."""
-    from rich.console import Console
-
+    from drafter.console import out_console
     from drafter.reportio import load_report, save_report
     from drafter.repository import repository_of
     from drafter.review_identity import file_kind, identity_store_path
@@ -78,7 +77,7 @@ def redraft_cmd(
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    console = Console()
+    console = out_console()
     with ReviewStore(store_path or identity_store_path(draft, report)) as store:
         res = run_redraft(
             report,

@@ -76,8 +76,8 @@ def index_cmd(
     repo: str, rev: str, data_dir: str | None, chroma_url: str | None, rebuild: bool, quiet: bool
 ) -> None:
     """Chunk, embed and store REPO at --rev in Chroma (idempotent, incremental)."""
-    from rich.console import Console
 
+    from drafter.console import out_console
     from drafter.snapshot import Snapshot
     from retrieval.index import open_index
 
@@ -89,7 +89,7 @@ def index_cmd(
             stats = index.ensure(snap, progress=not quiet)
         finally:
             index.close()
-    Console().print(_summary(stats))
+    out_console().print(_summary(stats))
 
 
 @click.command("search")
@@ -112,9 +112,9 @@ def search_cmd(
     as_json: bool,
 ) -> None:
     """Hybrid (dense + identifier BM25) search of REPO at --rev for QUERY."""
-    from rich.console import Console
     from rich.table import Table
 
+    from drafter.console import out_console
     from drafter.snapshot import Snapshot
     from retrieval.index import open_index
     from retrieval.search import search
@@ -147,4 +147,4 @@ def search_cmd(
             f"{h.score:.3f}",
             plain(f"L{h.line}: {_line_at(h)}", keep_newlines=False),
         )
-    Console().print(table)
+    out_console().print(table)

@@ -32,10 +32,10 @@ from retrieval.categories import CATEGORIES
 )
 def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
     """Survey REPO at REV: entry points, model calls, tools, effects, writes, prompts, gates."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from drafter.console import out_console
     from drafter.snapshot import Snapshot
     from retrieval.survey import run_survey
 
@@ -46,7 +46,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     if as_json:
         click.echo(json_safe(survey.model_dump_json(indent=2)))
         return
-    console = Console(width=None if sys.stdout.isatty() else 200)
+    console = out_console()
     table = Table(
         title=f"Survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}",
         show_lines=False,

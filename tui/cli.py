@@ -102,13 +102,13 @@ def _batch(
     export_path: Path | None,
     fmt: str | None,
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from drafter.console import out_console
     from tui.batch import accept_verified, apply_decisions_file
     from tui.export import export_accepted
 
-    console = Console()
+    console = out_console()
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(
