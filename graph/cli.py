@@ -298,6 +298,7 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--max-cost",
     type=float,
     default=None,
+    callback=cli_options.usd_amount,
     help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} "
     "with Claude).",
 )

@@ -9,6 +9,7 @@ and are rebuilt from the settings when a run resumes in a fresh process.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -80,6 +81,8 @@ class Configuration:
             raise ValueError("repair_rounds cannot be negative")
         if self.concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if self.max_cost is not None and not math.isfinite(self.max_cost):
+            raise ValueError(f"max_cost must be a finite amount, not {self.max_cost}")
         if self.max_cost is not None and self.max_cost < 0:
             raise ValueError("max_cost cannot be negative")
         for name in ("plan", "record", "repair", "account"):

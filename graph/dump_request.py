@@ -42,6 +42,7 @@ if __name__ == "__main__":
 
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
 
     import httpx2
 
+    from drafter.errors import BadInput
     from drafter.sample import materialize
     from graph.configuration import Configuration, RunContext
     from graph.nodes.common import plan_context
@@ -140,7 +142,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
         else next((i for i in plan.items if i.kind == "RTE"), plan.items[0] if plan.items else None)
     )
     if item is None:
-        raise SystemExit(f"no plan item {args.record!r}; planned: {', '.join(items)}")
+        more = f" and {len(items) - 12} more" if len(items) > 12 else ""
+        shown = ", ".join(list(items)[:12]) + more
+        raise BadInput(f"no plan item {args.record!r}; planned: {shown}")
 
     log: list[dict[str, Any]] = []
     answer = {
@@ -189,4 +193,10 @@ def dump_request_cmd(args: tuple[str, ...]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from drafter.errors import DrafterError
+
+    try:
+        main()
+    except DrafterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

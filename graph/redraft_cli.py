@@ -38,7 +38,13 @@ from drafter.sanitize import markup_safe
 )
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @cli_options.model
-@click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
+@click.option(
+    "--max-cost",
+    type=float,
+    default=None,
+    callback=cli_options.usd_amount,
+    help="Stop after USD spent.",
+)
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir

@@ -112,6 +112,10 @@ def search_cmd(
     as_json: bool,
 ) -> None:
     """Hybrid (dense + identifier BM25) search of REPO at --rev for QUERY."""
+    if k < 1:  # before the revision is indexed, which can take minutes
+        from drafter.errors import BadInput
+
+        raise BadInput(f"-k must be at least 1, not {k}")
     from rich.table import Table
 
     from drafter.console import out_console

@@ -1,0 +1,61 @@
+"""Hostile option values: refused at once, in one line, with exit 2.
+
+Found reading every command again for issue 24: ``--max-cost nan`` was accepted (a NaN
+cap never stops a run, and the estimate said "stops at --max-cost $nan"); ``search
+-k 0`` was refused only after the revision had been indexed; ``dump-request --record
+NOPE`` exited 1 with a bare message; a labels file with a 5,000-digit number printed
+CPython's whole explanation.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from drafter.cli import main
+from drafter.sample import SampleRepo, gold_path
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1"])
+def test_max_cost_must_be_a_finite_amount(sample: SampleRepo, tmp_path: Path, value, capsys):
+    code = main(["draft", str(sample.path), "--rev", sample.sha, "--estimate",
+                 f"--max-cost={value}"])  # fmt: skip
+    assert code == 2
+    assert "--max-cost" in capsys.readouterr().err
+
+
+def test_redraft_max_cost_too(sample: SampleRepo, tmp_path: Path, capsys) -> None:
+    code = main(["redraft", str(gold_path()), "--repo", str(sample.path), "--max-cost", "nan"])
+    assert code == 2 and "--max-cost" in capsys.readouterr().err
+
+
+def test_search_k_is_refused_before_indexing(sample: SampleRepo, tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    code = main(["search", str(sample.path), "x", "--rev", sample.sha, "-k", "0",
+                 "--data-dir", str(data)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip() == "drafter: error: -k must be at least 1, not 0"
+    assert not data.exists()  # nothing was indexed for a search that cannot run
+
+
+def test_dump_request_unknown_record(sample: SampleRepo, tmp_path: Path, capsys) -> None:
+    code = main(["dump-request", str(sample.path), "--rev", sample.sha, "--no-index",
+                 "--record", "RT-RTE-nope", "--out", str(tmp_path / "r.json")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("drafter: error: no plan item 'RT-RTE-nope'")
+
+
+def test_labels_with_a_5000_digit_number(sample: SampleRepo, tmp_path: Path, capsys) -> None:
+    labels = tmp_path / "l.json"
+    labels.write_text(json.dumps({"name": "x"})[:-1] + ', "n": ' + "9" * 5000 + "}")
+    gold = str(gold_path())
+    code = main(["eval", "--gold", gold, "--draft", gold, "--repo", str(sample.path),
+                 "--labels", str(labels)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and len(err) < 200
+    assert "more than 4300 digits" in err
