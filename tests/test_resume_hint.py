@@ -86,3 +86,35 @@ def test_killed_after_the_first_step_the_hint_holds(sample: SampleRepo, tmp_path
     r = _resume(thread, env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert (tmp_path / "a.json").is_file()
+
+
+_EPI_KILLER = """
+import os, signal, sys
+from graph.epistemic.offline import OfflineEpistemicProposer
+
+def die(*_a, **_k):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+OfflineEpistemicProposer.draft = die  # the second step: the inputs are saved by then
+from drafter.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+def test_an_epistemic_run_says_how_to_resume_once_saved(sample: SampleRepo, tmp_path: Path) -> None:
+    from drafter.sample import gold_path
+
+    env = {**os.environ, "DRAFTER_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"}
+    env.pop("ANTHROPIC_API_KEY", None)
+    out = tmp_path / "epi.json"
+    args = ["draft", str(sample.path), "--rev", sample.sha, "--type", "epistemic",
+            "--runtime", str(gold_path()), "--offline", "--out", str(out)]  # fmt: skip
+    p = subprocess.run([sys.executable, "-c", _EPI_KILLER, *args],
+                       capture_output=True, text=True, timeout=300, env=env)  # fmt: skip
+    assert p.returncode == -9, p.stderr[-2000:]
+    m = re.search(r"continue with: drafter draft --resume (epi-[0-9a-f]+)", p.stdout)
+    assert m, p.stdout
+    r = _resume(m.group(1), env)
+    assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: the cell check may fail; not 2
+    assert out.is_file()
