@@ -131,7 +131,7 @@ def reverify_cmd(
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
     from drafter.console import out_console
     from drafter.prose_refs import RefCase
-    from drafter.reportio import load_report, save_report
+    from drafter.reportio import check_output_path, load_report, save_report
     from drafter.repository import repository_of
     from drafter.reverify import Anchor, carry_decisions, reanchor
     from drafter.review_identity import file_kind, identity_store_path
@@ -139,6 +139,8 @@ def reverify_cmd(
     from drafter.snapshot import Snapshot
 
     report = load_report(draft)
+    if out is not None:
+        check_output_path(out)
     old_rev = report.source.revision if report.source else None
     if not old_rev:
         raise BadInput("the draft names no pinned revision to carry from", where=str(draft))

@@ -137,6 +137,11 @@ def eval_cmd(
     if missing:
         raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
     assert gold is not None and draft is not None
+    from drafter.reportio import check_output_path
+
+    for target in (json_out, html_out):  # refused now, not after the scoring
+        if target is not None:
+            check_output_path(target)
     console = _console(as_json)
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")

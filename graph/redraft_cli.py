@@ -62,7 +62,7 @@ def redraft_cmd(
 ) -> None:
     """Redraft the records of DRAFT rejected with a note; other decisions survive."""
     from drafter.console import out_console
-    from drafter.reportio import load_report, save_report
+    from drafter.reportio import check_output_path, load_report, save_report
     from drafter.repository import repository_of
     from drafter.review_identity import file_kind, identity_store_path
     from drafter.review_store import ReviewStore
@@ -72,6 +72,8 @@ def redraft_cmd(
     from graph.redraft import run_redraft
 
     report = load_report(draft)
+    if out is not None:  # refused now, not after paying for the redraft
+        check_output_path(out)
     repo = repository_of(report, repo, str(draft))
     generator = generator_for(offline)
     try:

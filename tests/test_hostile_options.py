@@ -59,3 +59,28 @@ def test_labels_with_a_5000_digit_number(sample: SampleRepo, tmp_path: Path, cap
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and len(err) < 200
     assert "more than 4300 digits" in err
+
+
+@pytest.mark.parametrize("cmd", ["eval --out", "eval --html", "reverify", "redraft"])
+def test_an_output_under_a_file_is_refused_before_the_work(
+    sample: SampleRepo, tmp_path: Path, cmd: str, capsys
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    target = str(afile / "out.json")
+    gold = str(gold_path())
+    args = {
+        # a repository that does not exist: the work would fail on it first
+        "eval --out": ["eval", "--gold", gold, "--draft", gold, "--repo", str(tmp_path / "no"),
+                       "--rev", "HEAD", "--out", target],
+        "eval --html": ["eval", "--gold", gold, "--draft", gold, "--repo", str(tmp_path / "no"),
+                        "--rev", "HEAD", "--html", target],
+        "reverify": ["reverify", gold, "--rev", "no-such-rev", "--repo", str(sample.path),
+                     "--out", target],
+        # nothing rejected: the run would end "nothing to redraft" with exit 0
+        "redraft": ["redraft", gold, "--repo", str(sample.path), "--offline", "--out", target,
+                    "--store", str(tmp_path / "s.sqlite")],
+    }[cmd]  # fmt: skip
+    code = main(args)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and target in err, err
