@@ -9,6 +9,7 @@ draws on — and those are the parameters here; the columns are the same everywh
 from __future__ import annotations
 
 import os
+import sys
 
 from rich.console import Console
 from rich.progress import (
@@ -34,7 +35,11 @@ def out_console(*, stderr: bool = False) -> Console:
     """The console a command prints its results on: the terminal's width, or
     :data:`PIPE_WIDTH` columns when the output goes to a pipe or a file."""
     console = Console(stderr=stderr)
-    if not console.is_terminal and not os.environ.get("COLUMNS"):
+    # the stream itself, not Rich's is_terminal: FORCE_COLOR styles piped output but
+    # the reader is still a pipe or a file, not a window of some width
+    stream = sys.stderr if stderr else sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    if not (isatty is not None and isatty()) and not os.environ.get("COLUMNS"):
         console.width = PIPE_WIDTH
     return console
 
