@@ -148,9 +148,10 @@ def reverify_cmd(
     with Snapshot(where, old_rev) as old, Snapshot(where, new_rev) as new:
         res = reanchor(report, old, new, file_kind(draft))
     out = out or draft.with_name(f"{draft.stem}.{res.new_rev[:7]}.json")
-    save_report(res.report, out)
-    carried = 0
+    # the store is opened before the carried draft is written: an unusable store is
+    # refused with nothing written, not after a draft whose decisions did not follow
     with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+        save_report(res.report, out)
         carried = carry_decisions(store, report, res.report)
     console = out_console()
     console.print(summary_table(res))

@@ -84,3 +84,13 @@ def test_an_output_under_a_file_is_refused_before_the_work(
     code = main(args)
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and target in err, err
+
+
+def test_reverify_with_an_unusable_store_writes_nothing(sample: SampleRepo, tmp_path: Path, capsys):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    out = tmp_path / "carried.json"
+    code = main(["reverify", str(gold_path()), "--rev", sample.sha, "--repo", str(sample.path),
+                 "--store", str(folder), "--out", str(out)])  # fmt: skip
+    assert code == 2 and "review store" in capsys.readouterr().err
+    assert not out.exists()  # no carried draft whose decisions did not follow
