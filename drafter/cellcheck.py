@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from drafter.model import Report, Table
+from drafter.model import CITED_ID_RE, Report, Table
 
-#: A record ID anywhere in a cell (the model's RECORD_ID_RE, unanchored).
-CELL_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\b")
+#: A record ID anywhere in a cell: the same pattern the report's own citation check uses.
+CELL_ID_RE = CITED_ID_RE
 _SOURCE_ID = re.compile(r"^SRC-\d+$")
 _PATHLIKE = re.compile(r"^[A-Za-z0-9_.\-/]+$")
 _SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")

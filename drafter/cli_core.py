@@ -12,12 +12,15 @@ from pathlib import Path
 import click
 
 from drafter import cli_options
-from drafter.reportio import atomic_write_text, dump_report, load_report_with_warnings
 from drafter.sanitize import visible
-from drafter.textformat.check import text_round_trip_problems
+
+# The report model, parser and renderer are imported inside the commands: ``drafter
+# --help`` loads every command module, and must not pay for pydantic to list them.
 
 
 def _emit(text: str, out: Path | None) -> None:
+    from drafter.reportio import atomic_write_text
+
     if out is None:
         click.echo(text, nl=False)
     else:
@@ -44,6 +47,8 @@ def _warn(warnings: list[str], quiet: bool) -> None:
 @cli_options.quiet
 def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None:
     """Parse REPORT (report text or draft JSON) and print the report as draft JSON."""
+    from drafter.reportio import load_report_with_warnings
+
     result = load_report_with_warnings(report)
     _warn(result.warnings, quiet)
     _emit(result.report.to_json(), out)
@@ -71,6 +76,9 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
 @cli_options.quiet
 def render_cmd(draft: Path, fmt: str, out: Path | None, quiet: bool) -> None:
     """Render DRAFT (draft JSON, or report text) as report text or Markdown."""
+    from drafter.reportio import dump_report, load_report_with_warnings
+    from drafter.textformat.check import text_round_trip_problems
+
     result = load_report_with_warnings(draft)
     warnings = list(result.warnings)
     if fmt == "text":

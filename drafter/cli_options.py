@@ -12,6 +12,7 @@ applied, so one decorator serves any number of commands.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -38,6 +39,16 @@ repair_rounds = click.option(
 no_index = click.option(
     "--no-index", is_flag=True, help="Skip the Chroma index (no retrieval hits)."
 )
+
+
+def usd_amount(_ctx: click.Context, _param: click.Parameter, value: float | None) -> float | None:
+    """A ``--max-cost`` callback: a cap must be a finite amount of at least 0.  Python's
+    float() reads "nan" and "inf", and a NaN cap compares false with every amount spent,
+    so the run would never stop at it while the estimate printed "stops at $nan"."""
+    if value is not None and not (math.isfinite(value) and value >= 0):
+        raise click.BadParameter(f"{value} is not an amount of USD (a number, 0 or more)")
+    return value
+
 
 #: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data dir).
 data_dir = click.option(

@@ -9,31 +9,38 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput
-from drafter.model import Report, VerifyStatus, Witness
-from drafter.reportio import atomic_write_text, load_report_with_warnings
 from drafter.sanitize import json_safe, visible
-from drafter.snapshot import Snapshot
 from drafter.text import clip
-from drafter.verify import Verifier, VerifySummary, summarize
 
+# the model, the snapshot reader and Rich's tables are imported where they are used, so
+# that ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from drafter.model import DanglingID, Report, Witness
+    from drafter.snapshot import Snapshot
+    from drafter.verify import VerifySummary
+
+#: Style per verification status (the StrEnum's values, so no model import is needed).
 _STYLE = {
-    VerifyStatus.verified: "green",
-    VerifyStatus.not_found: "red",
-    VerifyStatus.path_missing: "red",
-    VerifyStatus.ambiguous: "yellow",
-    VerifyStatus.unchecked: "dim",
+    "verified": "green",
+    "not_found": "red",
+    "path_missing": "red",
+    "ambiguous": "yellow",
+    "unchecked": "dim",
 }
 
 
 def _run(report: Report, snap: Snapshot, show_progress: bool) -> list[tuple[str, Witness]]:
+    from drafter.console import err_console, progress_bar
+    from drafter.verify import Verifier
+
     located = report.located_witnesses()
     verifier = Verifier(snap)
     verifier.prefetch(w.path for _, w in located)
@@ -52,8 +59,12 @@ def _cut(text: str, width: int) -> str:
 
 
 def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
-    """One row per witness; cells are cut to fit ``width`` so every row stays one line."""
-    where_w, anchor_w = min(28, width // 6), min(48, width // 4)
+    """One row per witness; cells are cut to fit ``width`` so every row stays one line.
+    Record IDs (the ``where`` column) are never cut: a cut ID names no record."""
+    from rich.table import Table
+    from rich.text import Text
+
+    anchor_w = min(48, width // 4)
     rows = []
     for i, (where, w) in enumerate(located, 1):
         v = w.verification
@@ -61,7 +72,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
         lines = v.lines or w.lines
         anchor = f"{w.path}:{lines}" if lines else w.path
         quote = clip(w.quote, 400)
-        rows.append((str(i), _cut(where, where_w), _cut(anchor, anchor_w), v, quote))
+        rows.append((str(i), where, _cut(anchor, anchor_w), v, quote))
     columns = [r[:3] for r in rows]  # the three text columns: #, where, path:lines
     heads = ("#", "where", "path:lines")
     fixed = [max([len(c[k]) for c in columns] + [len(h)]) for k, h in enumerate(heads)]
@@ -69,7 +80,7 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
     quote_w = max(20, width - sum(fixed) - 41)
     t = Table(title=f"Witnesses at {sha[:12]}", title_justify="left")
     t.add_column("#", justify="right", style="dim")
-    t.add_column("where")
+    t.add_column("where", no_wrap=True, min_width=fixed[1])
     t.add_column("path:lines")
     t.add_column("status")
     t.add_column("match")
@@ -87,6 +98,8 @@ def _table(located: list[tuple[str, Witness]], sha: str, width: int) -> Table:
 
 
 def _misses(console: Console, located: list[tuple[str, Witness]]) -> None:
+    from rich.text import Text
+
     for i, (where, w) in enumerate(located, 1):
         v = w.verification
         if v is None or v.ok:
@@ -111,13 +124,16 @@ _KINDS = ("exact", "whitespace", "markup")
 
 
 def _summary_table(s: VerifySummary) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     t = Table(title="Summary", title_justify="left", show_header=False)
     t.add_column("what")
     t.add_column("count", justify="right")
     t.add_row("witnesses", str(s.total))
     for status in _STATUSES:
         n = s.by_status.get(status, 0)
-        t.add_row(Text(status, style=_STYLE[VerifyStatus(status)] if n else ""), str(n))
+        t.add_row(Text(status, style=_STYLE[status] if n else ""), str(n))
         if status == "verified":
             for kind in _KINDS:
                 t.add_row(f"  {kind}", str(s.by_match.get(kind, 0)))
@@ -129,7 +145,12 @@ def _summary_table(s: VerifySummary) -> Table:
 
 @click.command("verify")
 @click.argument("report", type=click.Path(path_type=Path))
-@click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
+@click.option(
+    "--repo",
+    default=None,
+    help="Work tree, .git directory or bare repository (default: the folder a draft "
+    "records it was made from; required for report text).",
+)
 @click.option(
     "--rev",
     default=None,
@@ -142,12 +163,42 @@ def _summary_table(s: VerifySummary) -> Table:
     type=click.Path(path_type=Path),
     help="Save the report with every witness's verification as draft JSON.",
 )
-def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: Path | None) -> None:
-    """Verify every witness of REPORT (draft JSON or report text) at REPO@REV."""
+@click.option(
+    "--runtime",
+    "runtime_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="For an epistemic REPORT: the runtime report it builds on; every RT- ID it cites "
+    "must be a record of that report.",
+)
+def verify_cmd(
+    report: Path,
+    repo: str | None,
+    rev: str | None,
+    as_json: bool,
+    write: Path | None,
+    runtime_path: Path | None,
+) -> None:
+    """Verify every witness of REPORT (draft JSON or report text) at REPO@REV, and that
+    every record ID it cites is a record (exit 1 when either fails)."""
+    from drafter.console import err_console, out_console
+    from drafter.reportio import atomic_write_text, load_report, load_report_with_warnings
+    from drafter.repository import repository_of
+    from drafter.snapshot import Snapshot
+    from drafter.verify import summarize
+
     loaded = load_report_with_warnings(report)
-    for warning in loaded.warnings:
-        click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
     rep = loaded.report
+    companion = None
+    if runtime_path is not None:
+        companion = {r.id for r in load_report(runtime_path).records}
+    dangling = rep.dangling(companion)
+    # a dangling ID is this command's verdict (below), not a reader's warning
+    said = [str(d) for d in rep.dangling()]
+    for warning in loaded.warnings:
+        if not any(warning.endswith(s) for s in said):
+            click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
+    repo = repository_of(rep, repo, str(report))
     named = rep.source.revision if rep.source else None
     if rev is None:
         if not named:
@@ -170,6 +221,9 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
                 "repository": snap.identity,
                 "revision": snap.sha,
                 "summary": summary.to_dict(),
+                "dangling_ids": [
+                    {"where": d.where, "id": d.id, "cross_report": d.cross} for d in dangling
+                ],
                 "witnesses": [
                     {
                         "where": where,
@@ -185,14 +239,28 @@ def verify_cmd(report: Path, repo: str, rev: str | None, as_json: bool, write: P
             }
             click.echo(json_safe(json.dumps(payload, indent=2, ensure_ascii=False)))
         else:
-            out = Console() if Console().is_terminal else Console(width=160)
+            out = out_console()
             if located:
                 out.print(_table(located, snap.sha, out.width))
                 _misses(out, located)
             else:
                 out.print("no witnesses in this report")
             out.print(_summary_table(summary))
+            _dangling(out, dangling)
             if write is not None:
                 out.print(f"wrote {write}", highlight=False)
-    if not summary.ok:
+    if not summary.ok or dangling:
         raise click.exceptions.Exit(1)
+
+
+def _dangling(console: Console, dangling: list[DanglingID]) -> None:
+    """Cited record IDs no record answers to: each is an invented citation."""
+    from rich.text import Text
+
+    if not dangling:
+        return
+    console.print(
+        Text(f"{len(dangling)} cited record ID(s) that are not records:", style="red"),
+    )
+    for d in dangling:
+        console.print(Text(visible(f"  {d}", keep_newlines=False)))

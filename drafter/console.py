@@ -8,6 +8,9 @@ draws on — and those are the parameters here; the columns are the same everywh
 
 from __future__ import annotations
 
+import os
+import sys
+
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -20,6 +23,25 @@ from rich.progress import (
 
 #: The label of most bars: the task's description as the caller updates it.
 DESCRIPTION = "{task.description}"
+
+
+#: Columns of output written to a pipe or a file.  Rich assumes 80 there, which squeezed
+#: tables and split record IDs and paths over two lines; a reader of piped output (a
+#: file, ``less -S``, a script) is better served by long lines.  ``$COLUMNS`` wins.
+PIPE_WIDTH = 200
+
+
+def out_console(*, stderr: bool = False) -> Console:
+    """The console a command prints its results on: the terminal's width, or
+    :data:`PIPE_WIDTH` columns when the output goes to a pipe or a file."""
+    console = Console(stderr=stderr)
+    # the stream itself, not Rich's is_terminal: FORCE_COLOR styles piped output but
+    # the reader is still a pipe or a file, not a window of some width
+    stream = sys.stderr if stderr else sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    if not (isatty is not None and isatty()) and not os.environ.get("COLUMNS"):
+        console.width = PIPE_WIDTH
+    return console
 
 
 def err_console() -> Console:

@@ -31,6 +31,11 @@ RECORD_TOOL_CALLS = 12
 REPAIR_TOOL_CALLS = 6
 ACCOUNT_TOOL_CALLS = 10
 
+#: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
+#: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
+#: cap the run stops cleanly with a partial draft that lists what is missing.
+MAX_COST_USD = 15.0
+
 
 def max_records(generator: str, thorough: bool = False) -> int:
     """The record cap of a run with ``generator`` when the user names none."""

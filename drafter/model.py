@@ -14,6 +14,7 @@ clearly instead of being misread.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -28,6 +29,9 @@ SCHEMA_VERSION = 1
 RECORD_ID_RE = re.compile(
     r"^(?P<prefix>RT|EPI)-(?P<kind>CMP|OBJ|RTE|CLM|BAP)-(?P<slug>[a-z0-9][a-z0-9-]*)$"
 )
+#: A record ID named in prose or a table cell: RECORD_ID_RE unanchored, where a hyphen
+#: that ends the match is punctuation ("see RT-RTE-loop-"), not part of the slug.
+CITED_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\b")
 
 #: The five runtime record kinds, in the order their sections appear in a report.
 KIND_ORDER = ("CMP", "OBJ", "RTE", "CLM", "BAP")
@@ -286,6 +290,23 @@ def statuses_in(text: str, inline: bool) -> list[Status]:
     ]
 
 
+# -- citations ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DanglingID:
+    """A record ID named at ``where`` (a record ID or an account section) that no record
+    answers to: in this report (``cross`` False) or in the report it builds on."""
+
+    where: str
+    id: str
+    cross: bool = False
+
+    def __str__(self) -> str:
+        whose = "the report it builds on" if self.cross else "this report"
+        return f"{self.where}: cites {self.id}, which is not a record of {whose}"
+
+
 # -- records ------------------------------------------------------------------------
 
 
@@ -469,6 +490,12 @@ class Source(_Base):
     revision: str | None = Field(
         default=None, description="Full 40-hex commit SHA the witnesses verify at."
     )
+    location: str | None = Field(
+        default=None,
+        description="Absolute path of the repository on the machine that drafted the report: "
+        "where reverify, redraft, eval and verify look when --repo is not given.  Not part "
+        "of the report's text or of its review identity.",
+    )
 
 
 class Usage(_Base):
@@ -572,6 +599,75 @@ class Report(_Base):
                 out.append(f"{r.id}: duplicate record ID")
             seen.add(r.id)
             out.extend(r.warnings())
+        out.extend(str(d) for d in self.dangling())
+        return out
+
+    # citations -------------------------------------------------------------------
+
+    @property
+    def own_prefix(self) -> str:
+        """The ID prefix of this report's own records: RT for runtime, EPI for epistemic."""
+        return "EPI" if self.type == ReportType.epistemic else "RT"
+
+    def citations(self) -> list[tuple[str, str]]:
+        """(where, record ID) for every record ID the report names, in document order.
+
+        Read from account prose and table cells, record labels, ``Part of`` and record
+        prose.  Not from witness quotes (repository text may name anything), the
+        annotations (an analyst's note on a rejected record names it on purpose) or
+        machine flags.
+        """
+        out: list[tuple[str, str]] = []
+
+        def scan(where: str, text: str) -> None:
+            if "-" in text:
+                out.extend((where, m) for m in CITED_ID_RE.findall(text))
+
+        for a in self.account:
+            for b in a.blocks:
+                if isinstance(b, Table):
+                    for row in [b.header, *b.rows]:
+                        for cell in row:
+                            scan(a.title, cell)
+                elif not isinstance(b, WitnessBlock):
+                    scan(a.title, b.text)
+        for r in self.records:
+            scan(r.id, r.label)
+            if r.part_of:
+                out.append((r.id, r.part_of))
+            scan(r.id, r.body_text())
+        return out
+
+    def companion_ids(self) -> set[str] | None:
+        """IDs of the report this one builds on, when the draft recorded them (an
+        epistemic draft keeps its runtime input's IDs in ``meta.extra["runtime_ids"]``)."""
+        ids = self.meta.extra.get("runtime_ids") if self.meta else None
+        if isinstance(ids, list) and all(isinstance(i, str) for i in ids):
+            return set(ids)
+        return None
+
+    def dangling(self, companion: set[str] | None = None) -> list[DanglingID]:
+        """Record IDs the report names that no record answers to, once per place.
+
+        An ID of the report's own prefix (``RT-`` in a runtime report) must be one of
+        its records.  An ID of the other prefix is a cross-report reference (an
+        epistemic report cites the runtime report of the same system): it is checked
+        against ``companion`` (the other report's IDs) when that is known -- given by the
+        caller or recorded in the draft (:meth:`companion_ids`) -- and left alone
+        otherwise, since the other report is not at hand.
+        """
+        own = {r.id for r in self.records}
+        other = companion if companion is not None else self.companion_ids()
+        out: list[DanglingID] = []
+        seen: set[tuple[str, str]] = set()
+        for where, rid in self.citations():
+            if (where, rid) in seen or rid in own:
+                continue
+            seen.add((where, rid))
+            if rid.startswith(self.own_prefix + "-"):
+                out.append(DanglingID(where, rid, cross=False))
+            elif other is not None and rid not in other:
+                out.append(DanglingID(where, rid, cross=True))
         return out
 
     # JSON ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -82,13 +83,34 @@ def report_from_json(text: str, *, where: str = "<draft>") -> Report:
         raise ReportFormatError(f"invalid draft JSON at {loc}: {msg}{more}", where=where) from None
 
 
+def json_problem(exc: ValueError | RecursionError) -> str:
+    """What is wrong with a JSON text ``json.loads`` refused, in one line.
+
+    Why not ``str(exc)``: besides syntax errors (``JSONDecodeError``), ``json.loads``
+    raises a plain ValueError for an integer of more than 4,300 digits (CPython's guard
+    against quadratic conversion) and RecursionError for deep nesting; both messages
+    are long, and a caller that catches only JSONDecodeError shows a traceback instead.
+    """
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "integer string conversion" in str(exc):
+        return "a number has more than 4300 digits"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def loads_json(text: str | bytes, *, where: str) -> Any:
+    """``json.loads``, with every refusal one :class:`ReportFormatError` naming ``where``."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ReportFormatError(f"invalid JSON: {json_problem(exc)}", where=where) from None
+
+
 def _check_top_level(body: str, where: str) -> None:
     """The keys a draft must carry, checked before the model's defaults could fill them."""
-    try:
-        data = json.loads(body)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise ReportFormatError(f"invalid JSON: {msg}", where=where) from None
+    data = loads_json(body, where=where)
     if not isinstance(data, dict):
         raise ReportFormatError("draft JSON must be an object", where=where)
     for key in ("schema_version", "sections"):
@@ -202,6 +224,7 @@ __all__ = [
     "dump_report",
     "load_report",
     "load_report_with_warnings",
+    "loads_json",
     "read_report_text",
     "report_from_json",
     "save_report",

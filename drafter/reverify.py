@@ -26,6 +26,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from drafter.model import LineRange, Passage, Record, Report, Verification, VerifyStatus, Witness
+from drafter.prose_refs import (
+    ProseRef,
+    RefCase,
+    WitnessMove,
+    carry_prose_refs,
+    mask_refs,
+    rewrite_prose,
+)
+from drafter.repository import location_of
 from drafter.review_identity import derive_meta
 from drafter.review_store import ReviewStore, witness_key
 from drafter.snapshot import Snapshot
@@ -35,6 +44,8 @@ from drafter.verify import Verifier
 FROM_KEY = "reverified_from"
 #: Prefix of the flag put on a record with a stale witness.
 STALE_FLAG = "stale witness"
+#: Prefix of the flag put on a record whose prose names a line that is gone.
+STALE_REF_FLAG = "stale line reference"
 
 
 class Anchor(StrEnum):
@@ -63,9 +74,14 @@ class ReverifyResult:
     rows: list[Reanchored]
     old_rev: str
     new_rev: str
+    #: Line references in prose ("prepare.py:178") and what became of them.
+    prose: list[ProseRef] = field(default_factory=list)
 
     def count(self, anchor: Anchor) -> int:
         return sum(r.anchor == anchor for r in self.rows)
+
+    def prose_count(self, case: RefCase) -> int:
+        return sum(p.case == case for p in self.prose)
 
     @property
     def stale_records(self) -> list[str]:
@@ -106,6 +122,7 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
     old_ver.prefetch(w.path for _, w in located)
     new_ver.prefetch(w.path for _, w in located)
     rows: list[Reanchored] = []
+    moves: list[WitnessMove] = []
     for where, w in located:
         before = old_ver.verify(w)
         after = _at_new(new_ver, w, before)
@@ -118,6 +135,10 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
         elif anchor == Anchor.stale:
             after = after.model_copy(update={"message": f"stale: {after.message} (was {was})"})
         w.verification = after
+        old_span = before.lines if before.status == VerifyStatus.verified else None
+        moves.append(
+            WitnessMove(where, w.path, old_span, after.lines if anchor != Anchor.stale else None)
+        )
         rows.append(
             Reanchored(
                 where=where,
@@ -130,16 +151,20 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
                 message=after.message,
             )
         )
+    prose = carry_prose_refs(out, moves, old, new)
     _flag_stale(out, rows, new.sha)
     if out.source is not None:
-        out.source = out.source.model_copy(update={"revision": new.sha})
+        # the folder it was carried with is where later commands find it again
+        update = {"revision": new.sha, "location": location_of(new.repo)}
+        out.source = out.source.model_copy(update=update)
     out.meta = derive_meta(report, fmt)
     out.meta.extra[FROM_KEY] = old.sha
     out.meta.notes = [
         *out.meta.notes,
         f"reverified from {old.sha[:12]} to {new.sha[:12]}",
     ]
-    return ReverifyResult(out, rows, old.sha, new.sha)
+    _flag_stale_refs(out, prose, new.sha)
+    return ReverifyResult(out, rows, old.sha, new.sha, prose)
 
 
 def _flag_stale(report: Report, rows: list[Reanchored], new_sha: str) -> None:
@@ -150,6 +175,23 @@ def _flag_stale(report: Report, rows: list[Reanchored], new_sha: str) -> None:
         for row in stale:
             near = f"; nearest: {row.nearest[0].path}:{row.nearest[0].lines}" if row.nearest else ""
             rec.flags.append(f"{STALE_FLAG} at {new_sha[:12]}: {row.path}{near}")
+
+
+def _flag_stale_refs(report: Report, prose: list[ProseRef], new_sha: str) -> None:
+    """A record whose prose names a line that is gone at NEW is flagged (an account
+    section's stale reference is a note), so the analyst rewrites the sentence."""
+    stale = [p for p in prose if p.case == RefCase.stale]
+    for rec in report.records:
+        rec.flags = [f for f in rec.flags if not f.startswith(f"{STALE_REF_FLAG} ")]
+        for p in stale:
+            if p.where == rec.id:
+                rec.flags.append(f"{STALE_REF_FLAG} at {new_sha[:12]}: {p.old} in the prose")
+    if report.meta is not None:
+        for p in stale:
+            if report.record(p.where) is None:
+                report.meta.notes.append(
+                    f"{STALE_REF_FLAG} at {new_sha[:12]}: {p.old} in {p.where}"
+                )
 
 
 def carry_decisions(store: ReviewStore, old: Report, new: Report) -> int:
@@ -191,6 +233,7 @@ def _same_but_lines(a: Record, b: Record) -> bool:
         for w in c.witnesses:
             w.lines = None
             w.verification = None
+        rewrite_prose(list(c.blocks), mask_refs)  # references that followed their quote
         c.flags = []
         return c
 

@@ -45,16 +45,15 @@ from scipy.optimize import linear_sum_assignment
 
 from drafter.errors import BadInput
 from drafter.model import Record
+from evals.choices import DEFAULT_METHOD as DEFAULT_METHOD
+from evals.choices import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
+from evals.choices import METHODS as METHODS
+from evals.choices import ONE_TO_ONE_THRESHOLD as ONE_TO_ONE_THRESHOLD
 from evals.similarity import TextSimilarity, code_similarity, record_text
 from evals.structure import CodeMap, credit_matrix
 from evals.witnesses import Landing, LocatedWitness, kind_key
 
 TEXT_WEIGHT = 0.5
-#: Threshold of the default (best-gold) method; chosen on the labelled sample pair only
-#: (tests/data/eval_labels/sample-offline.labels.json), see align_best_gold.
-DEFAULT_THRESHOLD = 0.25
-#: The one-to-one method's own threshold (calibrated on the sample before labels existed).
-ONE_TO_ONE_THRESHOLD = 0.35
 SAME_FILE = 0.25
 OVERLAP = 1.0
 
@@ -207,10 +206,7 @@ def align(
 
 # -- many-to-one alignment across kinds ------------------------------------------------
 
-#: Alignment methods ``drafter eval --alignment`` offers (coverage is defined in
-#: evals.coverage; the other two are kept for comparison).
-METHODS = ("coverage", "best-gold", "one-to-one")
-DEFAULT_METHOD = "coverage"
+#: Alignment methods ``drafter eval --alignment`` offers.
 #: Subtracted from the score of a draft/gold pair of different kinds (see align_best_gold).
 CROSS_KIND_PENALTY = 0.2
 #: Weights of the parts of the best-gold score (text, code names, witness overlap).

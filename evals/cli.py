@@ -5,29 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
-from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError
-from drafter.snapshot import Snapshot
-from evals.alignment import DEFAULT_METHOD, DEFAULT_THRESHOLD, METHODS, ONE_TO_ONE_THRESHOLD
-from evals.coverage import COVERAGE, HELD_OUT
-from evals.evaluate import evaluate
-from evals.gold import load, source_of
-from evals.html import write_html
-from evals.labels import check_alignment, check_complete, load_labels, predicted_links
-from evals.similarity import BACKENDS
-from evals.suite import (
-    comparison_table,
-    load_suite,
-    previous_run,
-    results_dir,
-    run_suite,
-    save_run,
-    suite_table,
+from evals.choices import (
+    BACKEND_NAMES,
+    COVERAGE_THRESHOLD,
+    DEFAULT_METHOD,
+    DEFAULT_THRESHOLD,
+    HELD_OUT,
+    METHODS,
+    ONE_TO_ONE_THRESHOLD,
 )
+
+# the scorer (numpy, scipy, the embedder, the survey) is imported inside the commands,
+# so that ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class SuiteItemsFailed(DrafterError):
@@ -37,11 +33,10 @@ class SuiteItemsFailed(DrafterError):
 
 
 def _console(stderr: bool) -> Console:
-    """A console that does not squeeze the 19-column table when output is piped."""
-    console = Console(stderr=stderr)
-    if not console.is_terminal:
-        console.width = max(console.width, 200)
-    return console
+    """A console that does not squeeze the 15-column table when output is piped."""
+    from drafter.console import out_console
+
+    return out_console(stderr=stderr)
 
 
 def _held_out_text() -> str:
@@ -90,7 +85,7 @@ REPO and REV default to what the draft records."""
     "--threshold",
     type=click.FloatRange(0.0, 1.0),
     default=None,
-    help=f"Alignment threshold on the combined similarity (default {COVERAGE.threshold:g} "
+    help=f"Alignment threshold on the combined similarity (default {COVERAGE_THRESHOLD:g} "
     f"for coverage, {DEFAULT_THRESHOLD} for best-gold, {ONE_TO_ONE_THRESHOLD} for one-to-one).",
 )
 @click.option(
@@ -105,7 +100,7 @@ REPO and REV default to what the draft records."""
 )
 @click.option(
     "--similarity",
-    type=click.Choice(sorted(BACKENDS)),
+    type=click.Choice(sorted(BACKEND_NAMES)),
     default=None,
     help="Text similarity: local embeddings (default) or TF-IDF.",
 )
@@ -146,6 +141,14 @@ def eval_cmd(
     results: Path | None,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
+    from drafter.console import err_console, progress_bar
+    from drafter.sanitize import visible
+    from drafter.snapshot import Snapshot
+    from evals.evaluate import evaluate
+    from evals.gold import load, source_of
+    from evals.html import write_html
+    from evals.labels import check_alignment, check_complete, load_labels, predicted_links
+
     if suite_file is not None:
         if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):
             raise BadInput(
@@ -157,9 +160,20 @@ def eval_cmd(
     if missing:
         raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
     assert gold is not None and draft is not None
+    from drafter.reportio import check_output_path
+
+    for target in (json_out, html_out):  # refused now, not after the scoring
+        if target is not None:
+            check_output_path(target)
     console = _console(as_json)
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")
+    # a cited record that is not there: an error in one's own draft (verify fails on it),
+    # but the gold is someone else's report, so it is said and then scored
+    for name, rep in ((gold, gold_report), (draft, draft_report)):
+        for d in rep.dangling():
+            said = visible(f"{name}: {d}", keep_newlines=False)
+            click.echo(f"drafter: warning: {said}", err=True)
     labels = None
     if labels_file is not None:  # checked before the long part, so a mismatch fails fast
         labels = load_labels(labels_file)
@@ -212,6 +226,17 @@ def _run_suite(
     similarity: str | None,
     method: str | None,
 ) -> None:
+    from drafter.console import err_console, progress_bar
+    from evals.suite import (
+        comparison_table,
+        load_suite,
+        previous_run,
+        results_dir,
+        run_suite,
+        save_run,
+        suite_table,
+    )
+
     suite = load_suite(path)
     if method is not None:
         suite = replace(suite, method=method)
@@ -242,3 +267,24 @@ def _run_suite(
     failed = [r.name for r in items if r.error]
     if failed:
         raise SuiteItemsFailed(f"{len(failed)} suite item(s) failed: {', '.join(failed)}")
+
+
+@click.command("eval-structure")
+@click.option("--repo", required=True, help="Work tree, .git directory or bare repository.")
+@click.option("--rev", required=True, help="Revision whose call structure to save.")
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="File to write."
+)
+def eval_structure_cmd(repo: str, rev: str, out: Path) -> None:
+    """Save a revision's call structure (function spans and calls, no names or code) beside
+    a labelled pair, so eval tests need no clone of the repository."""
+    from drafter.reportio import check_output_path
+    from drafter.snapshot import Snapshot
+    from evals.structure import from_survey
+    from retrieval.survey.runner import run_survey
+
+    check_output_path(out)
+    with Snapshot(repo, rev) as snap:
+        cmap = from_survey(run_survey(snap))
+        cmap.save(out, snap.sha)
+    click.echo(f"{out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")

@@ -39,6 +39,8 @@ from evals.alignment import (
     draft_witness_score,
     kind_slots,
 )
+from evals.choices import COVERAGE_THRESHOLD
+from evals.choices import HELD_OUT as HELD_OUT
 from evals.similarity import TextSimilarity, code_similarity, record_text
 from evals.structure import CodeMap, credit_matrix
 from evals.witnesses import kind_key
@@ -77,21 +79,10 @@ class Choice:
 COVERAGE = Choice(
     weights={"text": 0.3, "code": 0.7, "witness": 0.0, "path": 0.0},
     cross_kind_penalty=0.2,
-    threshold=0.15,
+    threshold=COVERAGE_THRESHOLD,
     margin=0.1,
     gold_threshold=None,
 )
-
-#: Held-out agreement with analysts' labels, from ``benchmarks/loso.py`` (fit on the
-#: other systems, report on this one): system -> link and "gold record is covered"
-#: claim precision and recall (see evals.fit.Agreement).  Shown by ``drafter eval
-#: --help`` and the README.
-HELD_OUT: dict[str, dict[str, float]] = {
-    "sample": {"link_p": 0.63, "link_r": 0.77, "gold_p": 0.90, "gold_r": 0.82},
-    "auto-harness": {"link_p": 0.57, "link_r": 0.51, "gold_p": 0.94, "gold_r": 0.94},
-    "dgm": {"link_p": 0.58, "link_r": 0.50, "gold_p": 0.79, "gold_r": 0.69},
-    "adas": {"link_p": 0.50, "link_r": 0.78, "gold_p": 0.72, "gold_r": 0.82},
-}
 
 
 @dataclass(slots=True)

@@ -48,10 +48,6 @@ def source_of(draft: Report, repo: str | None, rev: str | None, where: str) -> t
         if src is None or not src.revision:
             raise BadInput("no --rev given and the draft names no revision", where=where)
         rev = src.revision
-    if repo is None:
-        named = src.repository if src else None
-        if not named or not Path(named).expanduser().is_dir():
-            hint = f" (it names {named!r}, not a folder here)" if named else ""
-            raise BadInput(f"no --repo given and the draft names no usable repository{hint}")
-        repo = str(Path(named).expanduser())
-    return repo, rev
+    from drafter.repository import repository_of
+
+    return repository_of(draft, repo, where), rev

@@ -91,8 +91,12 @@ def load_labels(path: Path) -> LabelSet:
     """Read a label file; structural problems are one-line BadInput errors."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BadInput(f"{path}: cannot read labels: {exc}") from None
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read labels: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number is a ValueError too
+        from drafter.reportio import json_problem
+
+        raise BadInput(f"{path}: cannot read labels: {json_problem(exc)}") from None
     if not isinstance(data, dict):
         raise BadInput(f"{path}: labels must be a JSON object")
     for key in ("name", "gold", "draft", "revision"):

@@ -17,6 +17,24 @@ pair (``save`` / ``load``) and tests need no clone of the repository.
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # ``python -m`` puts the current folder first on sys.path.  Refuse, before any other
+    # project import, when that folder holds a package named like one of drafter's: an
+    # analysed repository's code would be imported instead.  (Stdlib only, on purpose.)
+    import sys as _sys
+    from pathlib import Path as _Path
+
+    _ours, _first = _Path(__file__).resolve().parents[1], _Path(_sys.path[0] or ".").resolve()
+    if not _sys.flags.safe_path and _first != _ours:
+        for _name in ("drafter", "graph", "evals", "retrieval", "tui", "prompts"):
+            if (_first / _name / "__init__.py").is_file() or (_first / f"{_name}.py").is_file():
+                print(
+                    f"drafter: error: {_first} holds a {_name!r} package that python -m would "
+                    "import instead of drafter's; run `drafter eval-structure` instead",
+                    file=_sys.stderr,
+                )
+                _sys.exit(2)
+
 import json
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence

@@ -18,27 +18,24 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
-from rich.console import Console
 
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
-from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
-from drafter.model import Report
-from graph.configuration import (
-    DEFAULT_MAX_COST,
-    Configuration,
-    endpoint_settings,
-    resolve_model,
-)
-from graph.costs import summarize, usage_table
-from graph.nodes.resources import Resources
-from graph.proposer import Proposer
-from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
-from graph.summary import draft_table
+
+# LangGraph, the report model and the proposers are imported where they are used:
+# ``drafter --help`` loads every command module and must not pay for them
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from drafter.model import Report
+    from graph.configuration import Configuration
+    from graph.nodes.resources import Resources
+    from graph.proposer import Proposer
+    from graph.runner import ProposerFactory, RunResult
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
@@ -146,6 +143,8 @@ class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates."""
 
     def __init__(self, console: Console):
+        from drafter.console import progress_bar
+
         self.progress = progress_bar(
             label="[bold]{task.description}", console=console, transient=False
         )
@@ -188,12 +187,27 @@ def _execute(
     out: Path | None = None,
     estimate_first: bool = False,
 ) -> RunResult:
+    from graph.runner import run_draft
+
     verb = "resuming" if resume else "run"
-    console.print(
-        f"{verb} thread: [bold]{thread_id}[/] (resume with: drafter draft --resume {thread_id})",
-        soft_wrap=True,
-    )
+    console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
     bar = _RunProgress(console)
+    # The resume hint is printed once the run has a checkpoint (the first step's update
+    # arrives after it is on disk), never before: a run killed while it loads its
+    # libraries has nothing to resume, and the hint must not say otherwise.
+    saved = resume
+
+    def on_update(node: str, update: dict[str, Any]) -> None:
+        nonlocal saved
+        if not saved:
+            saved = True
+            console.print(
+                f"run {thread_id} saved; if it stops, continue with: "
+                f"drafter draft --resume {thread_id}",
+                soft_wrap=True,
+            )
+        bar(node, update)
+
     try:
         with bar.progress:
             return run_draft(
@@ -208,9 +222,11 @@ def _execute(
                 use_index=use_index,
                 system=system,
                 out=str(out) if out else None,
-                on_update=bar,
+                on_update=on_update,
             )
     except DrafterError as exc:
+        if not saved:
+            raise
         raise type(exc)(
             f"{exc} (run {thread_id} is saved; continue with --resume {thread_id})"
         ) from exc
@@ -219,6 +235,8 @@ def _execute(
 def _finish(console: Console, result: RunResult, out: Path, text_out: Path | None) -> Report:
     from drafter.reportio import save_report
     from drafter.sanitize import markup_safe
+    from graph.costs import summarize, usage_table
+    from graph.summary import draft_table
 
     report = result.report
     if report is None:
@@ -249,14 +267,16 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
     """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
-    model path's contract; the offline path keeps its own exit rules)."""
+    model path's contract; the offline path keeps its own exit rules, except that a
+    record ID cited but not drafted fails it too: ``drafter verify`` would)."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
     if config.generator == "offline":
-        return
-    gaps = problems(report)
+        gaps = [str(d) for d in report.dangling()]
+    else:
+        gaps = problems(report)
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
@@ -278,7 +298,11 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
 )
 @click.option(
-    "--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Draft JSON to write."
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+    "that recorded it.",
 )
 @click.option(
     "--text",
@@ -292,8 +316,9 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "--max-cost",
     type=float,
     default=None,
-    help=f"Stop with a partial draft after USD spent (default ${DEFAULT_MAX_COST:g} with Claude; "
-    "refused for a model without a price unless --price-in/--price-out are given).",
+    callback=cli_options.usd_amount,
+    help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
+    "Claude; refused for a model without a price unless --price-in/--price-out are given).",
 )
 @cli_options.price_in
 @cli_options.price_out
@@ -386,7 +411,11 @@ def draft_cmd(
     store_path: Path | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
-    console = Console(stderr=False)
+    from drafter.console import out_console
+    from graph.configuration import Configuration, endpoint_settings, resolve_model
+    from graph.runner import new_thread_id
+
+    console = out_console()
     root = resolve_data_dir(data_dir)
     epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
@@ -520,6 +549,9 @@ def _resume(
     no_index: bool,
 ) -> None:
     """``--resume THREAD``: the stored settings, repository and output path."""
+    from graph.configuration import Configuration
+    from graph.runner import read_settings
+
     stored = read_settings(thread, root)
     config = Configuration.from_dict(stored.get("settings") or {})
     out = out or (Path(stored["out"]) if stored.get("out") else None)
@@ -552,6 +584,7 @@ def _print_estimate(
     root: Path,
 ) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
+    from graph.nodes.resources import Resources
     from graph.system_name import system_name
 
     if config.generator == "offline":
@@ -578,13 +611,17 @@ def _print_estimate(
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     """The main job on the shipped sample, offline: index, survey, draft, verify, render;
     then the epistemic draft built on that runtime draft."""
+    from drafter.console import out_console
     from drafter.reportio import save_report
     from drafter.sample import materialize
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
+    from graph.configuration import Configuration
+    from graph.runner import new_thread_id
+    from graph.summary import draft_table
 
     t0 = time.perf_counter()
-    console = Console()
+    console = out_console()
     root = resolve_data_dir(None)
     out_dir = (out_dir or root / "demo").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)

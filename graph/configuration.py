@@ -9,6 +9,7 @@ and are rebuilt from the settings when a run resumes in a fresh process.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -25,10 +26,8 @@ from graph.proposer import Proposer
 #: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
-#: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
-#: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
-#: cap the run stops cleanly with a partial draft that lists what is missing.
-DEFAULT_MAX_COST = 15.0
+#: USD a Claude draft may spend when ``--max-cost`` is not given (drafter.defaults).
+DEFAULT_MAX_COST = defaults.MAX_COST_USD
 
 #: Seconds of the first backoff wait after a 5xx / 529 overloaded answer (doubling,
 #: with jitter, up to the retry policy's cap).  An environment setting rather than a
@@ -130,6 +129,8 @@ class Configuration:
             raise ValueError(f"record_context_bytes must be at least {MIN_RECORD_CONTEXT_BYTES}")
         if self.concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if self.max_cost is not None and not math.isfinite(self.max_cost):
+            raise ValueError(f"max_cost must be a finite amount, not {self.max_cost}")
         if self.max_cost is not None and self.max_cost < 0:
             raise ValueError("max_cost cannot be negative")
         for name in ("plan", "record", "repair", "account"):

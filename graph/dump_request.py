@@ -27,29 +27,44 @@ builders, so it is installed and tested with them.
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # ``python -m`` puts the current folder first on sys.path.  Refuse, before any other
+    # project import, when that folder holds a package named like one of drafter's: an
+    # analysed repository's code would be imported instead.  (Stdlib only, on purpose.)
+    import sys as _sys
+    from pathlib import Path as _Path
+
+    _ours, _first = _Path(__file__).resolve().parents[1], _Path(_sys.path[0] or ".").resolve()
+    if not _sys.flags.safe_path and _first != _ours:
+        for _name in ("drafter", "graph", "evals", "retrieval", "tui", "prompts"):
+            if (_first / _name / "__init__.py").is_file() or (_first / f"{_name}.py").is_file():
+                print(
+                    f"drafter: error: {_first} holds a {_name!r} package that python -m would "
+                    "import instead of drafter's; run `drafter dump-request` instead",
+                    file=_sys.stderr,
+                )
+                _sys.exit(2)
+
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import httpx2
 
-from drafter.sample import materialize
-from graph.configuration import Configuration, RunContext
-from graph.context_window import sizes_for, window_settings
-from graph.nodes.common import plan_context
-from graph.nodes.draft_record import build_record_context
-from graph.nodes.resources import Resources
-from graph.proposer import Miss
-from graph.proposers.claude import ClaudeProposer
-from graph.proposers.offline import OfflineProposer
+# the workflow, the SDK and httpx2 are imported once the arguments parsed: ``drafter
+# --help`` loads every command module, and ``dump-request --help`` needs none of them
+if TYPE_CHECKING:
+    import httpx2
 
 CANNED_USAGE = {"input_tokens": 0, "output_tokens": 0}
 
 
 def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTransport:
+    import httpx2
+
     def handler(request: httpx2.Request) -> httpx2.Response:
         headers = {
             k: v
@@ -98,6 +113,19 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
     ap.add_argument("--context-window", type=int, default=None)
     args = ap.parse_args(argv)
 
+    import httpx2
+
+    from drafter.errors import BadInput
+    from drafter.sample import materialize
+    from graph.configuration import Configuration, RunContext
+    from graph.context_window import sizes_for, window_settings
+    from graph.nodes.common import plan_context
+    from graph.nodes.draft_record import build_record_context
+    from graph.nodes.resources import Resources
+    from graph.proposer import Miss
+    from graph.proposers.claude import ClaudeProposer
+    from graph.proposers.offline import OfflineProposer
+
     tmp = None
     if args.repo is None:
         tmp = tempfile.TemporaryDirectory()
@@ -124,7 +152,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
         else next((i for i in plan.items if i.kind == "RTE"), plan.items[0] if plan.items else None)
     )
     if item is None:
-        raise SystemExit(f"no plan item {args.record!r}; planned: {', '.join(items)}")
+        more = f" and {len(items) - 12} more" if len(items) > 12 else ""
+        shown = ", ".join(list(items)[:12]) + more
+        raise BadInput(f"no plan item {args.record!r}; planned: {shown}")
 
     log: list[dict[str, Any]] = []
     answer = {
@@ -176,4 +206,10 @@ def dump_request_cmd(args: tuple[str, ...]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from drafter.errors import DrafterError
+
+    try:
+        main()
+    except DrafterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

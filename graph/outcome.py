@@ -57,4 +57,5 @@ def problems(report: Report) -> list[str]:
     for r in report.records:
         if not any(w.verified for w in r.witnesses):
             out.append(f"{r.id} kept no verified witness")
+    out.extend(str(d) for d in report.dangling())
     return out

@@ -10,19 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
-from drafter.reportio import load_report, save_report
-from drafter.review_identity import file_kind, identity_store_path
-from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
-from graph.cli import generator_for, make_proposer
-from graph.configuration import Configuration, resolve_model
-from graph.costs import summarize, usage_table
-from graph.redraft import run_redraft
+
+# the workflow, the store and the model are imported inside the command, so that
+# ``drafter --help`` (which loads every command module) stays fast
 
 
 @click.command("redraft")
@@ -34,7 +29,7 @@ from graph.redraft import run_redraft
     default=None,
     help="Decision store (default: the draft's own store).",
 )
-@click.option("--repo", default=None, help="Repository (default: the draft's, if a local path).")
+@click.option("--repo", default=None, help="Repository (default: the draft's own folder).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -43,7 +38,13 @@ from graph.redraft import run_redraft
 )
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @cli_options.model
-@click.option("--max-cost", type=float, default=None, help="Stop after USD spent.")
+@click.option(
+    "--max-cost",
+    type=float,
+    default=None,
+    callback=cli_options.usd_amount,
+    help="Stop after USD spent.",
+)
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
@@ -60,11 +61,20 @@ def redraft_cmd(
     data_dir: Path | None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a note; other decisions survive."""
+    from drafter.console import out_console
+    from drafter.reportio import check_output_path, load_report, save_report
+    from drafter.repository import repository_of
+    from drafter.review_identity import file_kind, identity_store_path
+    from drafter.review_store import ReviewStore
+    from graph.cli import generator_for, make_proposer
+    from graph.configuration import Configuration, resolve_model
+    from graph.costs import summarize, usage_table
+    from graph.redraft import run_redraft
+
     report = load_report(draft)
-    src = report.source.repository if report.source else None
-    repo = repo or (src if src and Path(src).exists() else None)
-    if repo is None:
-        raise BadInput("the draft's repository is not a local path; pass --repo", where=str(draft))
+    if out is not None:  # refused now, not after paying for the redraft
+        check_output_path(out)
+    repo = repository_of(report, repo, str(draft))
     generator = generator_for(offline)
     try:
         config = Configuration(
@@ -75,7 +85,7 @@ def redraft_cmd(
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    console = Console()
+    console = out_console()
     with ReviewStore(store_path or identity_store_path(draft, report)) as store:
         res = run_redraft(
             report,

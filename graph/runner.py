@@ -25,6 +25,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from drafter.config import data_dir as default_data_dir
 from drafter.errors import BadInput
 from drafter.model import Report
+from drafter.repository import location_of
 from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
@@ -108,7 +109,8 @@ def run_draft(
             inputs = None
         else:
             inputs = {
-                "repo": str(repo),
+                # absolute, so that --resume from another folder finds the same repository
+                "repo": location_of(repo),
                 "rev": rev,
                 "system": system,
                 "out": out,
@@ -173,5 +175,8 @@ def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any
             where=str(path),
         ) from None
     if not values:
-        raise BadInput(f"run {thread_id!r} has no checkpoint to resume")
+        raise BadInput(
+            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
+            "to resume; start the draft again"
+        )
     return values

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from drafter.sanitize import json_safe, markup_safe, plain
-from drafter.snapshot import Snapshot
-from retrieval.index import IndexStats, open_index
-from retrieval.search import Hit, search
+
+# Chroma, the embedder and Rich's tables are imported where they are used, so that
+# ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from retrieval.index import IndexStats
+    from retrieval.search import Hit
 
 _repo_arg = click.argument("repo", type=click.Path(file_okay=False))
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
@@ -31,6 +35,8 @@ _url_opt = click.option(
 
 
 def _summary(stats: IndexStats) -> Table:
+    from rich.table import Table
+
     table = Table(
         title=f"index {markup_safe(stats.identity)} @ {stats.revision[:12]}", show_header=False
     )
@@ -70,6 +76,11 @@ def index_cmd(
     repo: str, rev: str, data_dir: str | None, chroma_url: str | None, rebuild: bool, quiet: bool
 ) -> None:
     """Chunk, embed and store REPO at --rev in Chroma (idempotent, incremental)."""
+
+    from drafter.console import out_console
+    from drafter.snapshot import Snapshot
+    from retrieval.index import open_index
+
     with Snapshot(repo, rev) as snap:
         index = open_index(data_dir, chroma_url)
         try:
@@ -78,7 +89,7 @@ def index_cmd(
             stats = index.ensure(snap, progress=not quiet)
         finally:
             index.close()
-    Console().print(_summary(stats))
+    out_console().print(_summary(stats))
 
 
 @click.command("search")
@@ -101,6 +112,17 @@ def search_cmd(
     as_json: bool,
 ) -> None:
     """Hybrid (dense + identifier BM25) search of REPO at --rev for QUERY."""
+    if k < 1:  # before the revision is indexed, which can take minutes
+        from drafter.errors import BadInput
+
+        raise BadInput(f"-k must be at least 1, not {k}")
+    from rich.table import Table
+
+    from drafter.console import out_console
+    from drafter.snapshot import Snapshot
+    from retrieval.index import open_index
+    from retrieval.search import search
+
     with Snapshot(repo, rev) as snap:
         index = open_index(data_dir, chroma_url)
         try:
@@ -129,4 +151,4 @@ def search_cmd(
             f"{h.score:.3f}",
             plain(f"L{h.line}: {_line_at(h)}", keep_newlines=False),
         )
-    Console().print(table)
+    out_console().print(table)

@@ -9,13 +9,12 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from drafter.sanitize import json_safe, markup_safe, one_line, plain
-from drafter.snapshot import Snapshot
-from retrieval.survey import CATEGORIES, run_survey
+from retrieval.categories import CATEGORIES
+
+# the survey (tree-sitter) and Rich's tables are imported inside the command, so that
+# ``drafter --help`` (which loads every command module) stays fast
 
 
 @click.command("survey")
@@ -33,6 +32,13 @@ from retrieval.survey import CATEGORIES, run_survey
 )
 def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
     """Survey REPO at REV: entry points, model calls, tools, effects, writes, prompts, gates."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from drafter.console import out_console
+    from drafter.snapshot import Snapshot
+    from retrieval.survey import run_survey
+
     with Snapshot(repo, rev) as snap:
         survey = run_survey(snap, progress=not as_json and sys.stderr.isatty())
     if categories:
@@ -40,7 +46,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     if as_json:
         click.echo(json_safe(survey.model_dump_json(indent=2)))
         return
-    console = Console(width=None if sys.stdout.isatty() else 200)
+    console = out_console()
     table = Table(
         title=f"Survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}",
         show_lines=False,

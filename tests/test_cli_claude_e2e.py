@@ -203,7 +203,7 @@ def test_claude_draft_through_the_cli(reference, sample) -> None:
 
     # what the analyst saw: the thread to resume, the cost table, where the draft went
     assert _thread(child.out) == meta.extra["thread_id"]
-    assert f"resume with: drafter draft --resume {meta.extra['thread_id']}" in child.out
+    assert f"continue with: drafter draft --resume {meta.extra['thread_id']}" in child.out
     assert "Model usage by node" in child.out
     total = next(
         line

@@ -131,12 +131,12 @@ def test_render_warns_where_text_will_differ(
     gold_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = parse_report((gold_dir / RUNTIME).read_text(encoding="utf-8")).report
-    report.record("RT-CLM-timeout-failure").blocks.append(Paragraph(text="RT-RTE-fake"))
+    report.record("RT-CLM-timeout-failure").blocks.append(Paragraph(text="RT-RTE-gate-admission"))
     draft = tmp_path / "d.json"
     draft.write_text(report.to_json(), encoding="utf-8")
     assert main(["render", str(draft)]) == 0
     out, err = capsys.readouterr()
-    assert "(RT-RTE-fake)" in out
+    assert "(RT-RTE-gate-admission)" in out
     assert "RT-CLM-timeout-failure: reads back differently" in err
     assert main(["render", str(draft), "--format", "markdown"]) == 0
     assert capsys.readouterr().err == ""

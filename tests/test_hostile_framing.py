@@ -106,3 +106,44 @@ def test_drafter_dump_request_never_imports_it(evil_cwd, tmp_path: Path) -> None
     assert not marker.exists()
     data = json.loads(out.read_text())
     assert len(data["requests"]) == 2  # the record's request and its repair
+
+
+@pytest.fixture()
+def shadowing_cwd(tmp_path: Path) -> tuple[Path, Path]:
+    """An analysed repository with a ``drafter`` package: a module of drafter's own run
+    with ``python -m`` would import it the moment it imports anything of drafter's."""
+    root = tmp_path / "analysed"
+    marker = tmp_path / "IMPORTED"
+    (root / "drafter").mkdir(parents=True)
+    (root / "drafter" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').write('the analysed repository ran')\n"
+    )
+    return root, marker
+
+
+@pytest.mark.parametrize("module", ["evals.structure", "evals.redact", "graph.dump_request"])
+def test_module_entry_points_refuse_a_shadowing_folder(shadowing_cwd, module: str) -> None:
+    root, marker = shadowing_cwd
+    p = subprocess.run(
+        [sys.executable, "-m", module, "--help"],
+        cwd=root, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert p.returncode == 2, p.stderr
+    assert not marker.exists()
+    assert p.stderr.count("\n") == 1 and "'drafter' package" in p.stderr and str(root) in p.stderr
+
+
+def test_module_entry_points_still_run_from_a_clean_folder(tmp_path: Path) -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "evals.structure", "--help"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert p.returncode == 0 and "--repo" in p.stdout
+
+
+def test_readme_documents_console_scripts_only() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    runs = re.findall(r"`python -m (?!pytest)[\w.]+[^`]*`", readme)
+    # the one mention left is the warning against python -m graph.dump_request
+    assert all("graph.dump_request" in r for r in runs), runs
+    assert "drafter eval-structure" in readme

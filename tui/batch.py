@@ -29,6 +29,7 @@ from pathlib import Path
 
 from drafter.errors import BadInput
 from drafter.model import Record, Report
+from drafter.reportio import json_problem
 from drafter.review_store import Action, Mark, ReviewStore, apply_edit, record_hash
 from tui.session import witness_ok
 
@@ -84,8 +85,8 @@ def _parse(path: Path, report: Report) -> list[tuple[Op, str]]:
             raise BadInput("line is too long for a decision", where=where, line=n)
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"not JSON: {exc.msg}", where=where, line=n) from None
+        except (ValueError, RecursionError) as exc:  # a 5,000-digit number is a ValueError
+            raise BadInput(f"not JSON: {json_problem(exc)}", where=where, line=n) from None
         if not isinstance(obj, dict):
             raise BadInput("a decision must be a JSON object", where=where, line=n)
         rid = _text(obj, "record", where, n)

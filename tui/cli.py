@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
-from tui.batch import BatchResult, accept_verified, apply_decisions_file
-from tui.export import FORMATS, export_accepted
-from tui.session import ReviewSession
+
+# the session, the store and Rich's tables are imported where they are used, so that
+# ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from tui.batch import BatchResult
+    from tui.session import ReviewSession
+
+#: Export formats (tui.export.FORMATS, spelt out here so the help needs no import).
+FORMATS = ("text", "markdown", "json")
 
 
 @click.command("review")
@@ -73,6 +78,8 @@ def review_cmd(
 
     With --accept-verified, --decisions or --export it runs without a terminal.
     """
+    from tui.session import ReviewSession
+
     batch = accept_verified or decisions_file is not None or export_path is not None
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -95,7 +102,13 @@ def _batch(
     export_path: Path | None,
     fmt: str | None,
 ) -> None:
-    console = Console()
+    from rich.table import Table
+
+    from drafter.console import out_console
+    from tui.batch import accept_verified, apply_decisions_file
+    from tui.export import export_accepted
+
+    console = out_console()
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from drafter.model import RECORD_ID_RE, LineRange, Witness
+from drafter.text import clip
 
 #: What separates a quote from its path on a witness line.
 WITNESS_SEP = " --- "
@@ -119,7 +120,11 @@ def split_witness(line: str) -> Line | None:
     try:
         path, lines, note = parse_anchor(tail)
     except ValueError as exc:
-        return Line("bad_witness", line, stripped, problem=f"witness anchor {tail!r}: {exc}")
+        # a 5,000-digit line number is a ValueError too, with a message as long as it
+        why = "line number too long" if "integer string conversion" in str(exc) else str(exc)
+        return Line(
+            "bad_witness", line, stripped, problem=f"witness anchor {clip(tail, 80)!r}: {why}"
+        )
     indent = line[: len(line) - len(line.lstrip())]
     return Line(
         "witness",

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from drafter.model import (
+    CITED_ID_RE,
     EPISTEMIC_SECTIONS,
     EPISTEMIC_TYPE_PATH,
     RUNTIME_SECTIONS,
@@ -488,6 +489,15 @@ class _Parser:
             if r.id in seen:
                 self.diag.warn(self._line_of(r.id), f"duplicate record ID {r.id}")
             seen.add(r.id)
+        for d in report.dangling():
+            self.diag.warn(self._line_citing(d.id), str(d))
+
+    def _line_citing(self, rid: str) -> int:
+        """The first line that names ``rid`` (0 when none does)."""
+        for i, line in enumerate(self.lines):
+            if rid in line and rid in CITED_ID_RE.findall(line):
+                return i + 1
+        return 0
 
     def _line_of(self, rid: str) -> int:
         hits = [i + 1 for i, line in enumerate(self.lines) if line.strip() == rid]

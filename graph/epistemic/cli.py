@@ -138,6 +138,10 @@ def draft_epistemic(
         proposer=proposer,
         max_cost=max_cost,
         settings=settings,
+        on_saved=lambda tid: console.print(
+            f"run {tid} saved; if it stops, continue with: drafter draft --resume {tid}",
+            soft_wrap=True,
+        ),
     )
     return _write(console, result, out, text_out)
 

@@ -12,6 +12,7 @@ absent path or an unknown record are listed in the draft's notes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
 from drafter.model import DraftMeta, Record, Report, WitnessBlock
+from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
@@ -113,6 +115,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
         ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
         report = ctx.proposer.draft(ectx)
+    if report.source is not None and state.get("repo"):
+        report.source.location = location_of(state["repo"])
     return {
         "report": report.model_dump(mode="json"),
         "usage": meter.entries(),
@@ -223,12 +227,15 @@ def run_epistemic(
     max_cost: float | None = None,
     settings: dict[str, Any] | None = None,
     resume_thread: str | None = None,
+    on_saved: Callable[[str], None] | None = None,
 ) -> EpiResult:
     """Run the workflow to the end with a SqliteSaver thread (and, for a model
     proposer, the run's call journal beside the checkpoint).
 
     With ``resume_thread`` the stored thread continues where it stopped; the journal
-    answers every request and tool call made before, so nothing is paid twice."""
+    answers every request and tool call made before, so nothing is paid twice.
+    ``on_saved(thread)`` is called once the run's first step is on disk: from then on
+    ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
     tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
@@ -242,10 +249,10 @@ def run_epistemic(
     inputs: EpiState | None = None
     if resume_thread is None:
         inputs = {
-            "repo": str(repo),
+            "repo": location_of(repo),  # absolute: --resume may run from another folder
             "rev": rev,
-            "runtime_path": str(runtime_path),
-            "store": str(store) if store else None,
+            "runtime_path": location_of(runtime_path),
+            "store": location_of(store) if store else None,
             "system": system,
             "settings": settings or {},
         }
@@ -253,7 +260,14 @@ def run_epistemic(
         with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
             app = build_epistemic_graph().compile(checkpointer=saver)
             conf: RunnableConfig = {"configurable": {"thread_id": tid}}
-            final = app.invoke(inputs, conf, context=ctx, durability="sync")
+            told = resume_thread is not None
+            for _update in app.stream(
+                inputs, conf, context=ctx, durability="sync", stream_mode="updates"
+            ):
+                if not told and on_saved is not None:
+                    on_saved(tid)
+                told = True
+            final = dict(app.get_state(conf).values or {})
     finally:
         resources.close()
         if journal is not None:
@@ -269,6 +283,11 @@ def stored_run(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
     with SqliteSaver.from_conn_string(str(path)) as saver:
         app = build_epistemic_graph().compile(checkpointer=saver)
         values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    if not values:
+        raise BadInput(
+            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
+            "to resume; start the draft again"
+        )
     if not values.get("runtime_path"):
         raise BadInput(f"run {thread_id!r} is not an epistemic run")
     return values

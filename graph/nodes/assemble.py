@@ -27,6 +27,7 @@ from drafter.model import (
     ReportType,
     Source,
 )
+from drafter.repository import location_of
 from graph.configuration import RunContext
 from graph.costs import summarize
 from graph.nodes.common import record_from_state
@@ -48,13 +49,31 @@ def _unique(records: list[Record]) -> list[Record]:
     return out
 
 
+def _flag_dangling(records: list[Record]) -> list[Record]:
+    """Flag a record that cites a runtime record the draft does not hold (a planned
+    record that was not drafted, or an ID a model invented): the reviewer sees it, the
+    outcome counts it, and ``drafter verify`` fails on it."""
+    held = {r.id for r in records}
+    out = []
+    for r in records:
+        probe = Report(
+            system="-", type=ReportType.runtime, sections=[RecordSection(title="-", records=[r])]
+        )
+        missing = sorted({d.id for d in probe.dangling() if d.id not in held})
+        if missing:
+            flags = [f"cites {rid}, which is not a record of this draft" for rid in missing]
+            r = r.model_copy(update={"flags": [*r.flags, *flags]})
+        out.append(r)
+    return out
+
+
 def build_report(state: DraftState, generator: str, model: str | None) -> Report:
     order = [i["id"] for i in (state.get("plan") or {}).get("items", [])]
     drafts = state.get("drafts") or {}
     ordered = [d for i in order if (d := drafts.get(i))] + [
         d for k, d in drafts.items() if d and k not in order
     ]
-    records = _unique([record_from_state(r) for r in ordered])
+    records = _flag_dangling(_unique([record_from_state(r) for r in ordered]))
     sections = []
     for title in RUNTIME_SECTIONS:
         if title == "Evidenced absences":
@@ -90,7 +109,11 @@ def build_report(state: DraftState, generator: str, model: str | None) -> Report
         system=state.get("system") or "system",
         type=ReportType.runtime,
         type_path=RUNTIME_TYPE_PATH,
-        source=Source(repository=state["identity"], revision=state["sha"]),
+        source=Source(
+            repository=state["identity"],
+            revision=state["sha"],
+            location=location_of(state["repo"]) if state.get("repo") else None,
+        ),
         account=account,
         sections=sections,
         annotations="none",

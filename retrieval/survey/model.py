@@ -10,11 +10,12 @@ so, because dynamic dispatch and duck typing defeat static resolution.
 from __future__ import annotations
 
 from collections import deque
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from retrieval.categories import CATEGORIES as CATEGORIES
+from retrieval.categories import Category as Category
 from retrieval.survey.details import Detail
 
 if TYPE_CHECKING:
@@ -27,30 +28,6 @@ if TYPE_CHECKING:
 else:
     DetailField = dict[str, Any]
 
-
-class Category(StrEnum):
-    """What a finding is about, in the order the survey table shows them.
-
-    A ``StrEnum``: a member *is* its string, so comparisons with plain strings, JSON
-    output and cached surveys read back from JSON are unchanged, while code that
-    names a category gets a checked name instead of a free string.
-    """
-
-    ENTRY_POINT = "entry_point"
-    MODEL_CALL = "model_call"
-    TOOL_DISPATCH = "tool_dispatch"
-    EXEC_EFFECT = "exec_effect"
-    PERSISTENCE = "persistence"
-    READ_BACK = "read_back"
-    PROMPT = "prompt"
-    MODEL_LOOP = "model_loop"
-    GATING = "gating"
-    CONFIG_READ = "config_read"
-    CLAIM = "claim"
-
-
-#: Categories in the order the survey table shows them (their string values).
-CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
 
 # -- kinds per category ---------------------------------------------------------------
 # The sub-kinds each rule family emits.  Literal types, so a rule that emits a new

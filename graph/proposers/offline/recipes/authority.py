@@ -79,13 +79,22 @@ class PromptToModel:
         names = join_names(
             [str(p.detail.get("name") or p.detail.get("content") or p.kind) for p in prompts], 3
         )
+        # the component is named only when the budget kept it: a record may not cite a
+        # record the draft does not hold
+        component = str(ctx.item.hints.get("component") or "")
+        kept = any(i.id == component for i in ctx.plan.items)
+        cite = f" ({component})" if kept else ""
         lead = (
-            f"Consumer: the model called at {where(calls[0])} ({ctx.item.hints.get('component')}). "
+            f"Consumer: the model called at {where(calls[0])}{cite}. "
             f"Channel: instruction text {names} placed in the request. Force: requested "
             "behaviour; compliance is not enforced by the code. Horizon: every call made by "
             f"{short_symbol(calls[0].node)} while the text stays as it is."
         )
-        return _bap(ctx, lead, calls[:1] + prompts)
+        record = _bap(ctx, lead, calls[:1] + prompts)
+        if not kept and component and component in record.label:  # the plan's label names it
+            label = f"Shipped instructions to the model called in {short_symbol(calls[0].node)}"
+            record = record.model_copy(update={"label": label})
+        return record
 
 
 class PromptFile:
