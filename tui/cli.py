@@ -9,10 +9,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from drafter.console import err_console
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
 from tui.batch import BatchResult, accept_verified, apply_decisions_file
-from tui.export import FORMATS, export_accepted
+from tui.export import FORMATS, MISMATCH_EXPORT, export_accepted
 from tui.session import ReviewSession
 
 
@@ -25,6 +26,12 @@ from tui.session import ReviewSession
     "--rev",
     default=None,
     help="Revision to show sources at (default: the draft's pinned revision).",
+)
+@click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="Open even when REPO does not hold the draft's revision or --rev is not it "
+    "(a warning stays on screen; witnesses are checked at what is shown; no export).",
 )
 @click.option(
     "--store",
@@ -63,6 +70,7 @@ def review_cmd(
     draft: Path,
     repo: Path,
     rev: str | None,
+    allow_mismatch: bool,
     store_path: Path | None,
     accept_verified: bool,
     decisions_file: Path | None,
@@ -79,9 +87,11 @@ def review_cmd(
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
         from tui.app import make_app
 
-        make_app(draft, repo, rev=rev, store=store_path).run()
+        make_app(draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch).run()
         return
-    session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
+    session = ReviewSession(
+        draft, repo, rev=rev, store_path=store_path, allow_mismatch=allow_mismatch
+    )
     try:
         _batch(session, accept_verified, decisions_file, export_path, fmt)
     finally:
@@ -96,6 +106,13 @@ def _batch(
     fmt: str | None,
 ) -> None:
     console = Console()
+    if session.mismatch:
+        err_console().print(
+            f"warning: not the draft's repository or revision: {markup_safe(session.mismatch)}; "
+            "witnesses were checked at what is shown"
+        )
+        if export_path is not None:
+            raise BadInput(MISMATCH_EXPORT)
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(

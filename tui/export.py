@@ -17,6 +17,11 @@ from drafter.review_export import reviewed_report
 from drafter.review_store import ReviewStore
 
 FORMATS = ("text", "markdown", "json")
+#: Why a review opened with ``--allow-mismatch`` exports nothing.
+MISMATCH_EXPORT = (
+    "no export from a review at another repository or revision: an export states the "
+    "draft's own revision; review it there, or carry it first with drafter reverify"
+)
 SUFFIX = {"text": ".txt", "markdown": ".md", "json": ".json"}
 
 

@@ -24,8 +24,9 @@ from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
 from drafter.review_export import reviewed_report
 from drafter.review_store import Action, Mark, editable_fields, field_value
+from drafter.sanitize import plain
 from tui.deciding import DecidingApp
-from tui.export import FORMATS, default_export_path, write_export
+from tui.export import FORMATS, MISMATCH_EXPORT, default_export_path, write_export
 from tui.screens.choice import ChoiceScreen, FilterScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.prompt import PromptScreen
@@ -103,6 +104,12 @@ class MainScreen(Screen[None]):
         self._anchor: str | None = None  # where the last mark was set, for v
 
     def compose(self) -> ComposeResult:
+        if self.session.mismatch:
+            # stays on screen: every decision made here is about another repository or rev
+            yield Static(
+                plain(f"⚠ NOT THE DRAFT'S REPOSITORY OR REVISION — {self.session.mismatch}"),
+                id="mismatch",
+            )
         yield ProgressLine(id="progress")
         with Horizontal(id="panes"):
             yield RecordTree(self.session, id="records")
@@ -382,6 +389,9 @@ class MainScreen(Screen[None]):
 
     def action_export(self) -> None:
         draft = self.session.draft_path
+        if self.session.mismatch:
+            self.notify(MISMATCH_EXPORT.capitalize() + ".", severity="error")
+            return
 
         def fmt_chosen(fmt: str | None) -> None:
             if fmt is None:
