@@ -16,7 +16,7 @@ from rich.table import Table
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
 from drafter.reverify import Anchor, ReverifyResult, carry_decisions, reanchor
-from drafter.review_identity import file_kind, identity_store_path
+from drafter.review_identity import file_kind, resolve_store
 from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
 from drafter.snapshot import Snapshot
@@ -97,7 +97,7 @@ def reverify_cmd(
     out = out or draft.with_name(f"{draft.stem}.{res.new_rev[:7]}.json")
     save_report(res.report, out)
     carried = 0
-    with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+    with ReviewStore(resolve_store(store_path, draft, report)) as store:
         carried = carry_decisions(store, report, res.report)
     console = Console()
     console.print(summary_table(res))

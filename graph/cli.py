@@ -37,7 +37,7 @@ from graph.costs import summarize, usage_table
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
 from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
-from graph.summary import draft_table
+from graph.summary import draft_table, say_review_store
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
@@ -224,6 +224,7 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if text_out is not None:
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
+    say_review_store(console, out, report)
     return report
 
 

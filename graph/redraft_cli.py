@@ -7,6 +7,7 @@ in the request; offline each is replaced by the next-ranked candidate of its kin
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -16,7 +17,7 @@ from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.reportio import load_report, save_report
-from drafter.review_identity import file_kind, identity_store_path
+from drafter.review_identity import file_kind, resolve_store
 from drafter.review_store import ReviewStore
 from drafter.sanitize import markup_safe
 from graph.cli import generator_for, make_proposer
@@ -76,7 +77,9 @@ def redraft_cmd(
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
     console = Console()
-    with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+    store_file = resolve_store(store_path, draft, report)
+    console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
+    with ReviewStore(store_file) as store:
         res = run_redraft(
             report,
             store,
@@ -88,7 +91,10 @@ def redraft_cmd(
             use_index=not no_index,
         )
     if not res.targets:
-        console.print("nothing to redraft: no record is rejected with a note")
+        console.print(
+            "nothing to redraft: no record is rejected with a reason "
+            "(records rejected without one are only left out of the export)"
+        )
         return
     out = out or draft.with_name(f"{draft.stem}.redraft.json")
     save_report(res.report, out, "json")
@@ -99,5 +105,10 @@ def redraft_cmd(
         console.print(usage_table(usage))
     console.print(
         f"redrafted draft written to [bold]{markup_safe(str(out))}[/] (same review store)",
+        soft_wrap=True,
+    )
+    console.print(
+        f"review it with: drafter review {markup_safe(shlex.quote(str(out)))} "
+        f"--repo {markup_safe(shlex.quote(str(repo)))}",
         soft_wrap=True,
     )

@@ -103,7 +103,7 @@ class ReviewApp(DecidingApp):
             ("Source view", list(SourceScreen.BINDINGS)),
             ("Everywhere", list(self.BINDINGS)),
         ]
-        self.push_screen(HelpScreen(groups))
+        self.push_screen(HelpScreen(groups, str(self.session.store.path)))
 
 
 def make_app(

@@ -85,9 +85,7 @@ def review_cmd(
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
-        from tui.app import make_app
-
-        make_app(draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch).run()
+        _interactive(draft, repo, rev, store_path, allow_mismatch)
         return
     session = ReviewSession(
         draft, repo, rev=rev, store_path=store_path, allow_mismatch=allow_mismatch
@@ -96,6 +94,24 @@ def review_cmd(
         _batch(session, accept_verified, decisions_file, export_path, fmt)
     finally:
         session.close()
+
+
+def _interactive(
+    draft: Path, repo: Path, rev: str | None, store_path: Path | None, allow_mismatch: bool
+) -> None:
+    """The app over DRAFT; then over the redraft the analyst chose to open, if any."""
+    from tui.app import make_app
+
+    say = err_console()
+    next_draft: Path | None = draft
+    while next_draft is not None:
+        app = make_app(next_draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch)
+        store = markup_safe(str(app.session.store.path))
+        name = markup_safe(str(next_draft))
+        say.print(f"reviewing {name}; review store: {store}", soft_wrap=True)
+        app.run()
+        say.print(f"decisions saved in {store}", soft_wrap=True)
+        next_draft = app.next_draft
 
 
 def _batch(

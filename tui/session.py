@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drafter.model import KIND_SECTION, Record, Report, VerifyStatus, Witness
-from drafter.review_identity import identity_store_path
+from drafter.review_identity import resolve_store
 from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit
 from drafter.snapshot import Snapshot
 from tui.loading import load_draft
@@ -72,7 +72,7 @@ class ReviewSession:
         if verify:
             verify_at(self.report, self.snapshot)
         self.store = ReviewStore(
-            store_path or identity_store_path(self.draft_path, self.report), clock=clock
+            resolve_store(store_path, self.draft_path, self.report), clock=clock
         )
         self.filters: set[str] = set()
         self.query = ""

@@ -9,6 +9,7 @@ be reviewed with one key per decision.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +51,13 @@ class MainScreen(Screen[None]):
             "Accept",
             tooltip="Accept the record, or every marked one (then go to the next pending one)",
         ),
-        Binding("r", "reject", "Reject", tooltip="Reject the record (or the marked ones): reason"),
+        Binding(
+            "r",
+            "reject",
+            "Reject",
+            tooltip="Reject the record (or the marked ones); a reason is optional and "
+            "sends it back to the drafter on R",
+        ),
         Binding("c", "annotate", "Note", tooltip="Annotate the record"),
         Binding(
             "e",
@@ -76,10 +83,15 @@ class MainScreen(Screen[None]):
             "space",
             "mark",
             "Mark",
-            tooltip="Mark the record for a bulk accept or reject",
+            tooltip="Mark or unmark the record for a bulk accept or reject (the cursor stays)",
             priority=True,  # the record tree would otherwise fold its section
         ),
-        Binding("v", "mark_range", "Range", tooltip="Mark every record from the last marked one"),
+        Binding(
+            "v",
+            "mark_range",
+            "Range",
+            tooltip="Mark every record from the last one marked with space (or v) to the cursor",
+        ),
         Binding("escape", "clear_marks", "Unmark", show=False, tooltip="Clear all marks"),
         Binding(
             "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
@@ -90,7 +102,8 @@ class MainScreen(Screen[None]):
             "R",
             "redraft",
             "Redraft",
-            tooltip="Send records rejected with a note back to the drafter (drafter redraft)",
+            tooltip="Redraft the records rejected with a reason (drafter redraft); "
+            "records rejected without one are only left out",
         ),
     ]
 
@@ -240,18 +253,27 @@ class MainScreen(Screen[None]):
             if reason is not None:
                 self._decide_all(ids, Action.reject, reason)
 
-        self.app.push_screen(PromptScreen(f"Reject {what} — reason"), done)
+        self.app.push_screen(
+            PromptScreen(
+                f"Reject {what} — reason (optional)",
+                allow_empty=True,
+                placeholder="with a reason, R sends it back to the drafter; empty: just left out",
+            ),
+            done,
+        )
 
     def action_mark(self) -> None:
+        """Mark or unmark the current record; the cursor stays on it.
+
+        It once moved on to the next record, which no key or help said: an analyst who
+        then walked to the end of a range and pressed ``v`` marked one record too many.
+        """
         rid = self.current_id
         if rid is None:
             return
         self.session.marked.symmetric_difference_update({rid})
         self._anchor = rid
-        ids = self.session.visible_ids()
-        nxt = ids[ids.index(rid) + 1] if rid in ids and ids.index(rid) + 1 < len(ids) else rid
         self.refresh_view()
-        self.go_to(nxt)
 
     def action_mark_range(self) -> None:
         ids = self.session.visible_ids()
@@ -436,9 +458,15 @@ class MainScreen(Screen[None]):
 
     def action_redraft(self) -> None:
         s = self.session
-        n = sum(1 for r in s.report.records if s.state(r.id).mark == Mark.rejected)
+        rejected = [s.state(r.id) for r in s.report.records]
+        rejected = [st for st in rejected if st.mark == Mark.rejected]
+        n = sum(1 for st in rejected if (st.reason or "").strip())
         if not n:
-            self.notify("No rejected record to redraft; reject one with a note first.")
+            self.notify(
+                "No record rejected with a reason: only those are redrafted "
+                f"({len(rejected)} rejected without one are left out of the export).",
+                severity="warning",
+            )
             return
         out = s.draft_path.with_name(f"{s.draft_path.stem}.redraft.json")
         self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
@@ -459,8 +487,37 @@ class MainScreen(Screen[None]):
             [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
         )
         if done.returncode == 0:
-            msg = f"Redraft written to {out}; review it with: drafter review {out.name}"
-            self.app.call_from_thread(self.notify, msg, timeout=15)
+            self.app.call_from_thread(self.redrafted, out)
         else:
             err = (done.stderr.strip().splitlines() or ["failed"])[-1]
             self.app.call_from_thread(self.notify, f"Redraft: {err}", severity="error")
+
+    def redrafted(self, out: Path) -> None:
+        """Offer the new draft: open it now (this app exits, the CLI opens it), or stay
+        and be told exactly what to run later.  The redraft once ended with a toast that
+        named a file and a command missing its ``--repo``."""
+        s = self.session
+        command = review_command(out, s.snapshot.repo)
+
+        def chosen(key: str | None) -> None:
+            if key == "open":
+                self.app.next_draft = out
+                self.app.exit()
+            else:
+                self.notify(f"Redraft written. Review it later with: {command}", timeout=30)
+
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Redraft written to {out}",
+                [
+                    ("open", "Open it now (this review's decisions are saved)"),
+                    ("stay", f"Stay here; later run: {command}"),
+                ],
+            ),
+            chosen,
+        )
+
+
+def review_command(draft: Path, repo: str) -> str:
+    """The exact shell command that reviews ``draft`` (paths quoted for a shell)."""
+    return f"drafter review {shlex.quote(str(draft))} --repo {shlex.quote(repo)}"
