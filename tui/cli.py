@@ -9,11 +9,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from drafter.console import err_console
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
 from tui.batch import BatchResult, accept_verified, apply_decisions_file
-from tui.export import FORMATS, MISMATCH_EXPORT, export_accepted
+from tui.export import FORMATS, export_accepted
 from tui.session import ReviewSession
 
 
@@ -100,6 +99,7 @@ def _interactive(
     draft: Path, repo: Path, rev: str | None, store_path: Path | None, allow_mismatch: bool
 ) -> None:
     """The app over DRAFT; then over the redraft the analyst chose to open, if any."""
+    from drafter.console import err_console
     from tui.app import make_app
 
     say = err_console()
@@ -123,6 +123,9 @@ def _batch(
 ) -> None:
     console = Console()
     if session.mismatch:
+        from drafter.console import err_console
+        from tui.export import MISMATCH_EXPORT
+
         err_console().print(
             f"warning: not the draft's repository or revision: {markup_safe(session.mismatch)}; "
             "witnesses were checked at what is shown"
