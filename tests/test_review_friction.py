@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from review_material import tiny_draft
+from textual import events
 from textual.widgets import Input, OptionList
 
 from drafter.cli import main
@@ -172,3 +173,29 @@ async def test_redraft_offers_the_new_draft_and_opens_it(tiny) -> None:  # type:
         await pilot.press("enter")
         await pilot.pause()
     assert app.next_draft == out and out.exists()
+
+
+async def _type_ahead(app: ReviewApp, pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Queue every key before any is handled, as a fast typist or a paste does
+    (``pilot.press`` waits for the app to settle after each key)."""
+    chars = {"space": " ", "v": "v", "a": "a"}
+    for key in keys:
+        app.post_message(events.Key(key, chars.get(key)))
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_keys_typed_ahead_act_on_the_record_under_the_cursor(tiny) -> None:  # type: ignore[no-untyped-def]
+    """Keys typed faster than the list's highlight messages (or pasted) act where the
+    cursor is: space, four downs (two records and two section titles), v."""
+    draft, repo = tiny
+    app = _app(draft, repo)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await pilot.pause()
+        ids = app.session.visible_ids()
+        await _type_ahead(app, pilot, "space", "down", "down", "down", "down", "v")
+        assert app.session.marked == set(ids[:3])
+        await _type_ahead(app, pilot, "escape", "down", "down", "a")  # one record further
+
+        assert app.session.state(ids[3]).mark == Mark.accepted
+        assert app.session.state(ids[2]).mark == Mark.pending

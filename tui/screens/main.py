@@ -207,7 +207,22 @@ class MainScreen(Screen[None]):
 
     # -- helpers ---------------------------------------------------------------------
 
+    def _catch_up(self) -> None:
+        """Take the record under the list's cursor as current before a key acts on it.
+
+        The current record follows the cursor through the tree's highlight message,
+        which is queued behind keys already typed: "down down v" typed fast (or pasted)
+        marked a range ending one record early.  With the list focused its cursor is
+        the truth.
+        """
+        tree = self.query_one(RecordTree)
+        rid = tree.current_id
+        if tree.has_focus and rid and rid != self.current_id:
+            self.current_id = rid
+            self.show_record()
+
     def _witness_index(self) -> int | None:
+        self._catch_up()
         if self.current_id is None:
             return None
         idx = self.query_one(WitnessList).index
@@ -229,6 +244,7 @@ class MainScreen(Screen[None]):
 
     def _targets(self) -> list[str]:
         """The marked records in list order, else the current one."""
+        self._catch_up()
         marked = [rid for rid in self.session.visible_ids() if rid in self.session.marked]
         return marked or ([self.current_id] if self.current_id else [])
 
@@ -268,6 +284,7 @@ class MainScreen(Screen[None]):
         It once moved on to the next record, which no key or help said: an analyst who
         then walked to the end of a range and pressed ``v`` marked one record too many.
         """
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
@@ -276,6 +293,7 @@ class MainScreen(Screen[None]):
         self.refresh_view()
 
     def action_mark_range(self) -> None:
+        self._catch_up()
         ids = self.session.visible_ids()
         rid = self.current_id
         if rid not in ids:
@@ -294,6 +312,7 @@ class MainScreen(Screen[None]):
             self.refresh_view()
 
     def action_annotate(self) -> None:
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
@@ -305,6 +324,7 @@ class MainScreen(Screen[None]):
         self.app.push_screen(PromptScreen(f"Note on {rid}"), done)
 
     def action_edit(self) -> None:
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
