@@ -71,15 +71,20 @@ def test_another_revision_is_refused_with_the_reverify_hint(two, capsys) -> None
     assert main([*args, "--rev", "HEAD~1", "--accept-verified"]) == 0
 
 
-def test_allowed_mismatch_accepts_nothing_and_exports_nothing(two, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_allowed_mismatch_takes_decisions_but_no_verdict_from_elsewhere(two, capsys) -> None:  # type: ignore[no-untyped-def]
     draft, _, other = two
     store = draft.parent / "s.sqlite"
     args = ["review", str(draft), "--repo", str(other), "--rev", "HEAD", "--allow-mismatch"]
     args += ["--store", str(store)]
-    assert main([*args, "--accept-verified"]) == 0
+    dec = draft.parent / "d.jsonl"
+    dec.write_text('{"record": "RT-CMP-model", "action": "accept"}\n')
+    assert main([*args, "--decisions", str(dec)]) == 0  # the analyst's own decisions: allowed
     out = capsys.readouterr()
     assert "warning: not the draft's repository or revision" in out.err
-    assert "accepted 0" in out.out  # no witness of tiny verifies in the other repository
+    assert "accepted 1" in out.out
+    # what would stand on the verdicts of another repository is refused
+    assert main([*args, "--accept-verified"]) == 2
+    assert "no --accept-verified at another repository" in capsys.readouterr().err
     assert main([*args, "--export", str(draft.parent / "x.txt")]) == 2
     assert "no export from a review at another repository" in capsys.readouterr().err
     assert not (draft.parent / "x.txt").exists()
@@ -111,9 +116,11 @@ async def test_allowed_mismatch_banner_and_source_view_agree(two) -> None:  # ty
         await pilot.pause()
         title = _screen_text(app).splitlines()[0]
         assert "agent.py" in title and "verified" not in title and "✓" not in title
-        await pilot.press("escape", "x")
+        await pilot.press("escape", "x", "R")
         await pilot.pause()
         assert any("No export" in n.message for n in app._notifications)
+        assert any("No redraft" in n.message for n in app._notifications)
+        assert not list(draft.parent.glob("*.redraft.json"))
 
 
 def test_verdicts_saved_in_the_file_are_checked_again(two) -> None:  # type: ignore[no-untyped-def]

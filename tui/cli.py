@@ -132,6 +132,11 @@ def _batch(
         )
         if export_path is not None:
             raise BadInput(MISMATCH_EXPORT)
+        if accept:
+            raise BadInput(
+                "no --accept-verified at another repository or revision: the witnesses "
+                "verify (or not) there, not at the draft's revision"
+            )
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(

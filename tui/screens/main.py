@@ -478,13 +478,20 @@ class MainScreen(Screen[None]):
 
     def action_redraft(self) -> None:
         s = self.session
+        if s.mismatch:
+            # the redraft would draft from the repository shown, which is not the draft's
+            self.notify(
+                "No redraft from a review at another repository or revision.", severity="error"
+            )
+            return
         rejected = [s.state(r.id) for r in s.report.records]
         rejected = [st for st in rejected if st.mark == Mark.rejected]
         n = sum(1 for st in rejected if (st.reason or "").strip())
         if not n:
+            m = len(rejected)
             self.notify(
                 "No record rejected with a reason: only those are redrafted "
-                f"({len(rejected)} rejected without one are left out of the export).",
+                f"({m} rejected without one {'is' if m == 1 else 'are'} left out of the export).",
                 severity="warning",
             )
             return
