@@ -1,7 +1,7 @@
-"""``drafter redraft DRAFT``: draft again the records an analyst rejected with a note.
+"""``drafter redraft DRAFT``: draft again the records an analyst rejected with a reason.
 
-Exit 0 when a new draft was written (or nothing was rejected with a note), 2 for
-unusable input.  With a model the rejected records are requested again with the note
+Exit 0 when a new draft was written (or nothing was rejected with a reason), 2 for
+unusable input.  With a model the rejected records are requested again with the reason
 in the request; offline each is replaced by the next-ranked candidate of its kind.
 """
 
@@ -60,7 +60,10 @@ def redraft_cmd(
     no_index: bool,
     data_dir: Path | None,
 ) -> None:
-    """Redraft the records of DRAFT rejected with a note; other decisions survive."""
+    """Redraft the records of DRAFT rejected with a reason; other decisions survive.
+
+    A record rejected without a reason is left alone (only left out of exports).
+    """
     report = load_report(draft)
     src = report.source.repository if report.source else None
     repo = repo or (src if src and Path(src).exists() else None)

@@ -28,6 +28,7 @@ from tui.app import ReviewApp, make_app
 from tui.screens.choice import ChoiceScreen
 from tui.screens.help import HelpScreen
 from tui.screens.prompt import PromptScreen
+from tui.widgets.witness_list import WitnessList
 
 pytestmark = pytest.mark.anyio
 
@@ -199,3 +200,26 @@ async def test_keys_typed_ahead_act_on_the_record_under_the_cursor(tiny) -> None
 
         assert app.session.state(ids[3]).mark == Mark.accepted
         assert app.session.state(ids[2]).mark == Mark.pending
+
+
+async def test_quotes_wrap_under_the_quote_from_the_first_record_and_after_a_resize(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The first record's quotes were wrapped before the list had a width: their
+    continuation lines started under the badge, not under the quote."""
+    draft, repo = tiny
+    app = _app(draft, repo)
+
+    def quote_lines() -> list[str]:
+        options = app.screen.query_one(WitnessList).options
+        return [line for o in options for line in str(o.prompt).split("\n")[1:]]
+
+    async with app.run_test(size=(70, 24)) as pilot:
+        await pilot.pause()
+        first = quote_lines()
+        assert len(first) > len(app.session.record(app.main.current_id or "").witnesses)  # type: ignore[union-attr]
+        assert all(line.startswith("   ") for line in first)
+        width = app.screen.query_one(WitnessList).size.width
+        await pilot.resize_terminal(50, 24)
+        await pilot.pause()
+        narrower = app.screen.query_one(WitnessList).size.width
+        assert narrower < width
+        assert all(len(line) <= narrower for line in quote_lines())
