@@ -81,7 +81,8 @@ def detail_table(res: ReverifyResult) -> Table:
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store to carry decisions in (default: the draft's own store).",
+    help="Decision store to carry decisions in (default: the draft's own store; a draft "
+    "path means that draft's own store).",
 )
 def reverify_cmd(
     draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: Path | None

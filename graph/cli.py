@@ -329,7 +329,8 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "store_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Review store of the runtime draft: cite only its accepted records.",
+    help="Review store of the runtime draft (or the runtime draft's path, for its own "
+    "store): cite only its accepted records.",
 )
 def draft_cmd(
     repo: str | None,

@@ -33,7 +33,8 @@ from graph.redraft import run_redraft
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store (default: the draft's own store).",
+    help="Decision store (default: the draft's own store); a draft or report path means "
+    "that draft's own store.",
 )
 @click.option("--repo", default=None, help="Repository (default: the draft's, if a local path).")
 @click.option(

@@ -24,20 +24,23 @@ from tui.session import ReviewSession
 @click.option(
     "--rev",
     default=None,
-    help="Revision to show sources at (default: the draft's pinned revision).",
+    help="The draft's pinned revision (default); another one is refused unless "
+    "--allow-mismatch (carry a draft with drafter reverify).",
 )
 @click.option(
     "--allow-mismatch",
     is_flag=True,
     help="Open even when REPO does not hold the draft's revision or --rev is not it "
-    "(a warning stays on screen; witnesses are checked at what is shown; no export).",
+    "(a warning stays on screen; witnesses are checked at what is shown; no export, "
+    "no --accept-verified, no redraft).",
 )
 @click.option(
     "--store",
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite).",
+    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite, printed "
+    "on opening); a draft or report path means that draft's own store.",
 )
 @click.option(
     "--accept-verified",
