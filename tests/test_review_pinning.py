@@ -34,7 +34,9 @@ def two(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(draft of the tiny repository, the tiny repository, another system's repository)."""
     draft, repo = tiny_draft(tmp_path)
     other = tmp_path / "other"
-    commit(other, {"main.py": "print('another system')\n"})
+    # it even holds one of the draft's quoted lines, in another file
+    line = 'return client.messages.create(model="claude-x", messages=messages)'
+    commit(other, {"main.py": f"print('another system')\n{line}\n"})
     return draft, repo, other
 
 
@@ -110,6 +112,9 @@ async def test_allowed_mismatch_banner_and_source_view_agree(two) -> None:  # ty
             w.verification.status == VerifyStatus.verified  # type: ignore[union-attr]
             for w in app.session.report.witnesses
         )
+        # a missing path is not searched for across the whole other repository
+        # (reading all of it made opening another system's repository take minutes)
+        assert all(not w.verification.nearest for w in app.session.report.witnesses)  # type: ignore[union-attr]
         app.push_screen(SourceScreen(app.session, "RT-CMP-model", 0))
         await pilot.pause()
         await app.workers.wait_for_complete()

@@ -82,18 +82,21 @@ def _resolve(repo: str | os.PathLike[str], rev: str) -> str | None:
         return None
 
 
-def verify_at(report: Report, snapshot: Snapshot) -> None:
+def verify_at(report: Report, snapshot: Snapshot, *, mismatch: bool = False) -> None:
     """Every witness of ``report`` checked again at ``snapshot``, in place.
 
     Saved verdicts are never shown as they are: a draft file may carry verdicts from
     another revision, or verdicts nobody computed.  The verifier is cheap (the dgm
     draft's 67 witnesses in well under a second).  The "moved"/"stale" messages that
     ``drafter reverify`` wrote are kept when the new verdict agrees with the old one.
+    With ``mismatch`` (another system's repository: every path may be missing) a
+    quote is not looked for in every other file, which reads the whole revision.
     """
     from drafter.verify import Verifier
 
     witnesses = report.witnesses
-    for w, new in zip(witnesses, Verifier(snapshot).verify_many(witnesses), strict=True):
+    verifier = Verifier(snapshot, elsewhere=not mismatch)
+    for w, new in zip(witnesses, verifier.verify_many(witnesses), strict=True):
         w.verification = _keep_anchor_tag(w.verification, new)
 
 

@@ -70,7 +70,7 @@ class ReviewSession:
             repo, self.report, rev, where=str(self.draft_path), allow_mismatch=allow_mismatch
         )
         if verify:
-            verify_at(self.report, self.snapshot)
+            verify_at(self.report, self.snapshot, mismatch=self.mismatch is not None)
         self.store = ReviewStore(
             resolve_store(store_path, self.draft_path, self.report), clock=clock
         )
