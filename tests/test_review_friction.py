@@ -223,3 +223,40 @@ async def test_quotes_wrap_under_the_quote_from_the_first_record_and_after_a_res
         narrower = app.screen.query_one(WitnessList).size.width
         assert narrower < width
         assert all(len(line) <= narrower for line in quote_lines())
+
+
+def test_export_onto_the_draft_or_the_store_is_refused(tiny, capsys) -> None:  # type: ignore[no-untyped-def]
+    draft, repo = tiny
+    before = draft.read_bytes()
+    store = draft.parent / "s.sqlite"
+    args = ["review", str(draft), "--repo", str(repo), "--store", str(store)]
+    assert main([*args, "--accept-verified"]) == 0
+    capsys.readouterr()
+    for target in (draft, store, draft.parent / "." / draft.name):
+        assert main([*args, "--export", str(target)]) == 2
+        assert "the export would overwrite" in capsys.readouterr().err
+    assert draft.read_bytes() == before
+    with ReviewStore(store) as s:
+        assert s.rows()  # the store is still a store
+
+
+async def test_app_export_onto_the_draft_is_refused(tiny) -> None:  # type: ignore[no-untyped-def]
+    draft, repo = tiny
+    before = draft.read_bytes()
+    app = _app(draft, repo)
+    async with app.run_test(size=(120, 35), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("a", "x")
+        assert isinstance(app.screen, ChoiceScreen)
+        app.screen.query_one(OptionList).highlighted = [k for k, _ in app.screen.options].index(
+            "json"
+        )
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        app.screen.query_one(Input).value = str(draft)
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert any("Export refused" in n.message for n in app._notifications)
+    assert draft.read_bytes() == before

@@ -140,6 +140,10 @@ def _batch(
                 "no --accept-verified at another repository or revision: the witnesses "
                 "verify (or not) there, not at the draft's revision"
             )
+    if export_path is not None:  # before any decision is applied
+        from tui.export import check_export_target
+
+        check_export_target(export_path, session.draft_path, session.store.path)
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(

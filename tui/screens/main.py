@@ -27,7 +27,13 @@ from drafter.review_export import reviewed_report
 from drafter.review_store import Action, Mark, editable_fields, field_value
 from drafter.sanitize import plain
 from tui.deciding import DecidingApp
-from tui.export import FORMATS, MISMATCH_EXPORT, default_export_path, write_export
+from tui.export import (
+    FORMATS,
+    MISMATCH_EXPORT,
+    check_export_target,
+    default_export_path,
+    write_export,
+)
 from tui.screens.choice import ChoiceScreen, FilterScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.prompt import PromptScreen
@@ -442,9 +448,16 @@ class MainScreen(Screen[None]):
             default = default_export_path(draft, fmt)
 
             def path_given(path: str | None) -> None:
-                if path is not None:
-                    accepted = reviewed_report(self.session.store, self.session.report)
-                    self.run_export(accepted, fmt, Path(path.strip() or default).expanduser())
+                if path is None:
+                    return
+                out = Path(path.strip() or default).expanduser()
+                try:
+                    check_export_target(out, draft, self.session.store.path)
+                except BadInput as exc:
+                    self.notify(f"Export refused: {exc}", severity="error")
+                    return
+                accepted = reviewed_report(self.session.store, self.session.report)
+                self.run_export(accepted, fmt, out)
 
             self.app.push_screen(
                 PromptScreen(
