@@ -164,3 +164,35 @@ async def test_huge_lines_stay_responsive_and_decidable(tmp_path: Path) -> None:
         assert app.session.state("RT-CLM-huge").mark == Mark.rejected
         # generous: only that it does not hang (a timed figure is a benchmark's job)
         assert time.perf_counter() - t0 < 60
+
+
+async def test_mismatch_banner_shows_a_hostile_system_name_literally(tmp_path: Path) -> None:
+    """The banner quotes the draft's system name and the repository path: both are
+    text from elsewhere."""
+    payload = f"{MARKUP['link']} {ESCAPES['window_title']}"
+    report = Report(
+        system=f"sys {payload}",
+        type=ReportType.runtime,
+        source=Source(repository="x", revision="0" * 40),
+        sections=[RecordSection(title="Claims", records=[_record("RT-CLM-a", "x", "y")])],
+    )
+    draft = tmp_path / "draft.json"
+    draft.write_text(report.to_json(), encoding="utf-8")
+    other = tmp_path / "[bold]repo[/]"
+    commit(other, {"evil.py": "y\n"})
+    app = make_app(
+        draft,
+        other,
+        rev="HEAD",
+        allow_mismatch=True,
+        store=tmp_path / "s.sqlite",
+        clock=lambda: 1.0,
+        live_clock=False,
+    )
+    async with app.run_test(size=(240, 40)) as pilot:
+        await pilot.pause()
+        assert RAW_CONTROL.search(_screen_text(app)) is None
+        banner = _drawn(app, "#mismatch").replace(" ", "")  # it wraps
+        assert MARKUP["link"].replace(" ", "") in banner
+        assert visible(ESCAPES["window_title"]) in banner  # made visible once, not twice
+        assert "[bold]repo[/]" in banner

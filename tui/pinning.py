@@ -16,8 +16,8 @@ import os
 
 from drafter.errors import BadInput, UnknownRevision
 from drafter.model import Report, Verification
-from drafter.sanitize import one_line
 from drafter.snapshot import Snapshot
+from drafter.text import collapse
 
 #: The review option that opens a mismatched review anyway.
 ALLOW_FLAG = "--allow-mismatch"
@@ -46,8 +46,8 @@ def open_pinned(
     mismatch: str | None = None
     if draft_rev and pinned_sha is None:
         mismatch = (
-            f"{one_line(str(repo))} does not hold the draft's revision {one_line(draft_rev)[:12]} "
-            f"(the draft is about {one_line(report.system)!r}): not the draft's repository"
+            f"{collapse(str(repo))} does not hold the draft's revision {collapse(draft_rev)[:12]} "
+            f"(the draft is about '{collapse(report.system)}'): not the draft's repository"
         )
         if rev is None:
             # nothing of this repository to show the draft at: refuse even when allowed
@@ -59,13 +59,13 @@ def open_pinned(
     shown = Snapshot(repo, wanted)
     if mismatch is None and pinned_sha is not None and shown.sha != pinned_sha:
         mismatch = (
-            f"the draft is pinned at {pinned_sha[:12]}, not at --rev {one_line(rev or '')} "
+            f"the draft is pinned at {pinned_sha[:12]}, not at --rev {collapse(rev or '')} "
             f"({shown.sha[:12]}): its verdicts and line numbers are for {pinned_sha[:12]}"
         )
     if mismatch is not None and not allow_mismatch:
         shown.close()
         hint = (
-            f"; carry it there with: drafter reverify {one_line(where)} --rev {one_line(rev or '')}"
+            f"; carry it there with: drafter reverify {collapse(where)} --rev {collapse(rev or '')}"
             if pinned_sha is not None
             else ""
         )
