@@ -40,7 +40,6 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.review_store import Mark, RecordState, ReviewStore, field_value, witness_key
-from drafter.sanitize import one_line
 from drafter.text import clip, collapse
 
 #: The format's line for an "Evidenced absences" section with no records.
@@ -128,7 +127,7 @@ def left_out_phrase(label: str | None) -> str:
     (``label`` None: an ID the draft itself has no record for)."""
     if label is None:
         return "a record this draft does not contain"
-    return f"“{one_line(label, LABEL_CHARS)}” (a record left out of this export)"
+    return f"“{clip(collapse(label), LABEL_CHARS)}” (a record left out of this export)"
 
 
 def rewrite_mentions(r: Record, labels: dict[str, str | None]) -> tuple[Record, list[str]]:
