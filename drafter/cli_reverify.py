@@ -123,7 +123,8 @@ def detail_table(res: ReverifyResult) -> Table:
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store to carry decisions in (default: the draft's own store).",
+    help="Decision store to carry decisions in (default: the draft's own store; a draft "
+    "path means that draft's own store).",
 )
 def reverify_cmd(
     draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: Path | None
@@ -134,7 +135,7 @@ def reverify_cmd(
     from drafter.reportio import check_output_path, load_report, save_report
     from drafter.repository import repository_of
     from drafter.reverify import Anchor, carry_decisions, reanchor
-    from drafter.review_identity import file_kind, identity_store_path
+    from drafter.review_identity import file_kind, resolve_store
     from drafter.review_store import ReviewStore
     from drafter.snapshot import Snapshot
 
@@ -150,7 +151,7 @@ def reverify_cmd(
     out = out or draft.with_name(f"{draft.stem}.{res.new_rev[:7]}.json")
     # the store is opened before the carried draft is written: an unusable store is
     # refused with nothing written, not after a draft whose decisions did not follow
-    with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+    with ReviewStore(resolve_store(store_path, draft, report)) as store:
         save_report(res.report, out)
         carried = carry_decisions(store, report, res.report)
     console = out_console()

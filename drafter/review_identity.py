@@ -59,6 +59,48 @@ def file_kind(path: str | os.PathLike[str]) -> str:
     return "json" if Path(path).suffix.lower() == ".json" else "text"
 
 
+#: The first bytes of every SQLite database file.
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def is_store_file(path: str | os.PathLike[str]) -> bool:
+    """Is ``path`` an existing SQLite file (a review store), as opposed to a report?"""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def resolve_store(
+    given: str | os.PathLike[str] | None,
+    draft: str | os.PathLike[str],
+    report: Report,
+) -> Path:
+    """The store a command should use: ``--store`` as given, or a draft's own.
+
+    Why a draft path is accepted: the default store is named by a hash of the draft's
+    identity (``reviews/3f9c….sqlite``), which nobody types.  ``--store dgm.json``
+    (any existing report file rather than a SQLite file) means "the store that
+    ``drafter review dgm.json`` uses"; without ``--store`` it is ``draft``'s own.
+    """
+    if given is None:
+        return identity_store_path(draft, report)
+    path = Path(given)
+    if path.is_file() and not is_store_file(path) and path.stat().st_size > 0:
+        from drafter.errors import BadInput
+        from drafter.reportio import load_report
+
+        try:
+            other = load_report(path)
+        except BadInput:
+            raise BadInput(
+                "--store is neither a review store (SQLite) nor a draft or report", where=str(path)
+            ) from None
+        return identity_store_path(path, other)
+    return path
+
+
 def identity_store_path(
     draft: str | os.PathLike[str], report: Report, root: Path | None = None
 ) -> Path:

@@ -428,10 +428,14 @@ class ReviewStore:
     def accept(self, r: Record, note: str | None = None, *, batch_key: str | None = None) -> int:
         return self._append(r, Action.accept, text=note, batch_key=batch_key)
 
-    def reject(self, r: Record, reason: str, *, batch_key: str | None = None) -> int:
-        if not reason.strip():
-            raise BadInput(f"{r.id}: a rejection needs a reason")
-        return self._append(r, Action.reject, text=reason.strip(), batch_key=batch_key)
+    def reject(self, r: Record, reason: str | None = None, *, batch_key: str | None = None) -> int:
+        """Reject ``r``; the reason is optional.
+
+        A reason is what ``drafter redraft`` sends back to the drafter, so a record
+        rejected without one is simply left out (no redraft asked for).
+        """
+        text = (reason or "").strip() or None
+        return self._append(r, Action.reject, text=text, batch_key=batch_key)
 
     def annotate(self, r: Record, text: str, *, batch_key: str | None = None) -> int:
         if not text.strip():

@@ -188,9 +188,13 @@ def _find_all(hay: str, needle: str) -> list[int]:
 class Verifier:
     """Checks witnesses against one snapshot; safe to share between threads."""
 
-    def __init__(self, snapshot: Snapshot, *, nearest: int = NEAREST):
+    def __init__(self, snapshot: Snapshot, *, nearest: int = NEAREST, elsewhere: bool = True):
         self.snapshot = snapshot
         self.nearest_k = nearest
+        #: look for a quote whose path is missing in every other file (reads the whole
+        #: revision once); off where a miss is expected, as in a review opened at a
+        #: repository that is not the draft's
+        self.search_elsewhere = elsewhere
         self._files: dict[str, FileText | str] = {}  # path -> text, or why it has none
         self._clean: dict[str, str | None] = {}  # path as written -> safe_relpath(path)
         self._lock = threading.Lock()
@@ -264,7 +268,7 @@ class Verifier:
             return Verification(
                 status=VerifyStatus.path_missing,
                 revision=rev,
-                nearest=self.elsewhere(quote, exclude=clean),
+                nearest=self.elsewhere(quote, exclude=clean) if self.search_elsewhere else [],
                 message=got,
             )
         return self._check_in(got, quote, lines, rev)

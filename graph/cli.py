@@ -236,7 +236,7 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     from drafter.reportio import save_report
     from drafter.sanitize import markup_safe
     from graph.costs import summarize, usage_table
-    from graph.summary import draft_table
+    from graph.summary import draft_table, say_review_store
 
     report = result.report
     if report is None:
@@ -262,6 +262,7 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if text_out is not None:
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
+    say_review_store(console, out, report)
     return report
 
 
@@ -378,7 +379,8 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     "store_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Review store of the runtime draft: cite only its accepted records.",
+    help="Review store of the runtime draft (or the runtime draft's path, for its own "
+    "store): cite only its accepted records.",
 )
 def draft_cmd(
     repo: str | None,

@@ -1,12 +1,13 @@
-"""``drafter redraft DRAFT``: draft again the records an analyst rejected with a note.
+"""``drafter redraft DRAFT``: draft again the records an analyst rejected with a reason.
 
-Exit 0 when a new draft was written (or nothing was rejected with a note), 2 for
-unusable input.  With a model the rejected records are requested again with the note
+Exit 0 when a new draft was written (or nothing was rejected with a reason), 2 for
+unusable input.  With a model the rejected records are requested again with the reason
 in the request; offline each is replaced by the next-ranked candidate of its kind.
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -27,7 +28,8 @@ from drafter.sanitize import markup_safe
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store (default: the draft's own store).",
+    help="Decision store (default: the draft's own store); a draft or report path means "
+    "that draft's own store.",
 )
 @click.option("--repo", default=None, help="Repository (default: the draft's own folder).")
 @click.option(
@@ -60,11 +62,14 @@ def redraft_cmd(
     no_index: bool,
     data_dir: Path | None,
 ) -> None:
-    """Redraft the records of DRAFT rejected with a note; other decisions survive."""
+    """Redraft the records of DRAFT rejected with a reason; other decisions survive.
+
+    A record rejected without a reason is left alone (only left out of exports).
+    """
     from drafter.console import out_console
     from drafter.reportio import check_output_path, load_report, save_report
     from drafter.repository import repository_of
-    from drafter.review_identity import file_kind, identity_store_path
+    from drafter.review_identity import file_kind, resolve_store
     from drafter.review_store import ReviewStore
     from graph.cli import generator_for, make_proposer
     from graph.configuration import Configuration, resolve_model
@@ -86,7 +91,9 @@ def redraft_cmd(
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
     console = out_console()
-    with ReviewStore(store_path or identity_store_path(draft, report)) as store:
+    store_file = resolve_store(store_path, draft, report)
+    console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
+    with ReviewStore(store_file) as store:
         res = run_redraft(
             report,
             store,
@@ -98,7 +105,10 @@ def redraft_cmd(
             use_index=not no_index,
         )
     if not res.targets:
-        console.print("nothing to redraft: no record is rejected with a note")
+        console.print(
+            "nothing to redraft: no record is rejected with a reason "
+            "(records rejected without one are only left out of the export)"
+        )
         return
     out = out or draft.with_name(f"{draft.stem}.redraft.json")
     save_report(res.report, out, "json")
@@ -109,5 +119,10 @@ def redraft_cmd(
         console.print(usage_table(usage))
     console.print(
         f"redrafted draft written to [bold]{markup_safe(str(out))}[/] (same review store)",
+        soft_wrap=True,
+    )
+    console.print(
+        f"review it with: drafter review {markup_safe(shlex.quote(str(out)))} "
+        f"--repo {markup_safe(shlex.quote(str(repo)))}",
         soft_wrap=True,
     )

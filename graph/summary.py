@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
+from rich.console import Console
 from rich.table import Table
 
 from drafter.model import EPISTEMIC_SECTIONS, KIND_ORDER, KIND_SECTION, Report, ReportType
@@ -38,3 +40,17 @@ def draft_table(report: Report, title: str = "Draft") -> Table:
         style="bold",
     )
     return table
+
+
+def say_review_store(console: Console, draft: Path, report: Report) -> None:
+    """Where ``drafter review DRAFT`` keeps its decisions.
+
+    The store is named by a hash of the draft's identity, which nobody can guess; it
+    is printed so ``--store`` (of ``draft --type epistemic``, ``redraft``, ``review``)
+    can be given without searching for it (a draft path works there too).
+    """
+    from drafter.review_identity import identity_store_path
+    from drafter.sanitize import markup_safe
+
+    store = identity_store_path(draft, report)
+    console.print(f"review store (its decisions): {markup_safe(str(store))}", soft_wrap=True)

@@ -8,13 +8,16 @@ format is read back and verified with ``drafter verify``, which must print no wa
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from fakes import make_record, make_report
+from gitrepo import commit
 from review_material import sample_draft
 
 from drafter.cli import main
-from drafter.model import Paragraph, Report
+from drafter.model import AccountSection, Paragraph, Report, Source, Witness, WitnessBlock
 from drafter.reportio import load_report
 from drafter.review_export import NO_ABSENCES, prune_text
 
@@ -111,3 +114,70 @@ def test_prune_text_drops_only_sentences_naming_the_ids() -> None:
     text = "A calls RT-RTE-a. Then B runs (SRC-1, x.py; RT-RTE-b). RT-RTE-ab is kept."
     got, n = prune_text(text, {"RT-RTE-a", "RT-RTE-b"})
     assert n == 2 and got == "RT-RTE-ab is kept."
+
+
+def _cited_draft(tmp_path: Path) -> tuple[Path, Path]:
+    """Three records over a tiny repository: B names A (to be rejected) and a record the
+    draft does not contain; the account quotes a line after each sentence."""
+    repo = tmp_path / "repo"
+    code = "def run():\n    call_model()\n\ndef save():\n    write_log()\n"
+    sha = commit(repo, {"agent.py": code})
+    a = make_record("RT-CMP-model", "The task model", witnesses=[("call_model()", "agent.py")])
+    b = make_record(
+        "RT-RTE-run",
+        "Run through RT-CMP-model",
+        "Endpoints: run → RT-CMP-model → RT-CMP-ghost-model. It calls RT-CMP-model once.",
+        [("def run():", "agent.py")],
+    )
+    c = make_record("RT-OBJ-log", "Log", witnesses=[("write_log()", "agent.py")])
+    account = [
+        Paragraph(text="The route RT-RTE-run calls RT-CMP-model."),
+        WitnessBlock(witness=Witness(quote="call_model()", path="agent.py")),
+        Paragraph(text="It keeps RT-OBJ-log."),
+        WitnessBlock(witness=Witness(quote="write_log()", path="agent.py")),
+    ]
+    report = make_report([a, b, c], system="tiny", source=Source(repository="tiny", revision=sha))
+    report.account = [AccountSection(title="Runtime account", blocks=account)]
+    draft = tmp_path / "draft.json"
+    draft.write_text(report.to_json(), encoding="utf-8")
+    return draft, repo
+
+
+def test_partial_export_leaves_no_bare_quote_and_no_reference_to_a_left_out_record(
+    tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    draft, repo = _cited_draft(tmp_path)
+    decisions = [
+        {"record": "RT-CMP-model", "action": "reject", "reason": "not a component"},
+        {"record": "RT-RTE-run", "action": "accept"},
+        {"record": "RT-OBJ-log", "action": "accept"},
+    ]
+    dfile = tmp_path / "d.jsonl"
+    dfile.write_text("".join(json.dumps(d) + "\n" for d in decisions))
+    out = tmp_path / "export.txt"
+    args = ["review", str(draft), "--repo", str(repo), "--store", str(tmp_path / "s.sqlite")]
+    assert main([*args, "--decisions", str(dfile), "--export", str(out)]) == 0
+    got = load_report(out)
+    account = got.account[0].blocks
+    # the sentence about the rejected record is gone, and so is the quote under it
+    assert [type(b).__name__ for b in account] == ["Paragraph", "WitnessBlock"]
+    assert account[1].witness.quote == "write_log()"  # type: ignore[union-attr]
+    run = got.record("RT-RTE-run")
+    assert run is not None
+    text = " ".join([run.label, *run.paragraphs])
+    assert "RT-CMP-model" not in text and "RT-CMP-ghost-model" not in text
+    assert "“The task model” (a record left out of this export)" in text
+    assert "a record this draft does not contain" in text
+    notes = got.annotations or ""
+    assert "RT-RTE-run (accepted) — mentions of RT-CMP-model (not accepted) rewritten" in notes
+    assert "RT-CMP-ghost-model (no record of this draft) replaced" in notes
+    assert "with the 1 quote that followed it" in notes
+    # the only IDs left outside the annotations are records of the export
+    body = out.read_text().split("\nAnnotations\n")[0]
+    named = set(re.findall(r"\bRT-[A-Z]{3}-[a-z0-9-]+[a-z0-9]", body))
+    assert named == {r.id for r in got.records}
+    capsys.readouterr()
+    assert main(["verify", str(out), "--repo", str(repo)]) == 0
+    # (make_report writes only the sections it uses: those warnings are not about this)
+    err = capsys.readouterr().err.splitlines()
+    assert not [line for line in err if "RT-" in line or "witness" in line or "quote" in line]

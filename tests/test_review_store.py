@@ -178,11 +178,14 @@ def test_edits_are_validated_when_made(tmp_path: Path) -> None:
             s.edit(r, "Label", "   ")
         with pytest.raises(BadInput, match="Part of"):
             s.edit(r, "Part of", "not an id")
-        with pytest.raises(BadInput, match="reason"):
-            s.reject(r, " ")
         with pytest.raises(BadInput, match="empty"):
             s.annotate(r, "")
         assert s.rows() == []
+        # a rejection needs no reason (without one, redraft leaves the record alone)
+        s.reject(r, " ")
+        st = s.states([r])[r.id]
+        assert (st.mark, st.reason) == (Mark.rejected, None)
+        s.undo()
         s.edit(r, "Part of", "RT-CMP-other")
         s.edit(r, "Paragraph 1", "Source-native identity: y.")
         shown = s.reviewed_record(r)

@@ -84,7 +84,7 @@ def test_decisions_file_applies_through_the_store(
         ("{not json", "2: not JSON"),
         ('{"record": "RT-CMP-nope", "action": "accept"}', "no record 'RT-CMP-nope'"),
         ('{"record": "%s", "action": "bless"}', "unknown action 'bless'"),
-        ('{"record": "%s", "action": "reject"}', '"reason" must be a non-empty string'),
+        ('{"record": "%s", "action": "reject", "reason": 3}', '"reason" must be a non-empty'),
         ('{"record": "%s", "action": "accept_witness", "witness": 99}', '"witness" must be'),
         ('{"record": "%s", "action": "accept", "hash": "0000"}', "changed since"),
         ('{"record": "%s", "action": "edit", "field": "Label", "value": " "}', "Label"),

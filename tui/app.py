@@ -47,10 +47,12 @@ class ReviewApp(DecidingApp):
         self.session.store.start_session()
         self.main = MainScreen(self.session)
         self.push_screen(self.main)
-        if self.session.rev_mismatch:
+        if self.session.mismatch:
             self.notify(
-                f"Reviewing at {self.session.snapshot.sha[:12]}, not the draft's pinned revision.",
-                severity="warning",
+                f"Not the draft's repository or revision: {self.session.mismatch}. "
+                "Every witness was checked again at what is shown.",
+                severity="error",
+                timeout=30,
             )
         if self.live_clock:
             self.set_interval(TICK_SECONDS, self._tick)
@@ -101,7 +103,7 @@ class ReviewApp(DecidingApp):
             ("Source view", list(SourceScreen.BINDINGS)),
             ("Everywhere", list(self.BINDINGS)),
         ]
-        self.push_screen(HelpScreen(groups))
+        self.push_screen(HelpScreen(groups, str(self.session.store.path)))
 
 
 def make_app(
@@ -110,13 +112,17 @@ def make_app(
     *,
     rev: str | None = None,
     store: str | os.PathLike[str] | None = None,
+    allow_mismatch: bool = False,
     clock: Callable[[], float] = time.time,
     live_clock: bool = True,
 ) -> ReviewApp:
     """Build the review app over DRAFT at the pinned revision of REPO.
 
     Raises BadInput (before any screen is drawn) for a missing draft, an unknown
-    revision or an unusable store, so the CLI can print one line and exit 2.
+    revision, a repository or revision that is not the draft's (unless
+    ``allow_mismatch``) or an unusable store, so the CLI can print one line and exit 2.
     """
-    session = ReviewSession(draft, repo, rev=rev, store_path=store, clock=clock)
+    session = ReviewSession(
+        draft, repo, rev=rev, store_path=store, clock=clock, allow_mismatch=allow_mismatch
+    )
     return ReviewApp(session, live_clock=live_clock)

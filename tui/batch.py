@@ -6,13 +6,16 @@ them).  A decisions file is JSON lines, one decision per line::
 
     {"record": "RT-RTE-x", "action": "accept"}
     {"record": "RT-RTE-x", "action": "reject", "reason": "wrong entry point"}
+    {"record": "RT-RTE-y", "action": "reject"}
     {"record": "RT-RTE-x", "action": "annotate", "text": "check the retry path"}
     {"record": "RT-RTE-x", "action": "edit", "field": "Label", "value": "Nightly run"}
     {"record": "RT-RTE-x", "action": "accept_witness", "witness": 1}
     {"record": "RT-RTE-x", "action": "reject_witness", "witness": 2, "reason": "too broad"}
 
-``witness`` is 1-based, as shown in the app.  An optional ``"hash"`` (the record's
-content hash) makes the decision refuse to apply to a record that changed since.
+``witness`` is 1-based, as shown in the app.  A rejection's ``"reason"`` is optional:
+``drafter redraft`` drafts again only the records rejected with one.  An optional
+``"hash"`` (the record's content hash) makes the decision refuse to apply to a record
+that changed since.
 The whole file is checked before anything is written, so a typo on line 40 does not
 leave 39 decisions applied; then it is written in one transaction, so a batch killed
 half-way leaves nothing, and a line already stored (same content, same record
@@ -117,9 +120,8 @@ def _op(obj: dict[str, object], r: Record, action: Action, where: str, n: int) -
     if action == Action.accept:
         return lambda s, k: s.accept(r, batch_key=k)
     if action == Action.reject:
-        reason = _text(obj, "reason", where, n) or ""
-        if not reason.strip():
-            raise BadInput("a rejection needs a reason", where=where, line=n)
+        # optional: only a rejection with a reason is sent back by redraft
+        reason = _text(obj, "reason", where, n, required=False)
         return lambda s, k: s.reject(r, reason, batch_key=k)
     if action == Action.annotate:
         note = _text(obj, "text", where, n) or ""

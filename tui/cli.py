@@ -29,14 +29,23 @@ FORMATS = ("text", "markdown", "json")
 @click.option(
     "--rev",
     default=None,
-    help="Revision to show sources at (default: the draft's pinned revision).",
+    help="The draft's pinned revision (default); another one is refused unless "
+    "--allow-mismatch (carry a draft with drafter reverify).",
+)
+@click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="Open even when REPO does not hold the draft's revision or --rev is not it "
+    "(a warning stays on screen; witnesses are checked at what is shown; no export, "
+    "no --accept-verified, no redraft).",
 )
 @click.option(
     "--store",
     "store_path",
     type=click.Path(path_type=Path),
     default=None,
-    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite).",
+    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite, printed "
+    "on opening); a draft or report path means that draft's own store.",
 )
 @click.option(
     "--accept-verified",
@@ -68,6 +77,7 @@ def review_cmd(
     draft: Path,
     repo: Path,
     rev: str | None,
+    allow_mismatch: bool,
     store_path: Path | None,
     accept_verified: bool,
     decisions_file: Path | None,
@@ -84,15 +94,34 @@ def review_cmd(
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
-        from tui.app import make_app
-
-        make_app(draft, repo, rev=rev, store=store_path).run()
+        _interactive(draft, repo, rev, store_path, allow_mismatch)
         return
-    session = ReviewSession(draft, repo, rev=rev, store_path=store_path)
+    session = ReviewSession(
+        draft, repo, rev=rev, store_path=store_path, allow_mismatch=allow_mismatch
+    )
     try:
         _batch(session, accept_verified, decisions_file, export_path, fmt)
     finally:
         session.close()
+
+
+def _interactive(
+    draft: Path, repo: Path, rev: str | None, store_path: Path | None, allow_mismatch: bool
+) -> None:
+    """The app over DRAFT; then over the redraft the analyst chose to open, if any."""
+    from drafter.console import err_console
+    from tui.app import make_app
+
+    say = err_console()
+    next_draft: Path | None = draft
+    while next_draft is not None:
+        app = make_app(next_draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch)
+        store = markup_safe(str(app.session.store.path))
+        name = markup_safe(str(next_draft))
+        say.print(f"reviewing {name}; review store: {store}", soft_wrap=True)
+        app.run()
+        say.print(f"decisions saved in {store}", soft_wrap=True)
+        next_draft = app.next_draft
 
 
 def _batch(
@@ -109,6 +138,25 @@ def _batch(
     from tui.export import export_accepted
 
     console = out_console()
+    if session.mismatch:
+        from drafter.console import err_console
+        from tui.export import MISMATCH_EXPORT
+
+        err_console().print(
+            f"warning: not the draft's repository or revision: {markup_safe(session.mismatch)}; "
+            "witnesses were checked at what is shown"
+        )
+        if export_path is not None:
+            raise BadInput(MISMATCH_EXPORT)
+        if accept:
+            raise BadInput(
+                "no --accept-verified at another repository or revision: the witnesses "
+                "verify (or not) there, not at the draft's revision"
+            )
+    if export_path is not None:  # before any decision is applied
+        from tui.export import check_export_target
+
+        check_export_target(export_path, session.draft_path, session.store.path)
     results: list[tuple[str, BatchResult]] = []
     if decisions_file is not None:
         results.append(

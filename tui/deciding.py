@@ -12,6 +12,8 @@ and nothing is stored.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import App
 from textual.notifications import SeverityLevel
 
@@ -27,6 +29,9 @@ class DecidingApp(App[None]):
     def __init__(self, session: ReviewSession):
         super().__init__()
         self.session = session
+        #: a draft to review next, chosen in the app (the redraft just written); the
+        #: CLI opens it when this app exits
+        self.next_draft: Path | None = None
 
     def notify(
         self,
@@ -61,7 +66,7 @@ class DecidingApp(App[None]):
             if action == Action.accept:
                 store.accept(r)
             elif action == Action.reject:
-                store.reject(r, text or "")
+                store.reject(r, text)
             elif action == Action.annotate:
                 store.annotate(r, text or "")
             elif action == Action.edit:

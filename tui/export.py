@@ -17,7 +17,28 @@ from drafter.review_export import reviewed_report
 from drafter.review_store import ReviewStore
 
 FORMATS = ("text", "markdown", "json")
+#: Why a review opened with ``--allow-mismatch`` exports nothing.
+MISMATCH_EXPORT = (
+    "no export from a review at another repository or revision: an export states the "
+    "draft's own revision; review it there, or carry it first with drafter reverify"
+)
 SUFFIX = {"text": ".txt", "markdown": ".md", "json": ".json"}
+
+
+def check_export_target(out: Path, draft: Path, store: Path) -> None:
+    """Refuse an export path that is the draft or the review store itself.
+
+    Why: the export replaces ``out`` whole, so ``--export DRAFT.json`` (or typing the
+    draft's name at the app's prompt) once replaced the draft with its accepted part
+    (with nothing accepted yet: a draft of 0 records), and nothing saved may be lost.
+    """
+    for keep, what in ((draft, "the draft being reviewed"), (store, "the review store")):
+        try:
+            same = out.exists() and keep.exists() and out.samefile(keep)
+        except OSError:
+            same = False
+        if same:
+            raise BadInput(f"the export would overwrite {what}; give another file", where=str(out))
 
 
 def default_export_path(draft: Path, fmt: str) -> Path:

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from drafter.errors import BadInput
 from drafter.model import KIND_SECTION, Record, Report, VerifyStatus, Witness
-from drafter.review_identity import identity_store_path
+from drafter.review_identity import resolve_store
 from drafter.review_store import Mark, RecordState, ReviewStore, apply_edit
 from drafter.snapshot import Snapshot
-from tui.loading import ensure_verified, load_draft
+from tui.loading import load_draft
+from tui.pinning import open_pinned, verify_at
 
 #: Filters offered on the filter key, in menu order: (key, description).
 FILTERS: tuple[tuple[str, str], ...] = (
@@ -60,25 +60,19 @@ class ReviewSession:
         store_path: str | os.PathLike[str] | None = None,
         clock: Callable[[], float] = time.time,
         verify: bool = True,
+        allow_mismatch: bool = False,
     ):
         self.draft_path = Path(draft_path)
         self.report: Report = load_draft(self.draft_path)
-        pinned = rev or (self.report.source.revision if self.report.source else None)
-        if not pinned:
-            raise BadInput(
-                "the draft names no pinned revision; pass --rev", where=str(self.draft_path)
-            )
-        self.snapshot = Snapshot(repo, pinned)
-        self.rev_mismatch = bool(
-            rev
-            and self.report.source
-            and self.report.source.revision
-            and self.snapshot.sha != self.report.source.revision
+        #: why the repository or revision shown is not the draft's (None when it is)
+        self.mismatch: str | None
+        self.snapshot, self.mismatch = open_pinned(
+            repo, self.report, rev, where=str(self.draft_path), allow_mismatch=allow_mismatch
         )
         if verify:
-            ensure_verified(self.report, self.snapshot)
+            verify_at(self.report, self.snapshot, mismatch=self.mismatch is not None)
         self.store = ReviewStore(
-            store_path or identity_store_path(self.draft_path, self.report), clock=clock
+            resolve_store(store_path, self.draft_path, self.report), clock=clock
         )
         self.filters: set[str] = set()
         self.query = ""

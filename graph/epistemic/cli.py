@@ -14,12 +14,12 @@ import click
 from rich.console import Console
 
 from drafter.errors import BadInput
-from drafter.reportio import save_report
+from drafter.reportio import load_report, save_report
 from drafter.sanitize import markup_safe
 from drafter.verify import report_summary
 from graph.costs import usage_table
 from graph.epistemic.workflow import EpiResult, run_epistemic
-from graph.summary import draft_table
+from graph.summary import draft_table, say_review_store
 
 
 def make_epistemic_proposer(
@@ -128,6 +128,13 @@ def draft_epistemic(
         "out": str(out),
         "text_out": str(text_out) if text_out else None,
     }
+    if store is not None:
+        from drafter.review_identity import resolve_store
+
+        found = resolve_store(store, runtime_path, load_report(runtime_path))
+        console.print(
+            f"runtime records: only those accepted in {markup_safe(str(found))}", soft_wrap=True
+        )
     result = run_epistemic(
         repo,
         rev,
@@ -226,6 +233,7 @@ def _write(console: Console, result: EpiResult, out: Path, text_out: Path | None
     s = report_summary(result.report)
     console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
     console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
+    say_review_store(console, out, result.report)
     if result.problems or not s.ok:
         raise click.exceptions.Exit(1)
     return result

@@ -40,11 +40,18 @@ def load_runtime(path: str | Path, store: str | Path | None = None) -> RuntimeIn
     if report.type != ReportType.runtime:
         raise BadInput(f"{path}: --runtime needs a runtime report, this one is {report.type}")
     if store is not None:
-        if not Path(store).exists():
-            raise BadInput(f"{store}: no such review store")
+        from drafter.review_identity import resolve_store
         from drafter.review_store import ReviewStore
 
-        with ReviewStore(store) as rs:
+        found = resolve_store(store, path, report)
+        if not found.exists():
+            if found == Path(store):
+                raise BadInput(f"{store}: no such review store")
+            raise BadInput(
+                f"{store} has not been reviewed yet: its review store {found} does not exist "
+                f"(review it with: drafter review {store} --repo REPO)"
+            )
+        with ReviewStore(found) as rs:
             report = rs.accepted_report(report)
     if not any(r.prefix == "RT" for r in report.records):
         what = "accepted " if store is not None else ""

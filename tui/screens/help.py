@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from drafter.sanitize import plain
 from tui.widgets.key_bar import key_name
 from tui.widgets.marks import LEGEND
 
@@ -40,15 +41,19 @@ def bindings_table(groups: list[tuple[str, list[BindingType]]]) -> Group:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close help")]
 
-    def __init__(self, groups: list[tuple[str, list[BindingType]]]):
+    def __init__(self, groups: list[tuple[str, list[BindingType]]], store: str = ""):
         super().__init__()
         self.groups = groups
+        #: where the decisions are kept (``--store`` takes it, or the draft's path)
+        self.store = store
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="help"):
             yield Static(Text("Keys", style="bold"))
             yield Static(bindings_table(self.groups))
             yield Static(Text(LEGEND, style="dim"))
+            if self.store:
+                yield Static(plain(f"Decisions are saved as you make them in {self.store}"))
             yield Static(Text("Esc closes this help.", style="italic"))
 
     def action_close(self) -> None:

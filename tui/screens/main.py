@@ -9,6 +9,7 @@ be reviewed with one key per decision.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -24,8 +25,15 @@ from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
 from drafter.review_export import reviewed_report
 from drafter.review_store import Action, Mark, editable_fields, field_value
+from drafter.sanitize import plain
 from tui.deciding import DecidingApp
-from tui.export import FORMATS, default_export_path, write_export
+from tui.export import (
+    FORMATS,
+    MISMATCH_EXPORT,
+    check_export_target,
+    default_export_path,
+    write_export,
+)
 from tui.screens.choice import ChoiceScreen, FilterScreen
 from tui.screens.editor import EditorScreen
 from tui.screens.prompt import PromptScreen
@@ -49,7 +57,13 @@ class MainScreen(Screen[None]):
             "Accept",
             tooltip="Accept the record, or every marked one (then go to the next pending one)",
         ),
-        Binding("r", "reject", "Reject", tooltip="Reject the record (or the marked ones): reason"),
+        Binding(
+            "r",
+            "reject",
+            "Reject",
+            tooltip="Reject the record (or the marked ones); a reason is optional and "
+            "sends it back to the drafter on R",
+        ),
         Binding("c", "annotate", "Note", tooltip="Annotate the record"),
         Binding(
             "e",
@@ -75,10 +89,15 @@ class MainScreen(Screen[None]):
             "space",
             "mark",
             "Mark",
-            tooltip="Mark the record for a bulk accept or reject",
+            tooltip="Mark or unmark the record for a bulk accept or reject (the cursor stays)",
             priority=True,  # the record tree would otherwise fold its section
         ),
-        Binding("v", "mark_range", "Range", tooltip="Mark every record from the last marked one"),
+        Binding(
+            "v",
+            "mark_range",
+            "Range",
+            tooltip="Mark every record from the last one marked with space (or v) to the cursor",
+        ),
         Binding("escape", "clear_marks", "Unmark", show=False, tooltip="Clear all marks"),
         Binding(
             "x", "export", "Export", tooltip="Export accepted records as text, Markdown or JSON"
@@ -89,7 +108,8 @@ class MainScreen(Screen[None]):
             "R",
             "redraft",
             "Redraft",
-            tooltip="Send records rejected with a note back to the drafter (drafter redraft)",
+            tooltip="Redraft the records rejected with a reason (drafter redraft); "
+            "records rejected without one are only left out",
         ),
     ]
 
@@ -103,6 +123,12 @@ class MainScreen(Screen[None]):
         self._anchor: str | None = None  # where the last mark was set, for v
 
     def compose(self) -> ComposeResult:
+        if self.session.mismatch:
+            # stays on screen: every decision made here is about another repository or rev
+            yield Static(
+                plain(f"⚠ NOT THE DRAFT'S REPOSITORY OR REVISION — {self.session.mismatch}"),
+                id="mismatch",
+            )
         yield ProgressLine(id="progress")
         with Horizontal(id="panes"):
             yield RecordTree(self.session, id="records")
@@ -187,7 +213,22 @@ class MainScreen(Screen[None]):
 
     # -- helpers ---------------------------------------------------------------------
 
+    def _catch_up(self) -> None:
+        """Take the record under the list's cursor as current before a key acts on it.
+
+        The current record follows the cursor through the tree's highlight message,
+        which is queued behind keys already typed: "down down v" typed fast (or pasted)
+        marked a range ending one record early.  With the list focused its cursor is
+        the truth.
+        """
+        tree = self.query_one(RecordTree)
+        rid = tree.current_id
+        if tree.has_focus and rid and rid != self.current_id:
+            self.current_id = rid
+            self.show_record()
+
     def _witness_index(self) -> int | None:
+        self._catch_up()
         if self.current_id is None:
             return None
         idx = self.query_one(WitnessList).index
@@ -209,6 +250,7 @@ class MainScreen(Screen[None]):
 
     def _targets(self) -> list[str]:
         """The marked records in list order, else the current one."""
+        self._catch_up()
         marked = [rid for rid in self.session.visible_ids() if rid in self.session.marked]
         return marked or ([self.current_id] if self.current_id else [])
 
@@ -233,20 +275,31 @@ class MainScreen(Screen[None]):
             if reason is not None:
                 self._decide_all(ids, Action.reject, reason)
 
-        self.app.push_screen(PromptScreen(f"Reject {what} — reason"), done)
+        self.app.push_screen(
+            PromptScreen(
+                f"Reject {what} — reason (optional)",
+                allow_empty=True,
+                placeholder="with a reason, R sends it back to the drafter; empty: just left out",
+            ),
+            done,
+        )
 
     def action_mark(self) -> None:
+        """Mark or unmark the current record; the cursor stays on it.
+
+        It once moved on to the next record, which no key or help said: an analyst who
+        then walked to the end of a range and pressed ``v`` marked one record too many.
+        """
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
         self.session.marked.symmetric_difference_update({rid})
         self._anchor = rid
-        ids = self.session.visible_ids()
-        nxt = ids[ids.index(rid) + 1] if rid in ids and ids.index(rid) + 1 < len(ids) else rid
         self.refresh_view()
-        self.go_to(nxt)
 
     def action_mark_range(self) -> None:
+        self._catch_up()
         ids = self.session.visible_ids()
         rid = self.current_id
         if rid not in ids:
@@ -265,6 +318,7 @@ class MainScreen(Screen[None]):
             self.refresh_view()
 
     def action_annotate(self) -> None:
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
@@ -276,6 +330,7 @@ class MainScreen(Screen[None]):
         self.app.push_screen(PromptScreen(f"Note on {rid}"), done)
 
     def action_edit(self) -> None:
+        self._catch_up()
         rid = self.current_id
         if rid is None:
             return
@@ -382,6 +437,9 @@ class MainScreen(Screen[None]):
 
     def action_export(self) -> None:
         draft = self.session.draft_path
+        if self.session.mismatch:
+            self.notify(MISMATCH_EXPORT.capitalize() + ".", severity="error")
+            return
 
         def fmt_chosen(fmt: str | None) -> None:
             if fmt is None:
@@ -390,9 +448,16 @@ class MainScreen(Screen[None]):
             default = default_export_path(draft, fmt)
 
             def path_given(path: str | None) -> None:
-                if path is not None:
-                    accepted = reviewed_report(self.session.store, self.session.report)
-                    self.run_export(accepted, fmt, Path(path.strip() or default).expanduser())
+                if path is None:
+                    return
+                out = Path(path.strip() or default).expanduser()
+                try:
+                    check_export_target(out, draft, self.session.store.path)
+                except BadInput as exc:
+                    self.notify(f"Export refused: {exc}", severity="error")
+                    return
+                accepted = reviewed_report(self.session.store, self.session.report)
+                self.run_export(accepted, fmt, out)
 
             self.app.push_screen(
                 PromptScreen(
@@ -426,9 +491,22 @@ class MainScreen(Screen[None]):
 
     def action_redraft(self) -> None:
         s = self.session
-        n = sum(1 for r in s.report.records if s.state(r.id).mark == Mark.rejected)
+        if s.mismatch:
+            # the redraft would draft from the repository shown, which is not the draft's
+            self.notify(
+                "No redraft from a review at another repository or revision.", severity="error"
+            )
+            return
+        rejected = [s.state(r.id) for r in s.report.records]
+        rejected = [st for st in rejected if st.mark == Mark.rejected]
+        n = sum(1 for st in rejected if (st.reason or "").strip())
         if not n:
-            self.notify("No rejected record to redraft; reject one with a note first.")
+            m = len(rejected)
+            self.notify(
+                "No record rejected with a reason: only those are redrafted "
+                f"({m} rejected without one {'is' if m == 1 else 'are'} left out of the export).",
+                severity="warning",
+            )
             return
         out = s.draft_path.with_name(f"{s.draft_path.stem}.redraft.json")
         self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
@@ -449,8 +527,37 @@ class MainScreen(Screen[None]):
             [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
         )
         if done.returncode == 0:
-            msg = f"Redraft written to {out}; review it with: drafter review {out.name}"
-            self.app.call_from_thread(self.notify, msg, timeout=15)
+            self.app.call_from_thread(self.redrafted, out)
         else:
             err = (done.stderr.strip().splitlines() or ["failed"])[-1]
             self.app.call_from_thread(self.notify, f"Redraft: {err}", severity="error")
+
+    def redrafted(self, out: Path) -> None:
+        """Offer the new draft: open it now (this app exits, the CLI opens it), or stay
+        and be told exactly what to run later.  The redraft once ended with a toast that
+        named a file and a command missing its ``--repo``."""
+        s = self.session
+        command = review_command(out, s.snapshot.repo)
+
+        def chosen(key: str | None) -> None:
+            if key == "open":
+                self.app.next_draft = out
+                self.app.exit()
+            else:
+                self.notify(f"Redraft written. Review it later with: {command}", timeout=30)
+
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Redraft written to {out}",
+                [
+                    ("open", "Open it now (this review's decisions are saved)"),
+                    ("stay", f"Stay here; later run: {command}"),
+                ],
+            ),
+            chosen,
+        )
+
+
+def review_command(draft: Path, repo: str) -> str:
+    """The exact shell command that reviews ``draft`` (paths quoted for a shell)."""
+    return f"drafter review {shlex.quote(str(draft))} --repo {shlex.quote(repo)}"

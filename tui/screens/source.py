@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from drafter.errors import DrafterError
 from drafter.model import LineRange, Witness
-from drafter.sanitize import visible
+from drafter.sanitize import plain, visible
 from tui.deciding import DecidingApp
 from tui.session import ReviewSession
 from tui.widgets.code_view import CodeView, highlight_lines
@@ -170,7 +170,7 @@ class SourceScreen(Screen[None]):
 
     def _found(self, line: int | None, text: str) -> None:
         msg = f"{text!r}: line {line} (n/N: next/previous)" if line else f"{text!r}: not found"
-        self.query_one("#source-find", Static).update(msg)
+        self.query_one("#source-find", Static).update(plain(msg))
 
     def action_goto(self) -> None:
         from tui.screens.prompt import PromptScreen

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from drafter.review_store import Progress
+from drafter.sanitize import visible
 
 
 def format_seconds(s: float) -> str:
@@ -24,7 +25,7 @@ def progress_text(p: Progress, view: str) -> Text:
         t.append(f"  Δ {p.changed}", style="yellow")
     t.append(f"  ⏱ {format_seconds(p.seconds)}")
     if view:
-        t.append(f"  {view}", style="italic")
+        t.append(f"  {visible(view, keep_newlines=False)}", style="italic")
     return t
 
 

@@ -1,6 +1,9 @@
 """The right pane's upper part: everything about the selected record but its witnesses.
 
-Paragraphs are shown as Markdown (analysts write inline code and emphasis); the lead
+Everything is shown as the literal text of the draft.  Paragraphs were once rendered
+as Markdown, so repository text became formatting: ``AgenticSystem.__init__()`` showed
+as a bold "init", and a quoted ``*`` or backtick vanished.  A reviewer must see what the
+report says, character for character (control characters made visible).  The lead
 fields, the nine route fields and the statuses are shown as labelled lines, with a
 missing route field said to be missing rather than silently left out.
 """
@@ -13,7 +16,7 @@ import re
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from drafter.model import LEAD_LABELS, NINE_ROUTE_FIELDS, ROUTE_FIELDS, Bullet, Record
 from drafter.review_store import Mark, RecordState
@@ -114,7 +117,7 @@ def version_diff(old: Record, new: Record) -> str:
 
 
 class RecordDetail(VerticalScroll, can_focus=False):
-    """Header, fields and Markdown paragraphs of one record.
+    """Header, fields and paragraphs (literal text) of one record.
 
     Not focusable, so Tab goes straight from the record list to the witness list;
     it scrolls with J/K from anywhere on the screen (and with the mouse wheel).
@@ -123,8 +126,7 @@ class RecordDetail(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header")
         yield Static(id="detail-fields")
-        # open_links=False: a link in model text must not open a browser or file on a click
-        yield Markdown(id="detail-body", open_links=False)
+        yield Static(id="detail-body")
         yield Static(id="detail-diff")
 
     def show(
@@ -132,7 +134,7 @@ class RecordDetail(VerticalScroll, can_focus=False):
     ) -> None:
         header = self.query_one("#detail-header", Static)
         fields = self.query_one("#detail-fields", Static)
-        body = self.query_one("#detail-body", Markdown)
+        body = self.query_one("#detail-body", Static)
         diff = self.query_one("#detail-diff", Static)
         if r is None or st is None:
             header.update("No record selected.")
@@ -142,7 +144,7 @@ class RecordDetail(VerticalScroll, can_focus=False):
             return
         header.update(header_text(r, st))
         fields.update(fields_text(r))
-        body.update("\n\n".join(body_paragraphs(r)))
+        body.update(Text("\n\n".join(body_paragraphs(r))))
         diff.update(_diff_text(previous, r) if previous is not None and st.previous else "")
         self.scroll_home(animate=False)
 

@@ -58,9 +58,21 @@ def witness_line(w: Witness, decided: bool | None, width: int = 0) -> Text:
 
 
 class WitnessList(OptionList):
-    """Witnesses of one record; option IDs are ``w<index>``."""
+    """Witnesses of one record; option IDs are ``w<index>``.
+
+    Quotes are wrapped to the list's width, which is known only once it is laid out
+    (and changes with the terminal), so the lines are made again on every resize;
+    otherwise the first record shown wrapped its quotes without the hanging indent.
+    """
+
+    _shown: tuple[Record | None, RecordState | None] = (None, None)
+
+    def on_resize(self) -> None:
+        if self._shown[0] is not None:
+            self.show(*self._shown)
 
     def show(self, r: Record | None, st: RecordState | None) -> None:
+        self._shown = (r, st)
         keep = self.highlighted
         self.clear_options()
         if r is None or st is None:
