@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from drafter.model import (
     RECORD_ID_RE,
+    ROUTE_FIELDS,
     AccountSection,
     Block,
     Bullet,
@@ -42,10 +43,16 @@ class WitnessDraft(BaseModel):
     )
     path: str = Field(description="Repository-relative path of the file the quote is copied from.")
     start_line: int | None = Field(
-        default=None, ge=1, description="Optional first line of the excerpt."
+        default=None,
+        ge=1,
+        description=(
+            "First line of the excerpt. Optional when the quote occurs once in the file (it "
+            "verifies at its true lines); needed when it occurs more than once, since an "
+            "ambiguous quote is not verified."
+        ),
     )
     end_line: int | None = Field(
-        default=None, ge=1, description="Optional last line of the excerpt."
+        default=None, ge=1, description="Last line of the excerpt (as for start_line)."
     )
 
 
@@ -59,7 +66,11 @@ class FieldDraft(BaseModel):
 class RecordDraft(BaseModel):
     label: str = Field(description="Short title of the record.")
     part_of: str | None = Field(
-        default=None, description="ID of the record this one is part of, or null."
+        default=None,
+        description=(
+            "ID of the record this one is a step or element of (e.g. a model call made inside "
+            "a route names that route), or null."
+        ),
     )
     lead: str = Field(description="The kind-specific lead paragraph.")
     fields: list[FieldDraft] = Field(
@@ -67,7 +78,9 @@ class RecordDraft(BaseModel):
         description=(
             'Named bullet fields. Every record, of every kind: "implementation conclusion '
             'status" and "operation conclusion status" (wired / afforded / claimed / '
-            "uninspected). Routes also: the seven route fields."
+            "uninspected). Routes also the seven route fields: "
+            + ", ".join(ROUTE_FIELDS)
+            + " (nine fields with the two statuses)."
         ),
     )
     paragraphs: list[str] = Field(default_factory=list, description="Explanatory paragraphs.")
