@@ -209,6 +209,9 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
         text_out.parent.mkdir(parents=True, exist_ok=True)
         save_report(report, text_out, "text")
     console.print(draft_table(report))
+    index_line = coverage_summary(report)
+    if index_line:
+        console.print(index_line, soft_wrap=True, highlight=False)
     if result.replayed:
         console.print(
             f"{result.replayed} model call(s) answered from the run's journal, not paid again"
@@ -225,6 +228,20 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     if text_out is not None:
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
     return report
+
+
+def coverage_summary(report: Report) -> str:
+    """One line: what the index embedded, kept for word search only, and skipped."""
+    got = (report.meta.extra.get("index") if report.meta is not None else None) or {}
+    if not isinstance(got, dict) or not got:
+        return ""
+    n = {k: int(v) for k, v in got.items() if isinstance(v, int)}
+    return (
+        f"index: {n.get('files embedded', 0)} file(s) embedded, "
+        f"{n.get('files lexical only', 0)} lexical only, {n.get('files skipped', 0)} skipped; "
+        f"dense vectors for {n.get('chunks embedded', 0)} of {n.get('chunks to embed', 0)} "
+        f"chunks (the draft's notes list what was left out)"
+    )
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:

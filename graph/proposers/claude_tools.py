@@ -350,8 +350,8 @@ class SnapshotTools:
     def search(self, args: SearchInput) -> str:
         if self.res.index() is None:
             raise ToolError("no search index in this run (--no-index); use grep instead")
-        hits = self.res.search(args.query, k=args.k)
-        parts = [f"search {args.query!r}: {len(hits)} passage(s)"]
+        hits, note = self.res.search_answer(args.query, k=args.k)
+        parts = [f"search {args.query!r}: {len(hits)} passage(s)" + (f"; {note}" if note else "")]
         for h in hits:
             text = "\n".join((h.get("text") or "").splitlines()[:40])
             parts.append(
