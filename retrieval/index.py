@@ -56,6 +56,8 @@ if TYPE_CHECKING:  # search imports this module; the cache only names its type
     from retrieval.search import Lexical
 
 BATCH = 256
+#: Texts per model call inside a batch: a stop request waits for one step at most.
+EMBED_STEP = 16
 _PAGE = 2000
 
 
@@ -441,7 +443,11 @@ class Index:
                     stats.stopped = True
                     break
                 batch = todo[i : i + self.batch_size]
-                self._store_batch(col, batch, self._vectors(batch, stats), stats)
+                vectors = self._vectors(batch, stats, stop)
+                if vectors is None:
+                    stats.stopped = True
+                    break
+                self._store_batch(col, batch, vectors, stats)
                 state[0] += len(batch)
                 bar.advance(len(batch))
         if not stats.stopped:
@@ -463,9 +469,12 @@ class Index:
                 return out
             offset += _PAGE
 
-    def _vectors(self, batch: list[Chunk], stats: IndexStats) -> np.ndarray:
-        """The batch's vectors: from the cache, the rest computed now and cached at once
-        (a kill loses at most one batch of model work)."""
+    def _vectors(
+        self, batch: list[Chunk], stats: IndexStats, stop: threading.Event | None = None
+    ) -> np.ndarray | None:
+        """The batch's vectors: from the cache, the rest computed now, a few at a time,
+        each few cached at once (a kill loses at most one step of model work).  None
+        when ``stop`` is set before the batch is whole (what was computed is cached)."""
         t = time.perf_counter()
         inputs = [embed_input(c) for c in batch]
         keys = [embed_key(s) for s in inputs]
@@ -473,18 +482,21 @@ class Index:
         need = {
             k: (s, c.id) for c, s, k in zip(batch, inputs, keys, strict=True) if k not in cached
         }
-        if need:
-            order = list(need)
-            vecs = embed([need[k][0] for k in order])
-            fresh = dict(zip(order, vecs, strict=True))
-            self.cache.put(fresh)
-            cached.update(fresh)
-            stats.embedded += len(order)
-            stats.embedded_ids.extend(need[k][1] for k in order)
+        order = list(need)
+        try:
+            for i in range(0, len(order), EMBED_STEP):
+                if stop is not None and stop.is_set():
+                    return None
+                step = order[i : i + EMBED_STEP]
+                fresh = dict(zip(step, embed([need[k][0] for k in step]), strict=True))
+                self.cache.put(fresh)
+                cached.update(fresh)
+                stats.embedded += len(step)
+                stats.embedded_ids.extend(need[k][1] for k in step)
+        finally:
+            stats.t_embed += time.perf_counter() - t
         stats.reused += len(batch) - len(need)
-        out = np.stack([cached[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
-        stats.t_embed += time.perf_counter() - t
-        return out
+        return np.stack([cached[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
 
     def _store_batch(
         self, col: Collection, batch: list[Chunk], vectors: np.ndarray, stats: IndexStats

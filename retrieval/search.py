@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,9 @@ from retrieval.embeddings import embed
 from retrieval.index import Index
 
 RRF_K = 60
+#: Weight of a lexical-only chunk (the opening part of a data, log or results file) in
+#: the fused ranking: found when nothing read matches, never crowding code out.
+HEAD_WEIGHT = 0.5
 DENSE_POOL = 50
 LEXICAL_POOL = 50
 _BM25_K1 = 1.2
@@ -71,12 +76,16 @@ def terms(text: str) -> list[str]:
     """Lexical terms: each identifier lower-cased, plus its snake/camel parts."""
     out: list[str] = []
     for ident in _IDENT.findall(text):
-        low = ident.lower()
-        out.append(low)
-        parts = [p.lower() for piece in ident.split("_") for p in _CAMEL.findall(piece)]
-        if len(parts) > 1:
-            out.extend(parts)
+        out.extend(_ident_terms(ident))
     return out
+
+
+@lru_cache(maxsize=200_000)
+def _ident_terms(ident: str) -> tuple[str, ...]:
+    """One identifier's terms (identifiers repeat a lot: asked once each)."""
+    low = ident.lower()
+    parts = [p.lower() for piece in ident.split("_") for p in _CAMEL.findall(piece)]
+    return (low, *parts) if len(parts) > 1 else (low,)
 
 
 def query_terms(query: str) -> list[str]:
@@ -96,15 +105,20 @@ class Lexical:
         vocab: dict[str, int] = {}
         rows: list[int] = []
         cols: list[int] = []
+        counts: list[int] = []
         for i, (m, d) in enumerate(zip(metas, docs, strict=True)):
             sym = str(m.get("symbol", ""))
             sym = "" if sym.startswith("<") else sym  # "<module>" would match "module"
-            for t in terms(f"{m.get('path', '')} {sym}\n{d}"):
-                rows.append(i)
-                cols.append(vocab.setdefault(t, len(vocab)))
+            # each distinct identifier once per chunk, with its count: same matrix as one
+            # entry per occurrence, a fraction of the Python work
+            for ident, c in Counter(_IDENT.findall(f"{m.get('path', '')} {sym}\n{d}")).items():
+                for t in _ident_terms(ident):
+                    rows.append(i)
+                    cols.append(vocab.setdefault(t, len(vocab)))
+                    counts.append(c)
         n = len(ids)
         tf = sparse.csr_matrix(
-            (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1))
+            (np.asarray(counts, dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1))
         )
         tf.sum_duplicates()
         dl = np.asarray(tf.sum(axis=1)).ravel()
@@ -233,6 +247,10 @@ def search_ready(
     for ranks in (dense_rank, lexical_rank):
         for cid, r in ranks.items():
             fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + r + 1)
+    for cid in fused:  # data, logs, results: found by their words, ranked after what is read
+        row = lex.row_of.get(cid)
+        if row is not None and lex.metas[row].get("kind") == "head":
+            fused[cid] *= HEAD_WEIGHT
     order = sorted(fused, key=lambda c: (-fused[c], c))
     hits: list[Hit] = []
     for cid in order:

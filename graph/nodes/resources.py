@@ -8,6 +8,7 @@ None of these objects is checkpointed — they are rebuilt from ``repo`` and ``r
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,8 @@ from drafter.snapshot import Snapshot
 
 #: Chunks per build batch in a run: small, so a stop at the end of the draft is prompt.
 BUILD_BATCH = 64
+#: Nice value of the background build (a draft's own work goes first).
+BACKGROUND_NICE = 10
 
 if TYPE_CHECKING:  # imported on first use: most runs that build Resources never verify
     from drafter.verify import Verifier
@@ -89,6 +92,7 @@ class Resources:
             return
 
         def build() -> None:
+            _background_priority()
             try:
                 idx = self.index()
                 self.index_stats = idx.ensure(
@@ -175,6 +179,18 @@ class Resources:
                 self._snapshot.close()
                 self._snapshot = None
             self._verifier = None
+
+
+def _background_priority() -> None:
+    """Let the draft have the CPU: this thread (and the model's worker threads it
+    starts) run at a lower priority, and the model uses one thread."""
+    from retrieval.embeddings import use_threads
+
+    use_threads(1)
+    try:  # Linux sets the nice value per thread (task id); elsewhere this is a no-op
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+    except (AttributeError, OSError):
+        pass
 
 
 def _hit_dict(hit: Any) -> dict[str, Any]:
