@@ -24,7 +24,7 @@ from rich.console import Console
 
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
-from drafter.console import progress_bar
+from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
 from graph.configuration import (
@@ -38,6 +38,9 @@ from graph.nodes.resources import Resources
 from graph.proposer import Proposer
 from graph.runner import ProposerFactory, RunResult, new_thread_id, read_settings, run_draft
 from graph.summary import draft_table
+
+#: Seconds between progress lines when the output is not a terminal.
+LINE_EVERY = 5.0
 
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
@@ -123,25 +126,50 @@ def _announcing(console: Console, factory: ProposerFactory, system: str | None) 
 
 
 class _RunProgress:
-    """A rich progress bar fed by the graph's per-node updates."""
+    """A rich progress bar fed by the graph's per-node updates; without a terminal
+    (a script, CI) a plain line on stderr at each stage and every few seconds."""
 
     def __init__(self, console: Console):
         self.progress = progress_bar(
             label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
+        self.lines = not console.is_terminal
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.stage = ""
+        self.done = 0
+        self.total: int | None = None
+
+    def _say(self, stage: str, force: bool = False) -> None:
+        if not self.lines:
+            return
+        now = time.monotonic()
+        if not force and stage == self.stage and now - self.last < LINE_EVERY:
+            return
+        self.stage, self.last = stage, now
+        count = f" {self.done}/{self.total}" if self.total is not None else ""
+        err_console().print(
+            f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
+        )
 
     def __call__(self, node: str, update: dict[str, Any]) -> None:
         p, t = self.progress, self.task
         if node == "plan":
             items = (update.get("plan") or {}).get("items", [])
             p.update(t, description="drafting records", total=len(items), completed=0)
+            self.total, self.done = len(items), 0
+            self._say("drafting records", force=True)
         elif node == "draft_record":
             p.advance(t)
+            self.done += 1
+            self._say("drafting records", force=self.done == self.total)
         elif node == "verify":
             pending = update.get("pending") or {}
             desc = f"repairing {len(pending)} record(s)" if pending else "writing the account"
             p.update(t, description=desc)
+            self.total = None
+            self._say(desc, force=True)
         elif node in ("resolve_snapshot", "ensure_index", "survey"):
             nxt = {
                 "resolve_snapshot": "indexing",
@@ -149,8 +177,10 @@ class _RunProgress:
                 "survey": "planning",
             }
             p.update(t, description=nxt[node])
+            self._say(nxt[node], force=True)
         elif node == "assemble":
             p.update(t, description="done")
+            self._say("done", force=True)
 
 
 def _execute(

@@ -55,7 +55,7 @@ from retrieval.roles import LEXICAL_HEAD_BYTES, RoleMap, Treatment, classify_rev
 if TYPE_CHECKING:  # search imports this module; the cache only names its type
     from retrieval.search import Lexical
 
-BATCH = 256
+BATCH = 64
 #: Texts per model call inside a batch: a stop request waits for one step at most.
 EMBED_STEP = 16
 _PAGE = 2000

@@ -59,6 +59,7 @@ class IndexProgress:
         self.start_done = 0
         self.t0 = time.monotonic()
         self.last_line = 0.0
+        self.last_done = -1
 
     def __enter__(self) -> IndexProgress:
         if self.tty:
@@ -102,7 +103,7 @@ class IndexProgress:
         now = time.monotonic()
         if not force and now - self.last_line < LINE_EVERY:
             return
-        self.last_line = now
+        self.last_line, self.last_done = now, self.done
         eta = self.eta()
         pct = 100 * self.done / self.total if self.total else 100.0
         left = f", ETA {_clock(eta)}" if eta is not None and self.done < self.total else ""
@@ -121,7 +122,7 @@ class IndexProgress:
     ) -> None:
         if self.bar is not None:
             self.bar.__exit__(exc_type, exc, tb)
-        elif self.enabled and exc is None:
+        elif self.enabled and exc is None and self.done != self.last_done:
             self._line(force=True)  # the closing line says where the build ended
 
 

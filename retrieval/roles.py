@@ -213,9 +213,7 @@ def classify(
         )
     if suffix in _DATA_SUFFIXES:
         return make(Role.data, f"{suffix} file", Treatment.listed)
-    if suffix in _TEXT_DATA_SUFFIXES and not (
-        p.name in read_by_code and size <= MAX_READ_BACK_BYTES
-    ):
+    if suffix in _TEXT_DATA_SUFFIXES:
         return make(Role.data, f"{suffix} file")
 
     is_code = suffix in _CODE_SUFFIXES or name in _CODE_NAMES or name.startswith("dockerfile")
@@ -232,7 +230,7 @@ def classify(
         return make(Role.code, f"{suffix or name} source")
 
     base = p.name
-    if suffix in _STRUCTURED_SUFFIXES or suffix in _TEXT_DATA_SUFFIXES:
+    if suffix in _STRUCTURED_SUFFIXES:
         if base in read_by_code and size <= MAX_READ_BACK_BYTES:
             return make(Role.config, "named by the repository's code", Treatment.embed)
     data_dir = next((d for d in folders if d in _DATA_DIRS), None)
