@@ -92,9 +92,11 @@ class Resources:
             return
 
         def build() -> None:
-            _background_priority()
             try:
+                # opened first: its imports (chromadb) run under the index lock, never
+                # beside a search's in another thread
                 idx = self.index()
+                _background_priority()
                 self.index_stats = idx.ensure(
                     self.snapshot(), progress=self.progress, stop=self._stop, order=self.rank
                 )
