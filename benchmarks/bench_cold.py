@@ -245,7 +245,7 @@ def main() -> None:
     ap.add_argument("--repos", default="sample," + ",".join(REPOS))
     ap.add_argument("--no-full-index", action="store_true")
     args = ap.parse_args()
-    console = Console()
+    console = Console(width=220)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp:
         work = Path(tmp)
