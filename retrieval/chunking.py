@@ -138,15 +138,17 @@ def skip_reason(path: str, text: str) -> str | None:
         return "unsupported type"
     if "\0" in text:
         return "binary"
-    if len(text) > MAX_FILE_BYTES or text.count("\n") > MAX_FILE_LINES:
-        return "too large"
+    if len(text) > MAX_FILE_BYTES:
+        return f"over {MAX_FILE_BYTES // 1_000_000} MB"
+    if text.count("\n") > MAX_FILE_LINES:
+        return f"over {MAX_FILE_LINES} lines"
     if not text.strip():
         return "empty"
     head = text[:2000]
     if _GENERATED_MARK.search(head) and p.suffix.lower() not in _MD_SUFFIXES:
         return "generated"
     if max((len(line) for line in text.split("\n")), default=0) > MAX_LINE_CHARS:
-        return "generated"  # minified or serialised data: one line too long to read
+        return f"line over {MAX_LINE_CHARS} characters"  # minified or serialised data
     return None
 
 
