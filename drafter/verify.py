@@ -68,6 +68,13 @@ RARE = 24
 #: Quotes up to this length are aligned with their nearest passages by character.
 SHORT_QUOTE = 100
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+#: Markup rules match within a paragraph, and an unclosed ``_``/``*``/backtick makes
+#: them scan to its end: on a paragraph longer than this (a one-line data file) the
+#: markup level is not tried, which keeps a verdict on a huge line under a second.
+MAX_MARKUP_PARAGRAPH = 20_000
+#: A passage offered as a repair hint shows at most this much of its lines.
+MAX_PASSAGE_CHARS = 2_000
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
@@ -132,13 +139,33 @@ class FileText:
         self.markdown = is_markdown_path(path)
         self._forms: dict[tuple[str, bool], Mapped] = {}
         self._line_starts: list[int] | None = None
+        self._long_paragraph: bool | None = None
         self._lock = threading.Lock()
+
+    @property
+    def long_paragraph(self) -> bool:
+        """Whether a paragraph is longer than :data:`MAX_MARKUP_PARAGRAPH` (linear scan)."""
+        if self._long_paragraph is None:
+            self._long_paragraph = (
+                len(self.text) > MAX_MARKUP_PARAGRAPH and not self._paragraphs_short()
+            )
+        return self._long_paragraph
+
+    def _paragraphs_short(self) -> bool:
+        prev = 0
+        for m in _PARAGRAPH_BREAK.finditer(self.text):
+            if m.start() - prev > MAX_MARKUP_PARAGRAPH:
+                return False
+            prev = m.end()
+        return len(self.text) - prev <= MAX_MARKUP_PARAGRAPH
 
     def form(self, level: str, bullets: bool) -> Mapped:
         key = (level, bullets)
         m = self._forms.get(key)
         if m is None:
-            if level == "markup" and not has_markup(self.text, self.markdown):
+            if level == "markup" and (
+                self.long_paragraph or not has_markup(self.text, self.markdown)
+            ):
                 m = self.form("whitespace", bullets)  # same text: share it
             with self._lock:
                 m = m or self._forms.get(key)
@@ -329,7 +356,7 @@ class Verifier:
                     match_kind=_KIND[level],
                     occurrences=len(occs),
                     revision=rev,
-                    nearest=[self._passage(ft, o.lines, 1.0) for o in picked[:10]],
+                    nearest=[self._passage(ft, o.lines, 1.0, o.start) for o in picked[:10]],
                     message=f"quote occurs {len(picked)} times in {ft.path} (lines {where}); "
                     "give a line range that picks one",
                 )
@@ -341,20 +368,36 @@ class Verifier:
                 status=VerifyStatus.not_found,
                 occurrences=0,
                 revision=rev,
-                nearest=[self._passage(ft, o.lines, 1.0) for o in outside[: self.nearest_k]],
+                nearest=[
+                    self._passage(ft, o.lines, 1.0, o.start) for o in outside[: self.nearest_k]
+                ],
                 message=f"quote occurs in {ft.path} at lines {where}, not within {lines}",
             )
         return Verification(
             status=VerifyStatus.not_found,
             revision=rev,
             nearest=self.nearest_passages(ft, quote) if hints else [],
-            message=f"quote not found in {ft.path}" + (f"; {_lossy_note(ft)}" if ft.lossy else ""),
+            message=f"quote not found in {ft.path}"
+            + (f"; {_lossy_note(ft)}" if ft.lossy else "")
+            + (
+                f"; inline markup was not normalised (a paragraph over {MAX_MARKUP_PARAGRAPH} "
+                "characters)"
+                if ft.long_paragraph and has_markup(quote, ft.markdown)
+                else ""
+            ),
         )
 
     # -- repair hints -----------------------------------------------------------
 
-    def _passage(self, ft: FileText, lines: LineRange, score: float) -> Passage:
+    def _passage(
+        self, ft: FileText, lines: LineRange, score: float, at: int | None = None
+    ) -> Passage:
+        """The passage at ``lines``; on a huge line, the part around offset ``at``."""
         text = ft.passage_text(lines)
+        if len(text) > MAX_PASSAGE_CHARS:
+            first = ft.line_starts[lines.start - 1]
+            lo = max(0, (at if at is not None else first) - first - MAX_PASSAGE_CHARS // 4)
+            text = text[lo : lo + MAX_PASSAGE_CHARS]
         return Passage(path=ft.path, lines=lines, text=text, score=round(score, 4))
 
     def nearest_passages(self, ft: FileText, quote: str, k: int | None = None) -> list[Passage]:
@@ -406,7 +449,7 @@ class Verifier:
             if any(lines.overlaps(s) for s in seen):
                 continue
             seen.append(lines)
-            out.append(self._passage(ft, lines, score))
+            out.append(self._passage(ft, lines, score, a))
         return out
 
     def elsewhere(self, quote: str, exclude: str | None = None) -> list[Passage]:

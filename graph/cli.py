@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from graph.proposer import Proposer
     from graph.runner import ProposerFactory, RunResult
 
+#: Seconds between progress lines when the output is not a terminal.
+LINE_EVERY = 5.0
+
 OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
 
@@ -140,7 +143,8 @@ def _announcing(console: Console, factory: ProposerFactory, system: str | None) 
 
 
 class _RunProgress:
-    """A rich progress bar fed by the graph's per-node updates."""
+    """A rich progress bar fed by the graph's per-node updates; without a terminal
+    (a script, CI) a plain line on stderr at each stage and every few seconds."""
 
     def __init__(self, console: Console):
         from drafter.console import progress_bar
@@ -149,18 +153,44 @@ class _RunProgress:
             label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
+        self.lines = not console.is_terminal
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.stage = ""
+        self.done = 0
+        self.total: int | None = None
+
+    def _say(self, stage: str, force: bool = False) -> None:
+        if not self.lines:
+            return
+        now = time.monotonic()
+        if not force and stage == self.stage and now - self.last < LINE_EVERY:
+            return
+        self.stage, self.last = stage, now
+        count = f" {self.done}/{self.total}" if self.total is not None else ""
+        from drafter.console import err_console
+
+        err_console().print(
+            f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
+        )
 
     def __call__(self, node: str, update: dict[str, Any]) -> None:
         p, t = self.progress, self.task
         if node == "plan":
             items = (update.get("plan") or {}).get("items", [])
             p.update(t, description="drafting records", total=len(items), completed=0)
+            self.total, self.done = len(items), 0
+            self._say("drafting records", force=True)
         elif node == "draft_record":
             p.advance(t)
+            self.done += 1
+            self._say("drafting records", force=self.done == self.total)
         elif node == "verify":
             pending = update.get("pending") or {}
             desc = f"repairing {len(pending)} record(s)" if pending else "writing the account"
             p.update(t, description=desc)
+            self.total = None
+            self._say(desc, force=True)
         elif node in ("resolve_snapshot", "ensure_index", "survey"):
             nxt = {
                 "resolve_snapshot": "indexing",
@@ -168,8 +198,10 @@ class _RunProgress:
                 "survey": "planning",
             }
             p.update(t, description=nxt[node])
+            self._say(nxt[node], force=True)
         elif node == "assemble":
             p.update(t, description="done")
+            self._say("done", force=True)
 
 
 def _execute(
@@ -247,6 +279,9 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
         text_out.parent.mkdir(parents=True, exist_ok=True)
         save_report(report, text_out, "text")
     console.print(draft_table(report))
+    index_line = coverage_summary(report)
+    if index_line:
+        console.print(index_line, soft_wrap=True, highlight=False)
     if result.replayed:
         console.print(
             f"{result.replayed} model call(s) answered from the run's journal, not paid again"
@@ -264,6 +299,20 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
     say_review_store(console, out, report)
     return report
+
+
+def coverage_summary(report: Report) -> str:
+    """One line: what the index embedded, kept for word search only, and skipped."""
+    got = (report.meta.extra.get("index") if report.meta is not None else None) or {}
+    if not isinstance(got, dict) or not got:
+        return ""
+    n = {k: int(v) for k, v in got.items() if isinstance(v, int)}
+    return (
+        f"index: {n.get('files embedded', 0)} file(s) embedded, "
+        f"{n.get('files lexical only', 0)} lexical only, {n.get('files skipped', 0)} skipped; "
+        f"dense vectors for {n.get('chunks embedded', 0)} of {n.get('chunks to embed', 0)} "
+        f"chunks (the draft's notes list what was left out)"
+    )
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:

@@ -28,7 +28,7 @@ from tree_sitter import Language, Node, Parser
 
 from retrieval.embeddings import MAX_TOKENS, counting_tokenizer
 
-CHUNKER_VERSION = "2"
+CHUNKER_VERSION = "3"  # 3: files by role (retrieval.roles); data, logs, results not embedded
 #: Room left for the "path / symbol" line the index puts in front of each chunk.
 HEADER_RESERVE = 32
 #: Word pieces a chunk may cost, [CLS] and [SEP] included.
@@ -138,15 +138,17 @@ def skip_reason(path: str, text: str) -> str | None:
         return "unsupported type"
     if "\0" in text:
         return "binary"
-    if len(text) > MAX_FILE_BYTES or text.count("\n") > MAX_FILE_LINES:
-        return "too large"
+    if len(text) > MAX_FILE_BYTES:
+        return f"over {MAX_FILE_BYTES // 1_000_000} MB"
+    if text.count("\n") > MAX_FILE_LINES:
+        return f"over {MAX_FILE_LINES} lines"
     if not text.strip():
         return "empty"
     head = text[:2000]
     if _GENERATED_MARK.search(head) and p.suffix.lower() not in _MD_SUFFIXES:
         return "generated"
     if max((len(line) for line in text.split("\n")), default=0) > MAX_LINE_CHARS:
-        return "generated"  # minified or serialised data: one line too long to read
+        return f"line over {MAX_LINE_CHARS} characters"  # minified or serialised data
     return None
 
 
@@ -534,3 +536,34 @@ def chunk_file(path: str, text: str) -> ChunkResult:
         _pack_text(b, 0, len(b.lines.lines) - 1, "", "lines")
     chunks = sorted(b.out, key=lambda c: c.start_line)
     return ChunkResult(path, chunks=chunks, syntax_error=syntax_error)
+
+
+#: Lines per window of a lexical-only opening part.
+HEAD_WINDOW_LINES = 40
+
+
+def head_chunks(path: str, text: str, max_bytes: int) -> list[Chunk]:
+    """Windows over the opening ``max_bytes`` of a file that is searched by its words only
+    (data, logs, results).  No token budget: these chunks are never embedded.  A first
+    line longer than the whole budget gives one chunk holding its opening characters (a
+    substring of line 1, so a quote taken from it still verifies)."""
+    if "\0" in text[:max_bytes] or not text.strip():
+        return []
+    lines = split_lines(text)
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) > max_bytes:
+            break
+        kept.append(line)
+        used += len(line)
+    if not kept:
+        piece = lines[0][:max_bytes]
+        return [Chunk(path, 1, 1, "", "head", piece, content_hash(piece))]
+    out: list[Chunk] = []
+    for i in range(0, len(kept), HEAD_WINDOW_LINES):
+        part = "".join(kept[i : i + HEAD_WINDOW_LINES]).rstrip("\n")
+        if part.strip():
+            n = min(len(kept), i + HEAD_WINDOW_LINES)
+            out.append(Chunk(path, i + 1, n, "", "head", part, content_hash(part)))
+    return out

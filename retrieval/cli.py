@@ -34,6 +34,10 @@ _url_opt = click.option(
 )
 
 
+#: Groups of files left out shown in the summary (largest first).
+_LEFT_OUT_ROWS = 10
+
+
 def _summary(stats: IndexStats) -> Table:
     from rich.table import Table
 
@@ -43,12 +47,17 @@ def _summary(stats: IndexStats) -> Table:
     table.add_column("what")
     table.add_column("value", justify="right")
     table.add_row("files in revision", str(stats.files_total))
-    table.add_row("files indexed", str(stats.files_indexed))
+    for role, n in sorted(stats.roles.items()):
+        table.add_row(f"files: {role}", str(n))
+    table.add_row("files embedded whole", str(stats.files_indexed))
     for reason, n in sorted(stats.skipped.items()):
-        table.add_row(f"skipped: {reason}", str(n))
+        table.add_row(f"refused by the chunker: {reason}", str(n))
+    for what, (n, size) in list(stats.left_out.items())[:_LEFT_OUT_ROWS]:
+        table.add_row(markup_safe(f"not embedded: {what}"), f"{n} ({size / 1e6:.1f} MB)")
     if stats.syntax_errors:
         table.add_row("files with syntax errors (chunked)", str(len(stats.syntax_errors)))
-    table.add_row("chunks", str(stats.chunks))
+    table.add_row("chunks embedded (dense + word search)", str(stats.chunks))
+    table.add_row("chunks lexical only (opening parts)", str(stats.lexical_chunks))
     table.add_row("embedded now", str(stats.embedded))
     table.add_row("vectors reused", str(stats.reused))
     table.add_row("already stored", str(stats.already_present))

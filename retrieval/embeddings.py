@@ -98,7 +98,7 @@ class _Model:
         # Busy-waiting worker threads cost more than they save when the CPU is shared
         # (measured: ~35 vs ~20 chunks/s on a loaded 2-core machine).
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
+        opts.intra_op_num_threads = _threads or max(1, min(4, os.cpu_count() or 1))
         self.session = ort.InferenceSession(
             str(path), sess_options=opts, providers=["CPUExecutionProvider"]
         )
@@ -130,6 +130,17 @@ class _Model:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)  # numpy types this as Any
         unit: np.ndarray = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return unit
+
+
+_threads: int | None = None
+
+
+def use_threads(n: int) -> None:
+    """Model threads for this process, when the model is not loaded yet (a build in the
+    background of a draft takes one core and leaves the other to the draft)."""
+    global _threads
+    if _model.cache_info().currsize == 0:
+        _threads = max(1, n)
 
 
 @lru_cache(maxsize=1)

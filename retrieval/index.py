@@ -25,30 +25,39 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
-from uuid import UUID
 
 import chromadb
 import numpy as np
 from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError
-from rich.progress import Progress
 
 from drafter import config
-from drafter.console import err_console, progress_bar
 from drafter.errors import BadInput, DrafterError, RepoError
 from drafter.snapshot import Snapshot
-from retrieval.chunking import CHUNKER_VERSION, HEADER_RESERVE, Chunk, chunk_file, text_cost
+from retrieval.chunking import (
+    CHUNKER_VERSION,
+    HEADER_RESERVE,
+    Chunk,
+    chunk_file,
+    head_chunks,
+    text_cost,
+)
 from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed, model_key
+from retrieval.index_progress import IndexProgress
+from retrieval.roles import LEXICAL_HEAD_BYTES, RoleMap, Treatment, classify_revision
 
 if TYPE_CHECKING:  # search imports this module; the cache only names its type
     from retrieval.search import Lexical
 
-BATCH = 256
+BATCH = 64
+#: Texts per model call inside a batch: a stop request waits for one step at most.
+EMBED_STEP = 16
 _PAGE = 2000
 
 
@@ -79,10 +88,77 @@ class IndexStats:
     removed: int = 0  # stray entries deleted
     was_complete: bool = False
     embedded_ids: list[str] = field(default_factory=list)
+    #: files per "role: treatment" (embedded, lexical only, skipped)
+    roles: Counter[str] = field(default_factory=Counter)
+    #: files not embedded: "role, treatment: reason" -> [files, bytes]
+    left_out: dict[str, list[int]] = field(default_factory=dict)
+    lexical_chunks: int = 0  # opening parts of lexical-only files (never embedded)
+    stopped: bool = False  # asked to stop before the collection was complete
     t_chunk: float = 0.0
     t_embed: float = 0.0
     t_store: float = 0.0
     seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class ChunkPlan:
+    """What one revision's index holds: file roles, the chunks to embed (files in path
+    order) and the opening parts of lexical-only files."""
+
+    roles: RoleMap
+    chunks: list[Chunk] = field(default_factory=list)
+    lexical_chunks: list[Chunk] = field(default_factory=list)
+    files_indexed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    syntax_errors: list[str] = field(default_factory=list)
+
+
+def make_plan(snapshot: Snapshot) -> ChunkPlan:
+    """Classify every file (:mod:`retrieval.roles`) and chunk what is read: files to
+    embed whole, lexical-only files by their bounded opening part; the rest is listed."""
+    roles = classify_revision(snapshot)
+    plan = ChunkPlan(roles=roles)
+    wanted = [f for f in roles.files.values() if f.treatment is not Treatment.listed]
+    snapshot.prefetch([f.path for f in wanted if f.size <= 4 * 1_000_000])
+    for f in wanted:
+        path = f.path
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError:  # Chroma metadata must be valid UTF-8
+            plan.skipped["undecodable path"] += 1
+            continue
+        try:
+            tf = snapshot.read_text(path)
+        except RepoError:
+            plan.skipped["unreadable"] += 1
+            continue
+        if tf.binary:
+            plan.skipped["binary"] += 1
+            continue
+        if f.treatment is Treatment.lexical:
+            plan.lexical_chunks.extend(head_chunks(path, tf.text, LEXICAL_HEAD_BYTES))
+            continue
+        res = chunk_file(path, tf.text)
+        if res.skipped:
+            plan.skipped[res.skipped] += 1
+            plan.lexical_chunks.extend(head_chunks(path, tf.text, LEXICAL_HEAD_BYTES))
+            continue
+        plan.files_indexed += 1
+        if res.syntax_error:
+            plan.syntax_errors.append(path)
+        plan.chunks.extend(res.chunks)
+    return plan
+
+
+def _plan_stats(stats: IndexStats, plan: ChunkPlan) -> None:
+    stats.files_total = len(plan.roles.files)
+    stats.files_indexed = plan.files_indexed
+    stats.skipped = Counter(plan.skipped)
+    stats.syntax_errors = list(plan.syntax_errors)
+    stats.chunks = len(plan.chunks)
+    stats.lexical_chunks = len(plan.lexical_chunks)
+    stats.roles = Counter({f"{r}: {t}": n for (r, t), n in plan.roles.counts().items()})
+    stats.left_out = {k: [n, b] for k, (n, b) in plan.roles.left_out().items()}
 
 
 def collection_name(namespace: str, identity: str, sha: str) -> str:
@@ -198,7 +274,11 @@ class Index:
         self.batch_size = batch_size
         self.cache = VectorCache(data_dir / "embed-cache.sqlite3")
         self._ef = MiniLMEmbeddingFunction()
-        self.lexical_cache: dict[str, tuple[UUID, Lexical]] = {}  # name -> (collection id, …)
+        self.lexical_cache: dict[str, Lexical] = {}  # collection name -> BM25 over its plan
+        self._plans: dict[str, ChunkPlan] = {}
+        self._plan_lock = threading.Lock()
+        #: collection name -> [chunks stored, chunks planned], updated as batches land
+        self.dense: dict[str, list[int]] = {}
 
     # -- collections ------------------------------------------------------------------
 
@@ -237,16 +317,75 @@ class Index:
     def drop(self, snapshot: Snapshot) -> bool:
         name = self.name_for(snapshot)
         self.lexical_cache.pop(name, None)
+        self._plans.pop(name, None)
+        self.dense.pop(name, None)
         try:
             self.client.delete_collection(name)
         except (NotFoundError, ValueError):
             return False
         return True
 
+    # -- the chunk plan -----------------------------------------------------------------
+
+    def plan(self, snapshot: Snapshot) -> ChunkPlan:
+        """Roles and chunks of the revision, computed once per process (a search and the
+        build in the background share them)."""
+        name = self.name_for(snapshot)
+        with self._plan_lock:
+            got = self._plans.get(name)
+            if got is None:
+                got = self._plans[name] = make_plan(snapshot)
+            return got
+
+    def lexical(self, snapshot: Snapshot) -> Lexical:
+        """BM25 over every chunk of the plan, embedded or not: ready before any vector."""
+        from retrieval.search import Lexical
+
+        name = self.name_for(snapshot)
+        plan = self.plan(snapshot)
+        with self._plan_lock:
+            lex = self.lexical_cache.get(name)
+            if lex is None:
+                every = plan.chunks + plan.lexical_chunks
+                lex = Lexical(
+                    [c.id for c in every],
+                    [_chunk_metadata(c) for c in every],
+                    [c.text for c in every],
+                )
+                self.lexical_cache[name] = lex
+            return lex
+
+    def partial(self, snapshot: Snapshot) -> Collection | None:
+        """The revision's collection in whatever state it is (None if none exists)."""
+        return self._get(self.name_for(snapshot))
+
+    def dense_state(self, snapshot: Snapshot) -> tuple[int, int]:
+        """(chunks with a stored vector, chunks to embed) as this process knows them."""
+        got = self.dense.get(self.name_for(snapshot))
+        if got is not None:
+            return got[0], got[1]
+        col = self.collection(snapshot)
+        if col is not None:
+            n = int((col.metadata or {}).get("chunks", 0))
+            return n, n
+        return 0, len(self.plan(snapshot).chunks)
+
     # -- ensure -----------------------------------------------------------------------
 
-    def ensure(self, snapshot: Snapshot, progress: bool = True) -> IndexStats:
-        """Make the revision's collection complete; cheap when it already is."""
+    def ensure(
+        self,
+        snapshot: Snapshot,
+        progress: bool = True,
+        *,
+        stop: threading.Event | None = None,
+        order: Callable[[], dict[str, int]] | None = None,
+    ) -> IndexStats:
+        """Make the revision's collection complete; cheap when it already is.
+
+        ``order`` ranks paths (lower first; asked after chunking, so a survey can run
+        meanwhile): what records need is embedded first.  ``stop`` ends the build after
+        the batch in hand; what is stored stays, and the next call continues from it.
+        """
         t0 = time.perf_counter()
         name = self.name_for(snapshot)
         stats = IndexStats(collection=name, identity=snapshot.identity, revision=snapshot.sha)
@@ -259,6 +398,7 @@ class Index:
         ):
             _restore_stats(stats, meta)
             stats.was_complete = True
+            self.dense[name] = [stats.chunks, stats.chunks]
             stats.seconds = time.perf_counter() - t0
             return stats
         base_meta = {
@@ -278,70 +418,43 @@ class Index:
             self._check_model(col)
         elif meta.get("status") == "complete":  # chunker changed: rebuild in place
             col.modify(metadata=base_meta)
-        self.lexical_cache.pop(name, None)
 
-        with progress_bar(
-            label="{task.description:>9}",
-            console=err_console(),
-            enabled=progress,
-            transient=False,
-        ) as bar:
-            chunks = self._chunk_all(snapshot, stats, bar)
+        t = time.perf_counter()
+        plan = self.plan(snapshot)
+        _plan_stats(stats, plan)
+        stats.t_chunk = time.perf_counter() - t
+        with IndexProgress(stats, enabled=progress) as bar:
             existing = self._existing(col)
-            want = {c.id: c for c in chunks}
+            want = {c.id: c for c in plan.chunks}
             stray = [i for i in existing if i not in want]
-            todo = [c for c in chunks if existing.get(c.id) != c.content_hash]
-            stats.already_present = len(chunks) - len(todo)
+            todo = [c for c in plan.chunks if existing.get(c.id) != c.content_hash]
+            stats.already_present = len(plan.chunks) - len(todo)
             if stray:
                 col.delete(ids=stray)
                 stats.removed = len(stray)
-            t_store = bar.add_task("chunks", total=len(chunks), completed=stats.already_present)
-            self._embed_missing(todo, stats, bar)
+            state = self.dense[name] = [stats.already_present, len(plan.chunks)]
+            rank = order() if order is not None else {}
+            if rank:
+                last = len(rank)
+                todo.sort(key=lambda c: rank.get(c.path, last))  # stable: file order kept
+            bar.start(len(plan.chunks), stats.already_present)
             for i in range(0, len(todo), self.batch_size):
+                if stop is not None and stop.is_set():
+                    stats.stopped = True
+                    break
                 batch = todo[i : i + self.batch_size]
-                self._store_batch(col, batch, self._cached_vectors(batch, stats), stats)
-                bar.advance(t_store, len(batch))
-        final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
-        col.modify(metadata=final)
+                vectors = self._vectors(batch, stats, stop)
+                if vectors is None:
+                    stats.stopped = True
+                    break
+                self._store_batch(col, batch, vectors, stats)
+                state[0] += len(batch)
+                bar.advance(len(batch))
+        if not stats.stopped:
+            final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
+            col.modify(metadata=final)
         stats.seconds = time.perf_counter() - t0
         return stats
-
-    def _chunk_all(self, snapshot: Snapshot, stats: IndexStats, bar: Progress) -> list[Chunk]:
-        t = time.perf_counter()
-        files = snapshot.files()
-        stats.files_total = len(files)
-        task = bar.add_task("files", total=len(files))
-        chunks: list[Chunk] = []
-        for path in files:
-            bar.advance(task)
-            try:
-                path.encode("utf-8")
-            except UnicodeEncodeError:  # Chroma metadata must be valid UTF-8
-                stats.skipped["undecodable path"] += 1
-                continue
-            entry = snapshot.entry(path)
-            if entry is not None and entry.size > 4 * 1_000_000:
-                stats.skipped["too large"] += 1
-                continue
-            try:
-                tf = snapshot.read_text(path)
-            except RepoError:
-                stats.skipped["unreadable"] += 1
-                continue
-            if tf.binary:
-                stats.skipped["binary"] += 1
-                continue
-            res = chunk_file(path, tf.text)
-            if res.skipped:
-                stats.skipped[res.skipped] += 1
-                continue
-            stats.files_indexed += 1
-            if res.syntax_error:
-                stats.syntax_errors.append(path)
-            chunks.extend(res.chunks)
-        stats.chunks = len(chunks)
-        stats.t_chunk = time.perf_counter() - t
-        return chunks
 
     def _existing(self, col: Collection) -> dict[str, str]:
         """id -> content hash of what the collection already holds."""
@@ -356,51 +469,34 @@ class Index:
                 return out
             offset += _PAGE
 
-    def _embed_missing(self, todo: list[Chunk], stats: IndexStats, bar: Progress) -> None:
-        """Phase 1: compute every vector the cache lacks, shortest inputs first.
-
-        Embedding all of them before storing anything keeps Chroma's own indexing work
-        off the CPU while the model runs, and sorting the whole set by length keeps
-        padding minimal; each batch goes to the cache at once, so a crash loses at
-        most one batch of model work.
-        """
+    def _vectors(
+        self, batch: list[Chunk], stats: IndexStats, stop: threading.Event | None = None
+    ) -> np.ndarray | None:
+        """The batch's vectors: from the cache, the rest computed now, a few at a time,
+        each few cached at once (a kill loses at most one step of model work).  None
+        when ``stop`` is set before the batch is whole (what was computed is cached)."""
         t = time.perf_counter()
-        need: dict[str, tuple[str, str]] = {}  # key -> (input, chunk id)
-        for i in range(0, len(todo), 500):
-            part = todo[i : i + 500]
-            inputs = [embed_input(c) for c in part]
-            keys = [embed_key(s) for s in inputs]
-            have = self.cache.has(keys)
-            for c, s, k in zip(part, inputs, keys, strict=True):
-                if k not in have and k not in need:
-                    need[k] = (s, c.id)
-        stats.t_embed += time.perf_counter() - t
-        task = bar.add_task("embedded", total=len(need))
-        order = sorted(need, key=lambda k: len(need[k][0]))
-        for i in range(0, len(order), self.batch_size):
-            t = time.perf_counter()
-            keys = order[i : i + self.batch_size]
-            vecs = embed([need[k][0] for k in keys])
-            self.cache.put(dict(zip(keys, vecs, strict=True)))
-            stats.embedded += len(keys)
-            stats.embedded_ids.extend(need[k][1] for k in keys)
-            stats.t_embed += time.perf_counter() - t
-            bar.advance(task, len(keys))
-        stats.reused = len(todo) - stats.embedded
-
-    def _cached_vectors(self, batch: list[Chunk], stats: IndexStats) -> np.ndarray:
-        """Phase 2 input: the batch's vectors from the cache (embedding any that vanished)."""
-        t = time.perf_counter()
-        keys = [embed_key(embed_input(c)) for c in batch]
+        inputs = [embed_input(c) for c in batch]
+        keys = [embed_key(s) for s in inputs]
         cached = self.cache.get(keys)
-        lost = [i for i, k in enumerate(keys) if k not in cached]
-        if lost:  # the cache file was removed under us: recompute, do not fail
-            fresh = embed([embed_input(batch[i]) for i in lost])
-            for j, i in enumerate(lost):
-                cached[keys[i]] = fresh[j]
-        out = np.stack([cached[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
-        stats.t_store += time.perf_counter() - t
-        return out
+        need = {
+            k: (s, c.id) for c, s, k in zip(batch, inputs, keys, strict=True) if k not in cached
+        }
+        order = list(need)
+        try:
+            for i in range(0, len(order), EMBED_STEP):
+                if stop is not None and stop.is_set():
+                    return None
+                step = order[i : i + EMBED_STEP]
+                fresh = dict(zip(step, embed([need[k][0] for k in step]), strict=True))
+                self.cache.put(fresh)
+                cached.update(fresh)
+                stats.embedded += len(step)
+                stats.embedded_ids.extend(need[k][1] for k in step)
+        finally:
+            stats.t_embed += time.perf_counter() - t
+        stats.reused += len(batch) - len(need)
+        return np.stack([cached[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
 
     def _store_batch(
         self, col: Collection, batch: list[Chunk], vectors: np.ndarray, stats: IndexStats
@@ -426,6 +522,9 @@ def _stats_metadata(stats: IndexStats) -> dict[str, Any]:
         "files_indexed": stats.files_indexed,
         "skipped": json.dumps(dict(sorted(stats.skipped.items()))),
         "syntax_errors": len(stats.syntax_errors),
+        "lexical_chunks": stats.lexical_chunks,
+        "roles": json.dumps(dict(sorted(stats.roles.items()))),
+        "left_out": json.dumps(stats.left_out),
     }
 
 
@@ -437,6 +536,12 @@ def _restore_stats(stats: IndexStats, meta: dict[str, Any]) -> None:
         stats.skipped = Counter(json.loads(str(meta.get("skipped", "{}"))))
     except ValueError:
         stats.skipped = Counter()
+    stats.lexical_chunks = int(meta.get("lexical_chunks", 0))
+    try:
+        stats.roles = Counter(json.loads(str(meta.get("roles", "{}"))))
+        stats.left_out = dict(json.loads(str(meta.get("left_out", "{}"))))
+    except ValueError:
+        pass
     stats.already_present = stats.chunks
 
 
@@ -475,3 +580,62 @@ def open_index(
     path.mkdir(parents=True, exist_ok=True)
     client = chromadb.PersistentClient(path=str(path), settings=_settings())
     return Index(client, root, "embedded", namespace, batch_size)
+
+
+#: How much a survey finding of each category pulls its file forward in the build.
+_RANK_WEIGHT = {
+    "entry_point": 8,
+    "model_call": 6,
+    "model_loop": 6,
+    "exec_effect": 4,
+    "persistence": 4,
+    "tool_dispatch": 3,
+    "prompt": 3,
+    "gating": 2,
+    "read_back": 2,
+}
+
+
+def rank_paths(findings: list[Any]) -> dict[str, int]:
+    """Rank per path (0 first) by the weighted survey findings each file holds: the
+    files that hold entry points, model calls and effects are what records quote."""
+    weight: Counter[str] = Counter()
+    for f in findings:
+        weight[str(f.path)] += _RANK_WEIGHT.get(str(f.category), 1)
+    order = sorted(weight, key=lambda p: (-weight[p], p))
+    return {p: i for i, p in enumerate(order)}
+
+
+def coverage_lines(index: Index, snapshot: Snapshot) -> list[str]:
+    """Plain sentences for a draft: files embedded, lexical only and skipped by role,
+    the largest groups left out, and how much of the dense index existed."""
+    plan = index.plan(snapshot)
+    roles = plan.roles
+    stored, total = index.dense_state(snapshot)
+    out = [f"index coverage: {roles.summary_line()}"]
+    for key, (n, size) in list(roles.left_out().items())[:6]:
+        out.append(f"not embedded: {n} file(s), {size / 1_000_000:.1f} MB — {key}")
+    if stored < total:
+        out.append(
+            f"dense index: {stored} of {total} chunks embedded when this draft was written "
+            "(search used word matches for the rest; the build continues on the next run "
+            "or with drafter index)"
+        )
+    else:
+        out.append(f"dense index: complete ({total} chunks)")
+    return out
+
+
+def coverage_counts(index: Index, snapshot: Snapshot) -> dict[str, int]:
+    """Files per treatment and chunks with vectors, for a draft's summary table."""
+    plan = index.plan(snapshot)
+    files = Counter(f.treatment.value for f in plan.roles.files.values())
+    stored, total = index.dense_state(snapshot)
+    return {
+        "files embedded": files[Treatment.embed.value],
+        "files lexical only": files[Treatment.lexical.value],
+        "files skipped": files[Treatment.listed.value],
+        "chunks embedded": min(stored, total),
+        "chunks to embed": total,
+        "chunks lexical only": len(plan.lexical_chunks),
+    }

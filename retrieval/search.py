@@ -6,20 +6,22 @@ BM25 over identifier tokens (split at ``_`` and camelCase, with the whole identi
 kept too) finds those exactly; reciprocal-rank fusion merges the two rankings without
 having to calibrate their scores against each other.
 
-The lexical index is built from the collection's own documents on the first search
-in a process and kept on the :class:`~retrieval.index.Index`, so it works the same in
-embedded and server mode and needs no second store.
+The lexical index is built from the revision's chunk plan (:meth:`Index.lexical`: the
+files an analyst reads, whole, plus the bounded opening parts of data, logs and
+results) on the first search in a process, so word matches are ready at once while the
+dense vectors are still being embedded; dense hits join as their chunks are stored.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from chromadb.api.models.Collection import Collection
 from scipy import sparse
 
 from drafter.errors import BadInput
@@ -28,6 +30,9 @@ from retrieval.embeddings import embed
 from retrieval.index import Index
 
 RRF_K = 60
+#: Weight of a lexical-only chunk (the opening part of a data, log or results file) in
+#: the fused ranking: found when nothing read matches, never crowding code out.
+HEAD_WEIGHT = 0.5
 DENSE_POOL = 50
 LEXICAL_POOL = 50
 _BM25_K1 = 1.2
@@ -71,12 +76,16 @@ def terms(text: str) -> list[str]:
     """Lexical terms: each identifier lower-cased, plus its snake/camel parts."""
     out: list[str] = []
     for ident in _IDENT.findall(text):
-        low = ident.lower()
-        out.append(low)
-        parts = [p.lower() for piece in ident.split("_") for p in _CAMEL.findall(piece)]
-        if len(parts) > 1:
-            out.extend(parts)
+        out.extend(_ident_terms(ident))
     return out
+
+
+@lru_cache(maxsize=200_000)
+def _ident_terms(ident: str) -> tuple[str, ...]:
+    """One identifier's terms (identifiers repeat a lot: asked once each)."""
+    low = ident.lower()
+    parts = [p.lower() for piece in ident.split("_") for p in _CAMEL.findall(piece)]
+    return (low, *parts) if len(parts) > 1 else (low,)
 
 
 def query_terms(query: str) -> list[str]:
@@ -96,15 +105,20 @@ class Lexical:
         vocab: dict[str, int] = {}
         rows: list[int] = []
         cols: list[int] = []
+        counts: list[int] = []
         for i, (m, d) in enumerate(zip(metas, docs, strict=True)):
             sym = str(m.get("symbol", ""))
             sym = "" if sym.startswith("<") else sym  # "<module>" would match "module"
-            for t in terms(f"{m.get('path', '')} {sym}\n{d}"):
-                rows.append(i)
-                cols.append(vocab.setdefault(t, len(vocab)))
+            # each distinct identifier once per chunk, with its count: same matrix as one
+            # entry per occurrence, a fraction of the Python work
+            for ident, c in Counter(_IDENT.findall(f"{m.get('path', '')} {sym}\n{d}")).items():
+                for t in _ident_terms(ident):
+                    rows.append(i)
+                    cols.append(vocab.setdefault(t, len(vocab)))
+                    counts.append(c)
         n = len(ids)
         tf = sparse.csr_matrix(
-            (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1))
+            (np.asarray(counts, dtype=np.float32), (rows, cols)), shape=(n, max(len(vocab), 1))
         )
         tf.sum_duplicates()
         dl = np.asarray(tf.sum(axis=1)).ravel()
@@ -123,27 +137,6 @@ class Lexical:
         if not cols:
             return np.zeros(len(self.ids), dtype=np.float32)
         return np.asarray(self.matrix[:, cols].sum(axis=1)).ravel()
-
-
-def _load_lexical(index: Index, col: Collection) -> Lexical:
-    cached = index.lexical_cache.get(col.name)
-    if cached is not None and cached[0] == col.id:
-        return cached[1]
-    ids: list[str] = []
-    metas: list[dict[str, Any]] = []
-    docs: list[str] = []
-    offset = 0
-    while True:
-        page = col.get(include=["metadatas", "documents"], limit=_PAGE, offset=offset)
-        ids.extend(page["ids"])
-        metas.extend(dict(m or {}) for m in page["metadatas"] or [])
-        docs.extend(d or "" for d in page["documents"] or [])
-        if len(page["ids"]) < _PAGE:
-            break
-        offset += _PAGE
-    lex = Lexical(ids, metas, docs)
-    index.lexical_cache[col.name] = (col.id, lex)
-    return lex
 
 
 def path_matches(path: str, glob: str) -> bool:
@@ -171,30 +164,65 @@ def _best_line(text: str, start_line: int, qterms: list[str]) -> tuple[int, str]
     return start_line + best, snippet.strip("\n")
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Hits and how much of the dense index stood behind them."""
+
+    hits: list[Hit]
+    dense_stored: int  # chunks with a vector when the query ran
+    dense_total: int  # chunks to embed at this revision
+
+    @property
+    def dense_complete(self) -> bool:
+        return self.dense_stored >= self.dense_total
+
+    def note(self) -> str:
+        """Empty when dense search covered everything; else what it did not cover."""
+        if self.dense_complete:
+            return ""
+        if self.dense_stored == 0:
+            return (
+                "dense results not yet available (the index is still embedding): word matches only"
+            )
+        return (
+            f"dense results cover {self.dense_stored} of {self.dense_total} chunks so far "
+            "(the index is still embedding); word matches cover all"
+        )
+
+
 def search(
     index: Index, snapshot: Snapshot, query: str, k: int = 10, path_glob: str | None = None
 ) -> list[Hit]:
-    """The ``k`` best chunks for ``query`` at the snapshot's revision, best first."""
-    if not query.strip():
-        raise BadInput("the search query is empty")
-    if k < 1:
-        raise BadInput(f"-k must be at least 1, not {k}")
-    col = index.collection(snapshot)
-    if col is None:
+    """The ``k`` best chunks for ``query`` at the snapshot's indexed revision, best first."""
+    if index.collection(snapshot) is None:
         raise NotIndexed(
             f"revision {snapshot.sha[:12]} of {snapshot.identity} is not indexed; "
             "run: drafter index REPO --rev REV"
         )
-    lex = _load_lexical(index, col)
+    return search_ready(index, snapshot, query, k, path_glob).hits
+
+
+def search_ready(
+    index: Index, snapshot: Snapshot, query: str, k: int = 10, path_glob: str | None = None
+) -> Answer:
+    """The ``k`` best chunks from what is ready now: BM25 over every chunk of the
+    revision at once (built from the snapshot, not from the store), fused with dense
+    hits among the chunks already stored; never waits for the build."""
+    if not query.strip():
+        raise BadInput("the search query is empty")
+    if k < 1:
+        raise BadInput(f"-k must be at least 1, not {k}")
+    lex = index.lexical(snapshot)
+    stored, total = index.dense_state(snapshot)
     if not lex.ids:
-        return []
+        return Answer([], stored, total)
     allowed: np.ndarray | None = None
     where: dict[str, Any] | None = None
     if path_glob:
         allowed = np.array([path_matches(str(m.get("path", "")), path_glob) for m in lex.metas])
         paths = sorted({str(m["path"]) for m, ok in zip(lex.metas, allowed, strict=True) if ok})
         if not paths:
-            return []
+            return Answer([], stored, total)
         where = {"path": {"$in": paths}} if len(paths) > 1 else {"path": paths[0]}
 
     qterms = query_terms(query)
@@ -206,21 +234,28 @@ def search(
     top = top[np.argsort(-lex_scores[top], kind="stable")]
     lexical_rank = {lex.ids[r]: n for n, r in enumerate(x for x in top if lex_scores[x] > 0)}
 
-    n_dense = min(max(DENSE_POOL, k), len(lex.ids))
-    res = col.query(
-        query_embeddings=embed([query]), n_results=n_dense, where=where, include=["distances"]
-    )
-    dense_rank = {i: n for n, i in enumerate(res["ids"][0])}
+    dense_rank: dict[str, int] = {}
+    col = index.partial(snapshot) if stored > 0 else None
+    if col is not None:
+        n_dense = min(max(DENSE_POOL, k), max(1, stored))
+        res = col.query(
+            query_embeddings=embed([query]), n_results=n_dense, where=where, include=["distances"]
+        )
+        dense_rank = {i: n for n, i in enumerate(res["ids"][0])}
 
     fused: dict[str, float] = {}
     for ranks in (dense_rank, lexical_rank):
         for cid, r in ranks.items():
             fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + r + 1)
-    order = sorted(fused, key=lambda c: (-fused[c], c))[:k]
+    for cid in fused:  # data, logs, results: found by their words, ranked after what is read
+        row = lex.row_of.get(cid)
+        if row is not None and lex.metas[row].get("kind") == "head":
+            fused[cid] *= HEAD_WEIGHT
+    order = sorted(fused, key=lambda c: (-fused[c], c))
     hits: list[Hit] = []
     for cid in order:
         row = lex.row_of.get(cid)
-        if row is None:  # stored after our lexical snapshot: cannot happen for complete ones
+        if row is None:  # a stray of an older build, deleted when the build resumes
             continue
         m, text = lex.metas[row], lex.docs[row]
         start = int(m.get("start_line", 1))
@@ -240,11 +275,22 @@ def search(
                 lexical_rank=_plus1(lexical_rank.get(cid)),
             )
         )
-    return hits
+        if len(hits) >= k:
+            break
+    return Answer(hits, stored, total)
 
 
 def _plus1(r: int | None) -> int | None:
     return None if r is None else r + 1
 
 
-__all__ = ["Hit", "NotIndexed", "search", "terms", "query_terms", "path_matches"]
+__all__ = [
+    "Answer",
+    "Hit",
+    "NotIndexed",
+    "search",
+    "search_ready",
+    "terms",
+    "query_terms",
+    "path_matches",
+]

@@ -113,7 +113,15 @@ def test_index_is_complete_exact_and_idempotent(make_index, tmp_path: Path) -> N
         st = idx.ensure(snap, progress=False)
         assert st.chunks == len(want) == st.embedded == st.stored
         assert st.files_total == 6 and st.files_indexed == 4
-        assert dict(st.skipped) == {"binary": 1, "vendored": 1}
+        assert dict(st.skipped) == {}  # nothing read was refused by the chunker
+        # the image and the vendored file are listed by role, not read
+        assert dict(st.roles) == {
+            "code: embedded": 2,
+            "docs: embedded": 1,
+            "config: embedded": 1,
+            "data: skipped": 1,
+            "vendored: skipped": 1,
+        }
         assert st.syntax_errors == ["bad.py"]
         rows = stored(idx, snap)
         assert {r["id"]: r["content_hash"] for r in rows} == {
@@ -196,21 +204,24 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
     monkeypatch.setattr(index_module, "embed", failing_embed)
     monkeypatch.setattr(Index, "_store_batch", failing)
     with Snapshot(repo) as snap:
-        # crash 1: while embedding, after two batches of two vectors
+        # crash 1: while embedding the third batch; each batch is stored as it is
+        # embedded (dense hits arrive as files do), so two batches of two are stored
         with pytest.raises(RuntimeError, match="while embedding"):
             idx.ensure(snap, progress=False)
-        assert idx.collection(snap) is None and stored(idx, snap) == []
-        # crash 2: while storing, after two batches of two chunks
+        assert idx.collection(snap) is None  # not marked complete
+        assert len(stored(idx, snap)) == 4
+        # crash 2: storing fails at once, after the third batch was embedded and cached
         monkeypatch.setattr(index_module, "embed", real_embed)
         with pytest.raises(RuntimeError, match="two stored batches"):
             idx.ensure(snap, progress=False)
-        assert idx.collection(snap) is None  # not marked complete
+        assert idx.collection(snap) is None
         assert len(stored(idx, snap)) == 4
         monkeypatch.setattr(Index, "_store_batch", real)
         rerun = idx.ensure(snap, progress=False)
         rows = stored(idx, snap)
     assert rerun.already_present == 4 and rerun.stored == 6
-    assert rerun.embedded == 0  # the second attempt embedded the six the first one lacked
+    # the third batch's vectors came from the cache; only the last two batches were new
+    assert rerun.embedded == 4 and rerun.reused == 2
     want = expected_chunks(snap)
     assert {r["id"]: r["content_hash"] for r in rows} == want  # no gaps, nothing extra
     keys = [(r["path"], r["start_line"]) for r in rows]
@@ -257,7 +268,8 @@ def test_killed_process_then_rerun_completes(make_index, tmp_path: Path) -> None
         assert idx.collection(snap) is None
         st = idx.ensure(snap, progress=False)
         rows = stored(idx, snap)
-        assert st.already_present == 4 and st.stored == 2 and st.embedded == 0
+        # the killed run stored two batches; the last batch is embedded now
+        assert st.already_present == 4 and st.stored == 2 and st.embedded == 2
         assert {r["id"]: r["content_hash"] for r in rows} == expected_chunks(snap)
         assert len(rows) == 6
 

@@ -125,4 +125,9 @@ def assemble(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     cfg = runtime.context.config
     model = cfg.model if cfg.generator != "offline" else None
     report = build_report(state, runtime.context.proposer.name, model)
+    res = runtime.context.resources
+    if res.use_index and report.meta is not None:
+        # what the index read and what it left out: the analyst knows what was not read
+        report.meta.notes = list(dict.fromkeys([*report.meta.notes, *res.coverage()]))
+        report.meta.extra["index"] = res.coverage_counts()
     return {"report": report.model_dump(mode="json")}

@@ -1,11 +1,11 @@
-"""Start indexing the revision in Chroma; never make the survey or the plan wait.
+"""Start indexing the revision in Chroma; nothing in the run waits for it.
 
-Indexing is idempotent and incremental (retrieval's job).  This node only starts it
-in the background (:meth:`Resources.start_index`): the first retrieval a record asks
-for waits for the build, and the run lets it finish before closing, so the next run
-finds the collection complete.  A run whose proposer never searches pays for index
-work only in wall time after its draft is written, never before the plan; with
-``--no-index`` nothing is built at all.
+Indexing is idempotent, incremental and resumable (retrieval's job).  This node only
+starts it in the background (:meth:`Resources.start_index`), files in survey rank order.
+Searches answer from what is ready (word matches at once, dense hits as chunks are
+stored) and say when dense results were not yet available; when the draft is written
+the build stops after its batch in hand and the next run (or ``drafter index``)
+continues it.  With ``--no-index`` nothing is built at all.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ None of these objects is checkpointed — they are rebuilt from ``repo`` and ``r
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from drafter.model import Verification, Witness
 from drafter.snapshot import Snapshot
+
+#: Chunks per build batch in a run: small, so a stop at the end of the draft is prompt.
+BUILD_BATCH = 64
+#: Nice value of the background build (a draft's own work goes first).
+BACKGROUND_NICE = 10
 
 if TYPE_CHECKING:  # imported on first use: most runs that build Resources never verify
     from drafter.verify import Verifier
@@ -40,7 +46,12 @@ class Resources:
     # snapshot, the verifier or the survey, which share ``_lock``
     _index_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _index_thread: threading.Thread | None = field(default=None, repr=False)
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    # searches share the chunk plan and BM25 matrix; one at a time keeps them cheap
+    _search_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     index_error: str | None = None
+    #: wait for the whole index at close (``drafter index`` semantics); a draft does not
+    finish_index: bool = False
 
     # -- snapshot and verifier ----------------------------------------------------
 
@@ -62,43 +73,85 @@ class Resources:
     # -- index and search ---------------------------------------------------------
 
     def index(self) -> Any:
-        """The Chroma index of this revision, built or completed on first use (waits
-        for a build :meth:`start_index` began)."""
+        """The Chroma index handle of this run (None with ``--no-index``).  Opening it
+        never waits for embedding: the build runs in :meth:`start_index`."""
         with self._index_lock:
             if self._index is None and self.use_index:
                 from retrieval.index import open_index
 
-                idx = open_index(data_dir=self.data_dir, chroma_url=self.chroma_url)
-                self.index_stats = idx.ensure(self.snapshot(), progress=self.progress)
-                self._index = idx
+                self._index = open_index(
+                    data_dir=self.data_dir, chroma_url=self.chroma_url, batch_size=BUILD_BATCH
+                )
             return self._index
 
     def start_index(self) -> None:
-        """Build or complete the index in a background thread, so the survey and the
-        plan never wait for index work; the first search waits for it, and
-        :meth:`close` lets it finish so the next run finds the index complete."""
-        if not self.use_index or self._index is not None or self._index_thread is not None:
+        """Build or continue the dense index in a background thread, files in survey
+        rank order; nothing waits for it (search answers from what is ready) and
+        :meth:`close` stops it after the batch in hand: the next run continues."""
+        if not self.use_index or self._index_thread is not None:
             return
 
         def build() -> None:
             try:
-                self.index()
-            except Exception as exc:  # noqa: BLE001 - reported by the run, retried on search
+                # opened first: its imports (chromadb) run under the index lock, never
+                # beside a search's in another thread
+                idx = self.index()
+                _background_priority()
+                self.index_stats = idx.ensure(
+                    self.snapshot(), progress=self.progress, stop=self._stop, order=self.rank
+                )
+            except Exception as exc:  # noqa: BLE001 - reported by the run; search still answers
                 self.index_error = f"{type(exc).__name__}: {exc}"
 
         self._index_thread = threading.Thread(target=build, name="drafter-index", daemon=True)
         self._index_thread.start()
 
+    def rank(self) -> dict[str, int]:
+        """Paths in the order records need them: files holding entry points, model
+        calls and effects first (by weighted survey findings), then the rest."""
+        from retrieval.index import rank_paths
+
+        try:
+            survey = self.survey()
+        except Exception:  # noqa: BLE001 - no survey: embed in path order
+            return {}
+        return rank_paths(survey.findings)
+
     def search(self, query: str, k: int, path_glob: str | None = None) -> list[dict[str, Any]]:
         """Hybrid search hits as plain dicts (path, start, end, symbol, score, text)."""
+        return self.search_answer(query, k, path_glob)[0]
+
+    def search_answer(
+        self, query: str, k: int, path_glob: str | None = None
+    ) -> tuple[list[dict[str, Any]], str]:
+        """Hits from what is ready now, and a note saying what dense search did not cover
+        yet (empty once the index is complete)."""
+        idx = self.index()
+        if idx is None:
+            return [], ""
+        from retrieval.search import search_ready
+
+        snap = self.snapshot()
+        with self._search_lock:
+            answer = search_ready(idx, snap, query, k=k, path_glob=path_glob)
+        return [_hit_dict(h) for h in answer.hits], answer.note()
+
+    def coverage(self) -> list[str]:
+        """What the index read at this revision and what it left out, for the draft."""
         idx = self.index()
         if idx is None:
             return []
-        from retrieval.search import search
+        from retrieval.index import coverage_lines
 
-        with self._lock:
-            hits = search(idx, self.snapshot(), query, k=k, path_glob=path_glob)
-        return [_hit_dict(h) for h in hits]
+        return coverage_lines(idx, self.snapshot())
+
+    def coverage_counts(self) -> dict[str, int]:
+        idx = self.index()
+        if idx is None:
+            return {}
+        from retrieval.index import coverage_counts
+
+        return coverage_counts(idx, self.snapshot())
 
     # -- survey -------------------------------------------------------------------
 
@@ -115,6 +168,8 @@ class Resources:
 
     def close(self) -> None:
         if self._index_thread is not None:
+            if not self.finish_index:
+                self._stop.set()  # the build resumes in the next run
             self._index_thread.join()
             self._index_thread = None
         with self._lock:
@@ -126,6 +181,18 @@ class Resources:
                 self._snapshot.close()
                 self._snapshot = None
             self._verifier = None
+
+
+def _background_priority() -> None:
+    """Let the draft have the CPU: this thread (and the model's worker threads it
+    starts) run at a lower priority, and the model uses one thread."""
+    from retrieval.embeddings import use_threads
+
+    use_threads(1)
+    try:  # Linux sets the nice value per thread (task id); elsewhere this is a no-op
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+    except (AttributeError, OSError):
+        pass
 
 
 def _hit_dict(hit: Any) -> dict[str, Any]:

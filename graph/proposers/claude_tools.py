@@ -413,8 +413,8 @@ class SnapshotTools:
             raise ToolError(
                 "no search index in this run (--no-index): search is not offered; use grep"
             )
-        hits = self.res.search(args.query, k=args.k)
-        parts = [f"search {args.query!r}: {len(hits)} passage(s)"]
+        hits, note = self.res.search_answer(args.query, k=args.k)
+        parts = [f"search {args.query!r}: {len(hits)} passage(s)" + (f"; {note}" if note else "")]
         for h in hits:
             text = "\n".join((h.get("text") or "").splitlines()[:40])
             parts.append(

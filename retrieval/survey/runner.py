@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from drafter.console import progress_bar
 from drafter.errors import RepoError
 from drafter.snapshot import Snapshot
+from retrieval.roles import Role, classify_revision
 from retrieval.survey import (
     claims,
     config_reads,
@@ -47,6 +48,8 @@ _DOC_CLAIM_FILE = re.compile(
     r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I
 )
 _CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
+#: File roles (:mod:`retrieval.roles`) the survey does not read.
+_NOT_SURVEYED = frozenset({Role.logs, Role.results, Role.data})
 _CATEGORY_ORDER = {c: i for i, c in enumerate(CATEGORIES)}
 
 
@@ -83,10 +86,18 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
     text_files: list[tuple[str, str]] = []
     skipped: Counter[str] = Counter()
 
+    roles = classify_revision(snapshot)
+    not_read: Counter[str] = Counter()
     with progress_bar(label="[bold]{task.description}", enabled=progress) as bar:
         task = bar.add_task("survey: reading", total=len(entries))
         for e in entries:
             bar.advance(task)
+            role = roles.role(e.path)
+            if role in _NOT_SURVEYED:
+                # run output, results and data yield no entry points, prompts or claims:
+                # an eval.sh kept from an old run is evidence the system ran, not a route
+                not_read[str(role)] += 1
+                continue
             reason = _skip_reason(e.path, e.size, e.kind)
             if reason is not None:
                 if e.path.endswith(".py") or reason.startswith("huge") or reason == "generated":
@@ -130,6 +141,9 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
     survey.python_files = len(py_files)
     for reason, n in sorted(skipped.items()):
         survey.notices.append(f"skipped {n} file(s): {reason}")
+    if not_read:
+        parts = ", ".join(f"{n} {role}" for role, n in sorted(not_read.items()))
+        survey.notices.append(f"not surveyed by file role (evidence of runs and data): {parts}")
     if not py_files:
         survey.notices.append(
             "no Python files at this revision: Python rules and the call graph are empty"
