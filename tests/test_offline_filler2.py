@@ -91,3 +91,77 @@ def test_relabel_takes_unwitnessed_names_out_of_lists() -> None:
     # a name inside a phrase is not a list item: the label stays (and is flagged)
     phrase = "Loop: notes.md written by a run, then loaded"
     assert relabel(phrase, ["file notes.md"]) == phrase
+
+
+# -- 2. recipe caps counted after sibling folding --------------------------------------
+
+_DOMAINS = ("alpha", "beta", "gamma", "delta", "epsilon")
+_SEARCH = (
+    "import json\nimport os\nimport openai\nimport numpy as np\n"
+    "from {d}_prompt import get_prompt\n\n"
+    "client = openai.OpenAI()\n\n\n"
+    "def get_json_response(msg, model):\n"
+    "    r = client.chat.completions.create(model=model, messages=msg)\n"
+    "    return json.loads(r.choices[0].message.content)\n\n\n"
+    "def evaluate(code):\n"
+    "    acc_list = [1, 0]\n"
+    "    if np.mean(acc_list) < 0.01:\n"
+    "        raise Exception('zero accuracy')\n"
+    "    return acc_list\n\n\n"
+    "def search(args):\n"
+    '    file_path = os.path.join(args.save_dir, f"{{args.name}}_run_archive.json")\n'
+    "    if os.path.exists(file_path):\n"
+    "        with open(file_path, 'r') as json_file:\n"
+    "            archive = json.load(json_file)\n"
+    "    else:\n"
+    "        archive = []\n"
+    '    seen_path = os.path.join(args.save_dir, "seen_codes.json")\n'
+    "    if os.path.exists(seen_path):\n"
+    "        with open(seen_path, 'r') as fh:\n"
+    "            seen = json.load(fh)\n"
+    "    else:\n"
+    "        seen = []\n"
+    "    for n in range(args.generations):\n"
+    "        nxt = get_json_response(get_prompt(archive), args.model)\n"
+    "        nxt['fitness'] = evaluate(nxt['code'])\n"
+    "        archive.append(nxt)\n"
+    "        seen.append(nxt['code'])\n"
+    "        with open(file_path, 'w') as json_file:\n"
+    "            json.dump(archive, json_file, indent=4)\n"
+    "        with open(seen_path, 'w') as fh:\n"
+    "            json.dump(seen, fh)\n\n\n"
+    'if __name__ == "__main__":\n'
+    "    import argparse\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    search(p.parse_args())\n"
+)
+_PROMPT = (
+    'SYSTEM = """You are a careful designer of agents. Always answer in JSON."""\n\n\n'
+    "def get_prompt(archive):\n"
+    '    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": '
+    "str(archive)}]\n\n\n"
+    "def get_init_archive():\n"
+    "    return []\n"
+)
+FIVE = {
+    **{f"_{d}/search.py": _SEARCH.format(d=d) for d in _DOMAINS},
+    **{f"_{d}/{d}_prompt.py": _PROMPT for d in _DOMAINS},
+    "README.md": "# Demo\n\nRun `python {DOMAIN}/search.py` in a domain folder.\n",
+}
+
+
+def test_caps_count_structures_not_copies(tmp_path: Path) -> None:
+    """Five sibling folders, two stored-state files and a prompt in each: every folded
+    object names all four other folders (a cap applied before folding lets the copies
+    use up its places, and the last folder is named nowhere)."""
+    draft = draft_files(tmp_path, FIVE)
+    folded = [r for r in draft.records if "same in" in r.label]
+    assert folded, [r.label for r in draft.records]
+    stores = [r for r in draft.records if r.label.startswith("Stored state")]
+    assert len(stores) == 2, [r.label for r in stores]
+    prompts = [r for r in draft.records if r.label.startswith("Shipped")]
+    assert prompts, [r.label for r in draft.records]
+    for r in [*stores, *prompts]:
+        shown = r.witnesses[0].path.split("/")[0]
+        named = [f"`_{d}`" for d in _DOMAINS if f"_{d}" != shown]
+        assert all(n in r.label for n in named), (r.label, named)

@@ -98,7 +98,7 @@ class Prompts:
     def plan(self, st: PlanState) -> list[PlanItem]:
         groups = prompt_groups(st.ix)
         items = []
-        for _fam, keys in sorted(prompt_families(st.ix, groups).items())[:MAX_PROMPTS]:
+        for _fam, keys in sorted(prompt_families(st.ix, groups).items()):
             heads = [groups[k][0] for k in keys]
             rules = [f for k in keys for f in groups[k][1:]]
             f = heads[0]

@@ -138,7 +138,7 @@ class Stores:
             # copies in sibling folders are folded after planning; the cap applies then
             # the loop's own state is what the routes reach; a helper script's cache is not
             off_route = bool(route_nodes) and s.write.node not in route_nodes
-            if path_class(s.write.path) > 0 or off_route or len(items) >= MAX_STORES * 4:
+            if path_class(s.write.path) > 0 or off_route:
                 continue
             base = s.name.rsplit("/", 1)[-1]
             items.append(

@@ -45,7 +45,7 @@ class Tools:
         regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
         ranked = sorted(regs.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
         items = []
-        for path, rfs in ranked[:MAX_REGISTRIES]:
+        for path, rfs in ranked:
             rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
             base = file_stem(path)
             items.append(
