@@ -165,3 +165,53 @@ def test_caps_count_structures_not_copies(tmp_path: Path) -> None:
         shown = r.witnesses[0].path.split("/")[0]
         named = [f"`_{d}`" for d in _DOMAINS if f"_{d}" != shown]
         assert all(n in r.label for n in named), (r.label, named)
+
+
+# -- 4. stored state only on a primary route ----------------------------------------------
+
+PREP = {
+    "README.md": "# Loop\n\nRun the loop with `python loop.py`.\n",
+    "loop.py": (
+        "import json\nimport os\nimport openai\n\n"
+        "client = openai.OpenAI()\n\n\n"
+        "def step(archive):\n"
+        "    r = client.chat.completions.create(model='m', messages=[{'role': 'user', "
+        "'content': str(archive)}])\n"
+        "    return r.choices[0].message.content\n\n\n"
+        "def main(out):\n"
+        '    path = os.path.join(out, "archive.json")\n'
+        "    archive = []\n"
+        "    if os.path.exists(path):\n"
+        "        with open(path) as fh:\n"
+        "            archive = json.load(fh)\n"
+        "    archive.append(step(archive))\n"
+        "    with open(path, 'w') as fh:\n"
+        "        json.dump(archive, fh)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main('out')\n"
+    ),
+    "prepare_data.py": (
+        "import json\nimport os\nimport subprocess\n\n\n"
+        "def fetch(out):\n"
+        '    cache = os.path.join(out, "commits_cache.json")\n'
+        "    if os.path.exists(cache):\n"
+        "        with open(cache) as fh:\n"
+        "            return json.load(fh)\n"
+        "    rows = subprocess.run(['git', 'log'], capture_output=True, text=True).stdout\n"
+        "    with open(cache, 'w') as fh:\n"
+        "        json.dump(rows.splitlines(), fh)\n"
+        "    return rows\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    fetch('data')\n"
+    ),
+}
+
+
+def test_stored_state_is_what_a_primary_route_reaches(tmp_path: Path) -> None:
+    """The loop the README starts writes and reads back its archive: an object.  A data
+    preparation script (a route, ranked below the loop) caches its download the same
+    way: not the system's state, no object."""
+    draft = draft_files(tmp_path, PREP)
+    stores = [r.label for r in draft.records if r.label.startswith("Stored state")]
+    assert any("archive.json" in s for s in stores), [r.label for r in draft.records]
+    assert not any("commits_cache" in s for s in stores), stores

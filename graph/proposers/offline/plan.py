@@ -13,7 +13,7 @@ import re
 from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import TextOf
-from graph.proposers.offline.rank import path_class, rank_units, readme_targets
+from graph.proposers.offline.rank import path_class, primary_units, rank_units, readme_targets
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
 from graph.proposers.offline.recipes.authority import (
@@ -87,12 +87,14 @@ def plan_items(
     repo_modules: set[str],
     text_of: TextOf | None = None,
 ) -> list[PlanItem]:
-    routes, rest = rank_units(ix, readme_targets(readme), 12 if limits.thorough else 6)
+    commands = readme_targets(readme)
+    routes, rest = rank_units(ix, commands, 12 if limits.thorough else 6)
     st = PlanState(
         ix=ix,
         limits=limits,
         units=routes,
         secondary_units=rest,
+        primary_units=primary_units(routes, commands),
         repo_modules=repo_modules,
         text_of=text_of,
     )

@@ -123,7 +123,9 @@ class Stores:
     kind = "OBJ"
 
     def plan(self, st: PlanState) -> list[PlanItem]:
-        route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+        # the loop's own state is what the primary routes reach (the ways the system is
+        # meant to be started); a helper or data-prep script's cache is not
+        route_nodes = {n for u in st.primary_units for n in st.ix.reachable(u.node)}
         stores = sorted(
             find_stores(st.ix, st.text_of),
             key=lambda s: (
@@ -136,7 +138,6 @@ class Stores:
         items: list[PlanItem] = []
         for s in stores:
             # copies in sibling folders are folded after planning; the cap applies then
-            # the loop's own state is what the routes reach; a helper script's cache is not
             off_route = bool(route_nodes) and s.write.node not in route_nodes
             if path_class(s.write.path) > 0 or off_route:
                 continue
