@@ -240,15 +240,14 @@ def _one_per_provider(calls: list[Finding]) -> list[Finding]:
 
 def _variants_label(label: str, providers: str, rec: Record) -> str:
     """The variants label naming only the SDKs the record's quotes show; the others are
-    counted ("litellm and 2 other SDKs"), never named."""
+    counted ("litellm, 2 other SDKs"), never named."""
     quotes = " ".join(w.quote for w in rec.witnesses)
     names = [p for p in providers.split("/") if p]
     seen = [p for p in names if shows_provider(p, quotes)]
     other = len(names) - len(seen)
     if other:
         seen.append(f"{other} other SDK{'s' if other > 1 else ''}")
-    listed = ", ".join(seen[:-1]) + " and " + seen[-1] if len(seen) > 1 else "".join(seen)
-    return re.sub(r"^Agent model \([^()]*\)", f"Agent model ({listed})", label)
+    return re.sub(r"^Agent model \([^()]*\)", f"Agent model ({', '.join(seen)})", label)
 
 
 def _endpoint_label(provider: str, model: str, calls: list[Finding]) -> str:
