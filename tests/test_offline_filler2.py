@@ -215,3 +215,146 @@ def test_stored_state_is_what_a_primary_route_reaches(tmp_path: Path) -> None:
     stores = [r.label for r in draft.records if r.label.startswith("Stored state")]
     assert any("archive.json" in s for s in stores), [r.label for r in draft.records]
     assert not any("commits_cache" in s for s in stores), stores
+
+
+# -- 3. tools quote the dispatch that runs them; prompts are text sent to a model ---------
+
+AGENT = {
+    "tools/__init__.py": "",
+    "tools/shell.py": (
+        "import subprocess\n\n\n"
+        "def tool_info():\n"
+        "    return {\n"
+        '        "name": "shell",\n'
+        '        "description": "Run a shell command in the sandbox and return its output.",\n'
+        '        "input_schema": {"type": "object", "properties": {"command": {}}},\n'
+        "    }\n\n\n"
+        "def tool_function(command):\n"
+        "    result = subprocess.run(command, shell=True, capture_output=True, text=True)\n"
+        "    return result.stdout\n"
+    ),
+    "prompts.py": (
+        'SYSTEM_PROMPT = """You are a careful coding agent working in a sandbox.\n'
+        "You must run the tests before you answer. Never edit files outside the repository.\n"
+        'Always explain each change you make in one sentence."""\n'
+    ),
+    "env_text.py": (
+        'SETUP_SH = """#!/bin/bash\n'
+        "set -e\n"
+        "# You must install the dependencies before you run the tests.\n"
+        "pip install -r requirements.txt\n"
+        "# Always run the tests from the repository root.\n"
+        'python -m pytest -q\n"""\n'
+    ),
+    "agent.py": (
+        "import importlib\n\nimport anthropic\n\n"
+        "from env_text import SETUP_SH\nfrom prompts import SYSTEM_PROMPT\n\n"
+        "client = anthropic.Anthropic()\n\n\n"
+        "def load_tools():\n"
+        "    tools_dict = {}\n"
+        "    for name in ['shell']:\n"
+        "        mod = importlib.import_module(f'tools.{name}')\n"
+        "        info = mod.tool_info()\n"
+        "        tools_dict[info['name']] = {'info': info, 'function': mod.tool_function}\n"
+        "    return tools_dict\n\n\n"
+        "def process_tool_call(tools_dict, tool_name, tool_input):\n"
+        "    return tools_dict[tool_name]['function'](**tool_input)\n\n\n"
+        "def chat(msg, tools_dict):\n"
+        "    response = client.messages.create(\n"
+        "        model='some-model', system=SYSTEM_PROMPT, max_tokens=100,\n"
+        "        messages=[{'role': 'user', 'content': msg}],\n"
+        "        tools=[t['info'] for t in tools_dict.values()],\n"
+        "    )\n"
+        "    for block in response.content:\n"
+        "        if block.type == 'tool_use':\n"
+        "            process_tool_call(tools_dict, block.name, block.input)\n"
+        "    return response\n\n\n"
+        "def build_env(path):\n"
+        "    with open(path, 'w') as f:\n"
+        "        f.write(SETUP_SH)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    build_env('setup.sh')\n"
+        "    chat('hi', load_tools())\n"
+    ),
+}
+
+
+def test_tool_file_quotes_what_runs_it_and_what_it_runs(tmp_path: Path) -> None:
+    """A tool file that only declares its tool (a schema, ``def`` lines) is drafted from
+    its schema's name, the command it runs and the dispatch that calls it, never from
+    ``return {`` or a ``def`` line."""
+    draft = draft_files(tmp_path, AGENT)
+    tool = next(r for r in draft.records if r.label.endswith("tools/shell.py"))
+    quotes = [w.quote for w in tool.witnesses]
+    assert any("subprocess.run(command" in q for q in quotes), quotes
+    assert any("tools_dict[tool_name]['function']" in q for q in quotes), quotes
+    assert not any(q.strip() in ("return {", "def tool_info():") for q in quotes), quotes
+    assert all(w.verified for w in tool.witnesses)
+
+
+def test_only_text_sent_to_a_model_is_a_prompt(tmp_path: Path) -> None:
+    """A shell script kept in a constant and written to a file is shipped text no model
+    reads: no prompt object quotes it.  The system prompt the model call passes is one."""
+    draft = draft_files(tmp_path, AGENT)
+    prompts = [r for r in draft.records if r.label.startswith("Shipped instruction")]
+    assert prompts, [r.label for r in draft.records]
+    assert not any("SETUP_SH" in r.label for r in prompts), [r.label for r in prompts]
+    assert not any(w.path == "env_text.py" for r in prompts for w in r.witnesses)
+    assert any("SYSTEM_PROMPT" in r.label for r in prompts)
+
+
+def test_a_tool_schema_opening_is_not_its_text() -> None:
+    """A tool schema's name and words are text a model reads; the ``return {`` that opens
+    the schema's dict and the ``def`` that declares it are framing."""
+    from graph.proposers.offline.deciding import deciding
+    from retrieval.survey import Finding
+    from retrieval.survey.model import Category
+
+    def schema(snippet: str) -> Finding:
+        return Finding(
+            id=f"s:{snippet}",
+            category=Category.TOOL_DISPATCH,
+            kind="tool_schema",
+            path="llm_tools.py",
+            start_line=3,
+            end_line=3,
+            symbol="convert_tool_info",
+            snippet=snippet,
+        )
+
+    assert not deciding(schema("return {"), "return {")
+    assert not deciding(schema("def tool_info():"), "def tool_info():")
+    assert deciding(schema('"name": "shell",'), '"name": "shell",')
+
+
+_LONG = " ".join(
+    f"Rule {i}: you must check that change {i} keeps every earlier test passing." for i in range(12)
+)
+RANKED = {
+    **AGENT,
+    "review_prompts/texts.py": (
+        f'REVIEW_SYSTEM = """You are a strict reviewer of patches. {_LONG}"""\n\n'
+        f'REVIEW_PROMPT = """Review the patch below and answer in JSON. {_LONG}"""\n'
+    ),
+    "review.py": (
+        "import anthropic\n\n"
+        "from review_prompts.texts import REVIEW_PROMPT, REVIEW_SYSTEM\n\n"
+        "client = anthropic.Anthropic()\n\n\n"
+        "def review(patch):\n"
+        "    return client.messages.create(\n"
+        "        model='some-model', system=REVIEW_SYSTEM, max_tokens=100,\n"
+        "        messages=[{'role': 'user', 'content': REVIEW_PROMPT + patch}],\n"
+        "    )\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    review('diff')\n"
+    ),
+}
+
+
+def test_prompts_rank_by_the_text_they_send(tmp_path: Path) -> None:
+    """Of two prompt objects the budget serves in turn, the one holding the most text the
+    code sends to a model comes first (path order would put the short one first)."""
+    draft = draft_files(tmp_path, RANKED)
+    prompts = [r for r in draft.records_of_kind("OBJ") if r.label.startswith("Shipped")]
+    assert len(prompts) >= 2, [r.label for r in draft.records]
+    assert "REVIEW_" in prompts[0].label, [r.label for r in prompts]
