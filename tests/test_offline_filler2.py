@@ -85,12 +85,39 @@ def test_relabel_takes_unwitnessed_names_out_of_lists() -> None:
         "Run a.py: writes b.json and 2 more"
     )
     assert relabel("Run a.py: writes a.json", ["file a.json"]) == "Run a.py: writes 1 file"
+    assert relabel("Persisted artifact: a.txt", ["file a.txt"]) == "Persisted artifact: 1 file"
     assert relabel("Objects: a.json, app.py and c.txt", ["file app.py"]) == (
         "Objects: a.json, c.txt and 1 more"
     )
     # a name inside a phrase is not a list item: the label stays (and is flagged)
     phrase = "Loop: notes.md written by a run, then loaded"
     assert relabel(phrase, ["file notes.md"]) == phrase
+
+
+#: with the primary loop of :data:`PREP`, the helper's file is an artifact, not state
+_LOOP = ("README.md", "loop.py")
+NAMED_BY_VARIABLE = {
+    "data/prepare.py": (
+        "import os\nimport requests\n\n"
+        "input_file_path = os.path.join(os.path.dirname(__file__), 'input.txt')\n"
+        "if not os.path.exists(input_file_path):\n"
+        "    with open(input_file_path, 'w') as f:\n"
+        "        f.write(requests.get('https://example.invalid/data.txt').text)\n"
+        "with open(input_file_path, 'r') as f:\n"
+        "    data = f.read()\n"
+        "print(len(data))\n"
+    ),
+}
+
+
+def test_an_artifact_named_through_a_variable_quotes_its_name(tmp_path: Path) -> None:
+    """The label names the file; the write opens it through a variable, so the line that
+    names it is quoted too (else the label rule would have to take the name out)."""
+    draft = draft_files(tmp_path, {**NAMED_BY_VARIABLE, **{k: PREP[k] for k in _LOOP}})
+    art = [r for r in draft.records if "input.txt" in r.label]
+    assert art, [r.label for r in draft.records]
+    assert any("'input.txt')" in w.quote for w in art[0].witnesses), art[0].witnesses
+    assert not unsupported(art[0])
 
 
 # -- 2. recipe caps counted after sibling folding --------------------------------------

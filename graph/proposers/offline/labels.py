@@ -115,7 +115,7 @@ def _drop_items(segment: str, pats: list[re.Pattern[str]], files: bool) -> str:
     more = sum(int(m.group(1)) for p in kept if (m := _MORE.match(p))) + len(bad)
     names = [p for p in kept if not _MORE.match(p)]
     if not names:
-        noun = (" file" if more == 1 else " files") if files and prefix.strip() else ""
+        noun = (" file" if more == 1 else " files") if files else ""
         body = f"{more}{noun}" if noun else ""
     else:
         listed = [*names, f"{more} more"]

@@ -98,9 +98,11 @@ def find_stores(ix: SurveyIndex, text_of: TextOf | None) -> list[Store]:
     return out
 
 
-def _line_finding(
+def line_finding(
     f: Finding, n: int, text: str, kind: Literal["read", "written_value"], category: Category
 ) -> Finding:
+    """Line ``n`` of ``f``'s file as a finding of its own (a read, or the line naming the
+    file written), so a record can quote it."""
     lines = text.splitlines()
     snippet = lines[n - 1]
     # a ``with open(...) as fh:`` line reads nothing by itself: quote the load beneath it
@@ -161,12 +163,12 @@ class Stores:
             return None
         h = ctx.item.hints
         reads = [
-            _line_finding(write, int(n), text, "read", Category.READ_BACK)
+            line_finding(write, int(n), text, "read", Category.READ_BACK)
             for n in h.get("reads", [])
         ]
         assign = h.get("assign")
         named = (
-            [_line_finding(write, int(assign), text, "written_value", Category.PERSISTENCE)]
+            [line_finding(write, int(assign), text, "written_value", Category.PERSISTENCE)]
             if assign
             else []
         )
