@@ -288,7 +288,8 @@ def _naming_line(w: Finding, ctx: DraftContext) -> list[Finding]:
     target, value = str(w.detail.get("target") or ""), str(w.detail.get("target_value") or "")
     base = value.rsplit("/", 1)[-1]
     text = ctx.text_of(w.path) if ctx.text_of else None
-    if not base or base in w.snippet or not re.fullmatch(r"[A-Za-z_]\w*", target):
+    # a module constant (``RUNS_FILE``) already stands for its file in the label rule
+    if not base or base in w.snippet or not re.fullmatch(r"[a-z_]\w*", target):
         return []
     if not isinstance(text, str):
         return []
