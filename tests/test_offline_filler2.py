@@ -385,3 +385,42 @@ def test_prompts_rank_by_the_text_they_send(tmp_path: Path) -> None:
     prompts = [r for r in draft.records_of_kind("OBJ") if r.label.startswith("Shipped")]
     assert len(prompts) >= 2, [r.label for r in draft.records]
     assert "REVIEW_" in prompts[0].label, [r.label for r in prompts]
+
+
+_UTILS = (
+    "import random\n\n\n"
+    "def normalize(text):\n"
+    "    return text.strip().lower()\n\n\n"
+    "def f1_score(pred, gold):\n"
+    "    common = set(normalize(pred).split()) & set(normalize(gold).split())\n"
+    "    return 2 * len(common) / max(1, len(pred.split()) + len(gold.split()))\n\n\n"
+    "def passes(pred, gold, threshold):\n"
+    "    score = f1_score(pred, gold)\n"
+    "    if score >= threshold:\n"
+    "        return True\n"
+    "    return False\n\n\n"
+    "def best_of(preds, gold):\n"
+    "    best = max(preds, key=lambda p: f1_score(p, gold))\n"
+    "    return best\n"
+)
+RENAMED_COPY = {
+    "_alpha/utils.py": _UTILS,
+    "_transfer/alpha_utils.py": _UTILS,
+    "main.py": (
+        "from _alpha.utils import passes\n\n\n"
+        "def main():\n"
+        "    ok = passes('a b', 'a b c', 0.5)\n"
+        "    print(ok)\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main()\n"
+    ),
+}
+
+
+def test_a_copy_renamed_for_its_folder_is_folded(tmp_path: Path) -> None:
+    """The same file copied into another folder under a name of that folder's: every
+    definition the same, so it is one object naming the other folder, not two."""
+    draft = draft_files(tmp_path, RENAMED_COPY, thorough=True)
+    scores = [r for r in draft.records if r.label.startswith("Scores")]
+    assert len(scores) == 1, [r.label for r in draft.records]
+    assert "same in" in scores[0].label, scores[0].label
