@@ -147,7 +147,11 @@ class SourceScreen(Screen[None]):
         view = self.query_one(CodeView)
         view.show_code(lines, marked)
         if span:
-            view.scroll_to(y=max(0, span.start - 1 - CONTEXT_ABOVE), animate=False, force=True)
+            y = max(0, span.start - 1 - CONTEXT_ABOVE)
+            view.scroll_to(y=y, animate=False, force=True)
+            # and again once the new lines are laid out: the first scroll is clamped to
+            # the height the view had before, which may be a line short
+            view.call_after_refresh(view.scroll_to, y=y, animate=False, force=True)
 
     # -- actions ----------------------------------------------------------------------
 

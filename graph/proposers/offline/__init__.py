@@ -17,7 +17,7 @@ from drafter.model import AccountSection, Block, Record, WitnessBlock
 from drafter.snapshot import Snapshot
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.offline.account import account_sections
-from graph.proposers.offline.labels import unsupported
+from graph.proposers.offline.labels import relabel, unsupported
 from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
@@ -143,7 +143,12 @@ class OfflineProposer:
                     f"{join_names(list(dict.fromkeys(w.path for w in rec.witnesses)), 2)}."
                 ),
             )
+        # the hard rule: a listed name no witness shows leaves the label; a name the
+        # rule cannot take out of a phrase is flagged for the analyst instead
         missing = unsupported(rec)
+        if missing:
+            rec.label = relabel(rec.label, missing)
+            missing = unsupported(rec)
         if missing:
             rec.flags = [*rec.flags, "label names what no witness shows: " + ", ".join(missing)]
         return with_statuses(rec, ctx.item.kind, self._near(fs, rec))

@@ -119,6 +119,18 @@ def text_witness(f: Finding) -> bool:
     return f.kind in ("tool_schema", "tool_description") or not f.path.endswith(".py")
 
 
+def framing_only(quote: str) -> bool:
+    """A line that only opens a structure (``return {``, ``def tool_info():``): never a
+    witness, even where the finding is text (a tool's schema is its name and words, not
+    the ``return`` that opens the dict)."""
+    s = quote.strip()
+    if _DECL.match(s):
+        return not _DEFAULT.search(s.split("(", 1)[1] if "(" in s else "")
+    return re.fullmatch(r"(?:return\s*)?[\[\]{}(),\s]*", s) is not None
+
+
 def deciding(f: Finding, quote: str) -> bool:
     """The shared rule for one finding's quote."""
-    return text_witness(f) or deciding_quote(quote)
+    if text_witness(f):
+        return not (f.category == Category.TOOL_DISPATCH and framing_only(quote))
+    return deciding_quote(quote)

@@ -13,10 +13,11 @@ import re
 from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import TextOf
-from graph.proposers.offline.rank import path_class, rank_units, readme_targets
+from graph.proposers.offline.rank import path_class, primary_units, rank_units, readme_targets
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
 from graph.proposers.offline.recipes.authority import (
+    MAX_LOADED,
     LoadedCode,
     PromptFile,
     PromptToModel,
@@ -30,12 +31,12 @@ from graph.proposers.offline.recipes.components import (
     RoleModel,
     external_agents,
 )
-from graph.proposers.offline.recipes.prompts import Prompts, common_dir
-from graph.proposers.offline.recipes.routes import ModelLoops, Routes
-from graph.proposers.offline.recipes.scores import Scores, selection_formula
+from graph.proposers.offline.recipes.prompts import MAX_PROMPTS, Prompts, common_dir
+from graph.proposers.offline.recipes.routes import MAX_LOOP_ROUTES, ModelLoops, Routes
+from graph.proposers.offline.recipes.scores import MAX_SCORES, Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
 from graph.proposers.offline.recipes.stores import MAX_STORES, Stores
-from graph.proposers.offline.recipes.tools import Tools
+from graph.proposers.offline.recipes.tools import MAX_REGISTRIES, Tools
 from graph.proposers.offline.siblings import same_in, sibling_map
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -86,12 +87,14 @@ def plan_items(
     repo_modules: set[str],
     text_of: TextOf | None = None,
 ) -> list[PlanItem]:
-    routes, rest = rank_units(ix, readme_targets(readme), 12 if limits.thorough else 6)
+    commands = readme_targets(readme)
+    routes, rest = rank_units(ix, commands, 12 if limits.thorough else 6)
     st = PlanState(
         ix=ix,
         limits=limits,
         units=routes,
         secondary_units=rest,
+        primary_units=primary_units(routes, commands),
         repo_modules=repo_modules,
         text_of=text_of,
     )
@@ -100,7 +103,7 @@ def plan_items(
     merge_external_agent_sources(st)
     stores_own_their_writes(st)
     fold_siblings(st)
-    cap_stores(st)
+    cap_after_folding(st)
     prune_scores_on_routes(st)
     return budget(st.items, limits.records)
 
@@ -188,9 +191,24 @@ def fold_siblings(st: PlanState) -> None:
     st.items = out
 
 
-def cap_stores(st: PlanState) -> None:
-    """At most :data:`MAX_STORES` stored-state objects, counted after sibling folding."""
-    extra = {i.id for i in st.of_recipe("stored_state")[MAX_STORES:]}
+#: Caps counted after sibling folding (these recipes plan every candidate, in their own
+#: rank order, and leave the cap to the plan).  Endpoints, pinned models and artifacts
+#: keep their own caps: other recipes plan from them (role models, prompts to a model,
+#: state gates), so what those name must be what the draft keeps.
+POST_FOLD_CAPS = {
+    "stored_state": MAX_STORES,
+    "prompt": MAX_PROMPTS,
+    "scores": MAX_SCORES,
+    "tools": MAX_REGISTRIES,
+    "model_loop": MAX_LOOP_ROUTES,
+    "loaded_code": MAX_LOADED,
+}
+
+
+def cap_after_folding(st: PlanState) -> None:
+    """Each recipe's cap, counted after sibling folding: five copies of one structure are
+    one item, and the cap's other places go to other things (in the recipe's own order)."""
+    extra = {i.id for name, cap in POST_FOLD_CAPS.items() for i in st.of_recipe(name)[cap:]}
     st.items = [i for i in st.items if i.id not in extra]
 
 

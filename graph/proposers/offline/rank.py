@@ -116,6 +116,16 @@ def rank_units(
     return routes, rest
 
 
+def primary_units(routes: list[EntryUnit], commands: set[str]) -> list[EntryUnit]:
+    """The routes ranked as the way the system is meant to be started: those in the best
+    route's tier (own code; declared and reaching a model, else reaching a model, ...).
+    A helper or data-prep script the ranking puts below them is a route, not primary."""
+    if not routes:
+        return []
+    best = unit_score(routes[0], commands)[:2]
+    return [u for u in routes if unit_score(u, commands)[:2] == best]
+
+
 def decisive_rank(f: Finding) -> int:
     """How directly a gating finding decides an outcome, lowest first: storing a
     selection's result (promotion), a comparison between two named values, a

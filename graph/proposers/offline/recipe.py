@@ -64,6 +64,8 @@ class PlanState:
     limits: Limits
     units: list[EntryUnit] = field(default_factory=list)  # core-first, entry routes only
     secondary_units: list[EntryUnit] = field(default_factory=list)  # summarised, not routed
+    #: the routes in the best rank tier: how the system is meant to be started
+    primary_units: list[EntryUnit] = field(default_factory=list)
     repo_modules: set[str] = field(default_factory=set)
     ids: Ids = field(default_factory=Ids)
     items: list[PlanItem] = field(default_factory=list)

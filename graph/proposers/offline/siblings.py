@@ -6,8 +6,10 @@ taken out of it, so ``a/a_prompt.py`` and ``b/b_prompt.py`` are one name) and ne
 the same definitions.  An analyst reads one of them and notes "same in b, c"; a draft
 that gives each its own route and score object spends the record budget on copies.
 
-Detection is structural only: file names, folder names and the sets of functions and
-classes the survey's call graph found in each file.  No name of one repository counts.
+A file copied into another folder under a name of that folder's (``b/a_utils.py``
+for ``a/utils.py``) is a sibling too when every one of its definitions (four or more)
+is the same.  Detection is structural only: file names, folder names and the sets of
+functions and classes the survey's call graph found in each file.  No name of one repository counts.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from retrieval.survey import Survey
 MIN_OVERLAP = 0.7
 #: Fewer definitions than this say too little about a file's structure.
 MIN_DEFS = 2
+#: Files of different names are copies only when all of this many definitions match.
+MIN_COPY_DEFS = 4
 
 
 def _tokens(name: str) -> list[str]:
@@ -87,6 +91,17 @@ def sibling_sets(survey: Survey) -> list[Siblings]:
             left = [p for p in left if p not in same]
             if len({_folder(p) for p in same}) >= 2:
                 out.append(Siblings(tuple(_most_typical_first(same, survey))))
+    # a copy renamed for its folder (``a/utils.py`` and ``b/a_utils.py``): the same
+    # definitions, all of them, in files of different folders
+    placed = {p for sib in out for p in sib.paths}
+    by_defs: dict[frozenset[str], list[str]] = {}
+    for path in sorted(defs):
+        if path not in placed and len(defs[path]) >= MIN_COPY_DEFS and "/" in path:
+            by_defs.setdefault(frozenset(defs[path]), []).append(path)
+    for paths in by_defs.values():
+        firsts = list({_folder(p): p for p in reversed(paths)}.values())[::-1]
+        if len(firsts) >= 2:
+            out.append(Siblings(tuple(_most_typical_first(firsts, survey))))
     return out
 
 

@@ -18,6 +18,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
+from graph.proposers.offline.recipes.stores import line_finding
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -276,7 +277,30 @@ class Artifacts:
             )
         # the deciding lines: the write, then where a later step reads it again
         writes, reads = retained_first(writes, reads, ctx.ix)
-        return ctx.record(blocks, writes[:2] + reads[:2] + sources[:1] + writes[2:])
+        named = _naming_line(writes[0], ctx)
+        return ctx.record(blocks, named + writes[:2] + reads[:2] + sources[:1] + writes[2:])
+
+
+def _naming_line(w: Finding, ctx: DraftContext) -> list[Finding]:
+    """The assignment that names the file a write opens through a variable
+    (``path = os.path.join(d, "input.txt")`` … ``open(path, "w")``): the label names the
+    file, so a quote must show its name."""
+    target, value = str(w.detail.get("target") or ""), str(w.detail.get("target_value") or "")
+    base = value.rsplit("/", 1)[-1]
+    text = ctx.text_of(w.path) if ctx.text_of else None
+    # a module constant (``RUNS_FILE``) already stands for its file in the label rule
+    if not base or base in w.snippet or not re.fullmatch(r"[a-z_]\w*", target):
+        return []
+    if not isinstance(text, str):
+        return []
+    lines = text.splitlines()
+    assign = re.compile(rf"^\s*{re.escape(target)}\s*(?::[^=]+)?=(?!=)")
+    for n in range(min(w.start_line, len(lines)) - 1, 0, -1):
+        if assign.match(lines[n - 1]):
+            if base in lines[n - 1]:
+                return [line_finding(w, n, text, "written_value", Category.PERSISTENCE)]
+            return []
+    return []
 
 
 def _target(f: Finding) -> str:

@@ -283,7 +283,7 @@ class LoadedCode:
                 continue  # a fixed external library import: no repository-controlled code
             dyn.setdefault(f.node, []).append(f)
         items = []
-        for node, fs in sorted(dyn.items(), key=lambda kv: (path_class(kv[0]), kv[0]))[:MAX_LOADED]:
+        for node, fs in sorted(dyn.items(), key=lambda kv: (path_class(kv[0]), kv[0])):
             items.append(
                 st.item(
                     self,

@@ -13,6 +13,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
+from graph.proposers.offline.labels import shows_provider
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
@@ -176,7 +177,7 @@ class Endpoint:
                     fs + settings[:5],
                     f"Distinct model endpoint reached through {provider} at {len(fs)} call "
                     "site(s).",
-                    {"role": role, "provider": provider},
+                    {"role": role, "provider": provider, "variants": model.startswith(_VARIANTS)},
                 )
             )
         return items
@@ -214,8 +215,39 @@ class Endpoint:
         blocks.append(para(f"Call sites: {sites}. " + " ".join(extra)))
         call_nodes = {c.node for c in direct}
         settings.sort(key=lambda s: (s.node not in call_nodes, s.path, s.start_line))
+        if ctx.item.hints.get("variants"):
+            direct = _one_per_provider(direct)
         # the deciding lines: the call itself, the model it names, one wrapper use
-        return ctx.record(blocks, direct[:2] + settings[:1] + via[:1] + direct[2:])
+        rec = ctx.record(blocks, direct[:2] + settings[:1] + via[:1] + direct[2:])
+        if ctx.item.hints.get("variants"):
+            rec.label = _variants_label(ctx.item.label, str(ctx.item.hints.get("provider")), rec)
+        return rec
+
+
+def _one_per_provider(calls: list[Finding]) -> list[Finding]:
+    """Calls of several agent variants, one per provider first (a call whose own line
+    shows its provider before one that does not), so the quotes can show the SDKs the
+    label names; the rest after, in the order given."""
+    shown = sorted(
+        calls, key=lambda c: not shows_provider(str(c.detail.get("provider", "")), c.snippet)
+    )
+    first: dict[str, Finding] = {}
+    for c in shown:
+        first.setdefault(str(c.detail.get("provider", "")), c)
+    picks = sorted(first.values(), key=lambda c: shown.index(c))
+    return picks + [c for c in calls if c not in picks]
+
+
+def _variants_label(label: str, providers: str, rec: Record) -> str:
+    """The variants label naming only the SDKs the record's quotes show; the others are
+    counted ("litellm, 2 other SDKs"), never named."""
+    quotes = " ".join(w.quote for w in rec.witnesses)
+    names = [p for p in providers.split("/") if p]
+    seen = [p for p in names if shows_provider(p, quotes)]
+    other = len(names) - len(seen)
+    if other:
+        seen.append(f"{other} other SDK{'s' if other > 1 else ''}")
+    return re.sub(r"^Agent model \([^()]*\)", f"Agent model ({', '.join(seen)})", label)
 
 
 def _endpoint_label(provider: str, model: str, calls: list[Finding]) -> str:

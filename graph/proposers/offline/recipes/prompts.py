@@ -8,10 +8,12 @@ left to the artifact it becomes (see the plan's merge pass).
 
 from __future__ import annotations
 
+import re
+
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para, where
+from graph.proposers.offline.prose import TextOf, join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from graph.proposers.offline.sentences import in_example
@@ -91,14 +93,100 @@ def _name(f: Finding) -> str:
     return str(f.detail.get("name") or f"{f.symbol}:{f.start_line}")
 
 
+def _model_nodes(ix: SurveyIndex) -> set[str]:
+    return {f.node for f in ix.category(Category.MODEL_CALL) if f.kind != "client"}
+
+
+def _returns_value(ix: SurveyIndex, node: str, text_of: TextOf | None) -> bool:
+    """Whether a function hands a value back (``return prompt``): only then can the text
+    it builds reach a model through its caller."""
+    fn = ix.survey.call_graph.functions.get(node)
+    text = text_of(fn.path) if fn is not None and text_of is not None else None
+    if fn is None or not isinstance(text, str):
+        return False
+    body = text.splitlines()[fn.start_line - 1 : fn.end_line]
+    return any(re.match(r"\s*return\s+[^\s#]", line) for line in body)
+
+
+def _reaches(ix: SurveyIndex, node: str, targets: set[str], text_of: TextOf | None) -> bool:
+    """``node`` reaches a model call, or it returns a value and a caller of it does (the
+    text built in ``get_prompt()`` is sent by the function that calls it and then the
+    model).  A function that only writes the text out (a script to a file) is not
+    followed to its callers: what they reach is not where the text goes."""
+    nodes = [node]
+    if _returns_value(ix, node, text_of):
+        nodes += sorted(ix.callers.get(node, set()))
+    return any(n in targets or targets & set(ix.reachable(n)) for n in nodes)
+
+
+def _enclosing(ix: SurveyIndex, path: str, line: int) -> str | None:
+    """The innermost function of ``path`` holding ``line`` (None at module level)."""
+    best: tuple[int, str] | None = None
+    for fn in ix.survey.call_graph.functions.values():
+        if fn.path == path and not fn.symbol.startswith("<") and fn.start_line <= line:
+            if line <= fn.end_line and (best is None or fn.start_line > best[0]):
+                best = (fn.start_line, fn.id)
+    return best[1] if best else None
+
+
+def sent_to_model(ix: SurveyIndex, f: Finding, text_of: TextOf | None) -> bool:
+    """Whether an instruction string is text the code sends to a model: the function it
+    is built in (or that function's caller) reaches a model call, or, for a module-level
+    text, a function that names it does.  A shell script or a Dockerfile kept in a
+    constant is shipped text too, but no model reads it: it is not a prompt.  A
+    repository that calls no model itself hands its texts to an outside agent: all count."""
+    models = _model_nodes(ix)
+    if not models or f.kind != "instruction_string":
+        return True
+    if not f.node.split("::", 1)[-1].startswith("<"):
+        return _reaches(ix, f.node, models, text_of)
+    name = str(f.detail.get("name") or "")
+    if not name or text_of is None:
+        return True
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    lines = str(f.detail.get("string_lines", "")).split("-")
+    own = range(int(lines[0]), int(lines[-1]) + 1) if lines[0].isdigit() else range(0)
+    paths = {
+        fn.path
+        for fn in ix.survey.call_graph.functions.values()
+        if fn.path.endswith(".py") and path_class(fn.path) < 2
+    }
+    for path in sorted(paths):
+        text = text_of(path)
+        if not isinstance(text, str) or name not in text:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if (path == f.path and n in own) or not word.search(line):
+                continue
+            node = _enclosing(ix, path, n)
+            if node is not None and _reaches(ix, node, models, text_of):
+                return True
+    return False
+
+
+def _chars(ix: SurveyIndex, groups: dict[str, list[Finding]], keys: list[str]) -> int:
+    """How much instruction text a family holds (a prompt file by its lines)."""
+    heads = [groups[k][0] for k in keys]
+    return sum(
+        int(h.detail.get("chars") or 0) or 40 * int(h.detail.get("lines") or 0) for h in heads
+    )
+
+
 class Prompts:
     name = "prompt"
     kind = "OBJ"
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         groups = prompt_groups(st.ix)
+        # only text the code sends to a model is a prompt
+        groups = {k: v for k, v in groups.items() if sent_to_model(st.ix, v[0], st.text_of)}
+        families = prompt_families(st.ix, groups)
+        # own code first, then the families holding the most instruction text
+        ranked = sorted(
+            families.items(), key=lambda kv: (kv[0][:4], -_chars(st.ix, groups, kv[1]), kv[0])
+        )
         items = []
-        for _fam, keys in sorted(prompt_families(st.ix, groups).items())[:MAX_PROMPTS]:
+        for _fam, keys in ranked:
             heads = [groups[k][0] for k in keys]
             rules = [f for k in keys for f in groups[k][1:]]
             f = heads[0]

@@ -138,9 +138,26 @@ class Routes:
             blocks.append(para(_reach_text(ctx, reached)))
         blocks += _fields(entry, reached, bool(reached))
         # the entry line and the deciding lines; the long form adds the other launchers
-        deciding = _deciding(reached)
+        deciding = _named_writes_first(_deciding(reached), reached, ctx.item.label)
         launchers = [f for f in fs if f.category == Category.ENTRY_POINT and f is not entry]
         return ctx.record(blocks, [entry, *deciding[:2], *launchers[:3], *deciding[2:]])
+
+
+def _named_writes_first(
+    deciding: list[Finding], reached: list[Finding], label: str
+) -> list[Finding]:
+    """The route's deciding lines with the write of a file its label names among the
+    first two: a label that says "writes x.json" quotes the line that writes it."""
+
+    def named(f: Finding) -> bool:
+        base = artifact_key(f)[0].rsplit("/", 1)[-1]
+        return "." in base and re.search(rf"(?<![\w.-]){re.escape(base)}\b", label) is not None
+
+    writes = [f for f in reached if f.category == Category.PERSISTENCE and named(f)]
+    if not writes or writes[0] in deciding[:2]:
+        return deciding
+    rest = [d for d in deciding if d is not writes[0]]
+    return [*rest[:1], writes[0], *rest[1:]]
 
 
 def _caller(entry: Finding) -> str:
@@ -297,7 +314,7 @@ class ModelLoops:
         if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
             nodes = [n for n in nodes if path_class(n) == 0]
         items = []
-        for node in nodes[:MAX_LOOP_ROUTES]:
+        for node in nodes:
             local = [
                 f
                 for f in st.ix.at(node)

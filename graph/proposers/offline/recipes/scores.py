@@ -140,7 +140,7 @@ class Scores:
             ),
         )
         items = []
-        for path, gfs in ranked[:MAX_SCORES]:
+        for path, gfs in ranked:
             base = file_stem(path)
             items.append(
                 st.item(

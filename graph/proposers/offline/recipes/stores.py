@@ -98,9 +98,11 @@ def find_stores(ix: SurveyIndex, text_of: TextOf | None) -> list[Store]:
     return out
 
 
-def _line_finding(
+def line_finding(
     f: Finding, n: int, text: str, kind: Literal["read", "written_value"], category: Category
 ) -> Finding:
+    """Line ``n`` of ``f``'s file as a finding of its own (a read, or the line naming the
+    file written), so a record can quote it."""
     lines = text.splitlines()
     snippet = lines[n - 1]
     # a ``with open(...) as fh:`` line reads nothing by itself: quote the load beneath it
@@ -123,7 +125,9 @@ class Stores:
     kind = "OBJ"
 
     def plan(self, st: PlanState) -> list[PlanItem]:
-        route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+        # the loop's own state is what the primary routes reach (the ways the system is
+        # meant to be started); a helper or data-prep script's cache is not
+        route_nodes = {n for u in st.primary_units for n in st.ix.reachable(u.node)}
         stores = sorted(
             find_stores(st.ix, st.text_of),
             key=lambda s: (
@@ -136,9 +140,8 @@ class Stores:
         items: list[PlanItem] = []
         for s in stores:
             # copies in sibling folders are folded after planning; the cap applies then
-            # the loop's own state is what the routes reach; a helper script's cache is not
             off_route = bool(route_nodes) and s.write.node not in route_nodes
-            if path_class(s.write.path) > 0 or off_route or len(items) >= MAX_STORES * 4:
+            if path_class(s.write.path) > 0 or off_route:
                 continue
             base = s.name.rsplit("/", 1)[-1]
             items.append(
@@ -160,12 +163,12 @@ class Stores:
             return None
         h = ctx.item.hints
         reads = [
-            _line_finding(write, int(n), text, "read", Category.READ_BACK)
+            line_finding(write, int(n), text, "read", Category.READ_BACK)
             for n in h.get("reads", [])
         ]
         assign = h.get("assign")
         named = (
-            [_line_finding(write, int(assign), text, "written_value", Category.PERSISTENCE)]
+            [line_finding(write, int(assign), text, "written_value", Category.PERSISTENCE)]
             if assign
             else []
         )

@@ -12,7 +12,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
-from graph.proposers.offline.prose import join_names, para
+from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
@@ -29,7 +29,36 @@ _REGISTRY_KINDS = (
     "getattr_dispatch",
 )
 _STRONG = ("callable_registry", "tool_schema", "tool_wrapper", "tool_decorator")
+#: Findings that run a tool chosen by name (the deciding line of a registry).
+_DISPATCH = ("subscript_dispatch", "getattr_dispatch", "callable_registry")
 _ORDER = {"callable_registry": 0, "tool_wrapper": 1, "tool_schema": 2, "tool_decorator": 2}
+
+
+def _what_it_runs(st: PlanState, path: str) -> list[Finding]:
+    """The first command or code a tool file runs: what choosing the tool does."""
+    return [f for f in st.ix.by_path.get(path, []) if f.category == Category.EXEC_EFFECT][:1]
+
+
+def _dispatch_of(st: PlanState, path: str, rfs: list[Finding]) -> list[Finding]:
+    """The call that runs a tool file's tools, when the file only declares them (its
+    schema and ``def`` lines decide nothing): a dispatch by name in the system's own code,
+    one whose file names the tool's module or folder first."""
+    if any(f.kind in _DISPATCH for f in rfs):
+        return []
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    words = {file_stem(path), folder.rsplit("/", 1)[-1]} - {""}
+    found = [
+        f
+        for f in st.ix.category(Category.TOOL_DISPATCH)
+        if f.kind in _DISPATCH and f.path != path and path_class(f.path) == 0
+    ]
+
+    def names_it(f: Finding) -> bool:
+        text = st.text_of(f.path) if st.text_of else None
+        return text is not None and any(re.search(rf"\b{re.escape(w)}\b", text) for w in words)
+
+    found.sort(key=lambda f: (not names_it(f), f.path, f.start_line))
+    return found[:1]
 
 
 class Tools:
@@ -45,7 +74,7 @@ class Tools:
         regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
         ranked = sorted(regs.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
         items = []
-        for path, rfs in ranked[:MAX_REGISTRIES]:
+        for path, rfs in ranked:
             rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
             base = file_stem(path)
             items.append(
@@ -53,7 +82,7 @@ class Tools:
                     self,
                     slug("tools", base),
                     f"Tool registry and dispatch in {path}",
-                    rfs,
+                    [*rfs[:1], *_what_it_runs(st, path), *_dispatch_of(st, path, rfs), *rfs[1:]],
                     "What a model's tool choice can reach.",
                 )
             )
@@ -63,17 +92,20 @@ class Tools:
         fs = ctx.findings
         if not fs:
             return None
+        own = [f for f in fs if f.path == fs[0].path and f.category == Category.TOOL_DISPATCH]
+        elsewhere = [f for f in fs if f.path != fs[0].path]
+        runs = [f for f in fs if f.category == Category.EXEC_EFFECT]
         # a registry finding lists several names in one string: split them, so a name
         # seen again on its own finding is not listed twice
         names = [
             n.strip()
-            for f in fs
+            for f in own
             for k in ("callables", "tool", "callee", "name_expr")
             if f.detail.get(k)
             for n in re.split(r",\s*|\s+and\s+", str(f.detail[k]))
             if n.strip()
         ]
-        kinds = join_names(sorted({f.kind.replace("_", " ") for f in fs}))
+        kinds = join_names(sorted({f.kind.replace("_", " ") for f in own}))
         blocks: list[Block] = [
             para(
                 f"Source-native identity: tools and dispatch in {fs[0].path} ({kinds}): "
@@ -83,6 +115,13 @@ class Tools:
             para(
                 "A model's tool choice selects among these by name; which names are offered on "
                 "each call and what guards the dispatch beyond the lookup is not established."
+                + (f" Choosing one runs {where(runs[0])}." if runs else "")
+                + (
+                    " The tools are called through the dispatch at "
+                    f"{join_names([where(f) for f in elsewhere], 2)}."
+                    if elsewhere
+                    else ""
+                )
             ),
         ]
         return ctx.record(blocks, fs)
