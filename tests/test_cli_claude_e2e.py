@@ -272,6 +272,10 @@ def test_sigkill_then_resume_through_the_cli(reference, sample, data, server, tm
     assert _comparable(out) == _comparable(reference.out)
 
 
+#: A progress line a draft prints on stderr when it has no terminal (graph.cli._RunProgress).
+PROGRESS_LINE = re.compile(r"^drafter: [a-z][a-z ]*( \d+/\d+)? \(\d+ s\)$")
+
+
 def test_rejected_key_is_one_line_exit_2_and_the_run_resumes(
     reference, sample, data, server, tmp_path
 ) -> None:
@@ -279,8 +283,11 @@ def test_rejected_key_is_one_line_exit_2_and_the_run_resumes(
     server.fail_from = 4  # plan and the Claude record are answered, then the key is refused
     child = _run(_draft_args(sample, out), _env(server, data))
     assert child.code == 2, child.err
-    lines = child.err.strip().splitlines()
+    # without a terminal the run prints a stage line now and then ("drafter: planning
+    # (8 s)"); the failure itself is one line, and the last
+    lines = [x for x in child.err.strip().splitlines() if not PROGRESS_LINE.match(x)]
     assert len(lines) == 1, child.err
+    assert child.err.strip().splitlines()[-1] == lines[0]
     thread = _thread(child.out)
     assert lines[0].startswith("drafter: error: the Anthropic API rejected the key")
     assert f"continue with --resume {thread}" in lines[0]
