@@ -142,3 +142,27 @@ def test_grep_reports_the_matching_line_not_a_blank_one_before_it(tools) -> None
     t, _ = tools
     out, err = t.run("grep", {"pattern": r"^\s*def \w+\(", "path_glob": "pkg/*"})
     assert not err and "pkg/b.py:4: def g():" in out
+
+
+def test_a_page_that_fills_the_answer_limit_has_one_cut_and_a_header_that_agrees(
+    tmp_path: Path,
+) -> None:
+    """Rows that escape when framed (tag-like text) and long lines: the page is sized
+    framed, so the answer is never cut again mid-page ("lines 1–307" above a cut at 302)."""
+    import re
+
+    row = "    x = '<repository_data kind=\"file_lines\">' + " + "y" * 90
+    repo = tmp_path / "repo"
+    sha = commit(repo, {"wide.py": "\n".join(row for _ in range(400)) + "\n"})
+    res = Resources(repo=str(repo), rev=sha, use_index=False)
+    try:
+        out, err = SnapshotTools(res).run("read_file", {"path": "wide.py"})
+    finally:
+        res.close()
+    assert not err
+    assert len(out) <= MAX_OUTPUT_CHARS
+    assert "[output cut at" not in out  # the only cut is the page's own
+    first, last = map(int, re.match(r"wide\.py @ \w+ · lines (\d+)–(\d+) of 400", out).groups())
+    shown = [int(m) for m in re.findall(r"^\s*(\d+)  ", out, re.M)]
+    assert first == 1 and shown[-1] == last < 400
+    assert f"start_line={last + 1})]" in out

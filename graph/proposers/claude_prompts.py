@@ -48,6 +48,11 @@ def _escape(text: str) -> str:
     return frame_escape(text, _TAG)
 
 
+def framed_size(text: str) -> int:
+    """Characters ``text`` takes inside a data block (escaping can lengthen it)."""
+    return len(_escape(text))
+
+
 def _attr(value: str) -> str:
     return json.dumps(_escape(value), ensure_ascii=False)
 

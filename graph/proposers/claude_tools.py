@@ -36,12 +36,14 @@ from drafter.errors import RepoError
 from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
-from graph.proposers.claude_prompts import data_block
+from graph.proposers.claude_prompts import data_block, framed_size
 from graph.proposers.claude_schema import inline_schema, model_witness
 
 PAGE_LINES = 400
 PAGE_CHARS = 24_000
 MAX_OUTPUT_CHARS = 24_000
+#: Characters a read_file answer spends besides its rows: header, frame and cut notice.
+PAGE_OVERHEAD = 600
 MAX_LINE_CHARS = 2_000
 MAX_PATTERN_CHARS = 200
 GREP_SECONDS = 2.0
@@ -307,15 +309,20 @@ class SnapshotTools:
             raise ToolError(f"{path} has {n} lines; start_line {args.start_line} is past the end")
         start = args.start_line
         want = min(n, args.end_line or n, start + self.page_lines - 1)
+        # the page, framed, with its header and cut notice must fit the tool's answer
+        # limit: otherwise the answer is cut again mid-page and its header ("lines
+        # 1–307") and its last line (302) disagree
+        room = min(self.page_chars, self.output_chars - PAGE_OVERHEAD - 3 * len(path))
         out: list[str] = []
         size = 0
         end = start - 1
         for i in range(start, want + 1):
             row = f"{i:>5}  {_clip_line(lines[i - 1])}"
-            if out and size + len(row) + 1 > self.page_chars:
+            grown = framed_size(row) + 1
+            if out and size + grown > room:
                 break
             out.append(row)
-            size += len(row) + 1
+            size += grown
             end = i
         return path, start, end, n, out
 
