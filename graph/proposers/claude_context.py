@@ -34,7 +34,9 @@ from graph.proposers.claude_prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
 
 #: Shares of the data budget (what the task text leaves) each section may take at most.
-NOTES_SHARE = 0.15
+NOTES_SHARE = 0.22
+#: Bytes of the notes share always left to the list of ranges read in the run.
+RANGES_MIN = 300
 FINDINGS_SHARE = 0.30
 HITS_SHARE = 0.10
 MAX_FINDINGS = 40
@@ -229,7 +231,9 @@ def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
     parts: list[str] = []
     if item.notes:
         rows = [f"{n.path} lines {n.start_line}–{n.end_line}: {n.showed}" for n in item.notes]
-        kept, left = _fitting(rows, budget // 2, "\n")
+        # the item's own notes first: a plan item holds at most MAX_NOTES of them, and
+        # the share is sized to carry them all; the run's read ranges get what is left
+        kept, left = _fitting(rows, budget - RANGES_MIN, "\n")
         if kept:
             more = f"\n({left} more notes left out)" if left else ""
             parts.append(
@@ -241,13 +245,15 @@ def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
     merged = merge_ranges(reads)
     if merged:
         rows = [f"{r.path} {r.start_line}–{r.end_line}" for r in merged]
-        kept, left = _fitting(rows, max(200, budget // 2 - 200), ", ")
+        used = _size("\n\n".join(parts))
+        kept, left = _fitting(rows, max(RANGES_MIN, budget - used - 200), ", ")
         more = f" and {left} more" if left else ""
         parts.append(
             "Ranges already read in this run (by the planner): "
             + _unframed(", ".join(kept))
             + more
-            + ". Read again only the lines you still need to quote."
+            + ". Their text is not in this conversation: read again only the lines you "
+            "still need to quote."
         )
     return "\n\n".join(parts)
 
