@@ -393,6 +393,26 @@ class Index:
         plan = self.plan(snapshot)
         _plan_stats(stats, plan)
         stats.t_chunk = time.perf_counter() - t
+        self._fill(col, name, plan, stats, progress, order, stop)
+        if not stats.stopped:
+            final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
+            col.modify(metadata=final)
+        stats.seconds = time.perf_counter() - t0
+        return stats
+
+    def _fill(
+        self,
+        col: Collection,
+        name: str,
+        plan: ChunkPlan,
+        stats: IndexStats,
+        progress: bool,
+        order: Callable[[], dict[str, int]] | None,
+        stop: threading.Event | None,
+    ) -> None:
+        """Bring ``col`` to the plan: delete stray chunks, embed and store the missing
+        ones in batches (core files first when ``order`` ranks them), until done or
+        ``stop`` is set (``stats.stopped``)."""
         with IndexProgress(stats, enabled=progress) as bar:
             existing = self._existing(col)
             want = {c.id: c for c in plan.chunks}
@@ -420,11 +440,6 @@ class Index:
                 self._store_batch(col, batch, vectors, stats)
                 state[0] += len(batch)
                 bar.advance(len(batch))
-        if not stats.stopped:
-            final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
-            col.modify(metadata=final)
-        stats.seconds = time.perf_counter() - t0
-        return stats
 
     def _existing(self, col: Collection) -> dict[str, str]:
         """id -> content hash of what the collection already holds."""
