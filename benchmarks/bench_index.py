@@ -35,7 +35,8 @@ from rich.table import Table
 from drafter.snapshot import Snapshot
 from retrieval.chunking import chunk_file
 from retrieval.embeddings import embed
-from retrieval.index import IndexStats, embed_input, open_index
+from retrieval.index import embed_input, open_index
+from retrieval.index_stats import IndexStats
 from retrieval.search import search
 
 _ENV = {

@@ -20,7 +20,7 @@ from drafter.sanitize import json_safe, markup_safe, plain
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from retrieval.index import IndexStats
+    from retrieval.index_stats import IndexStats
     from retrieval.search import Hit
 
 _repo_arg = click.argument("repo", type=click.Path(file_okay=False))

@@ -50,10 +50,11 @@ from retrieval.chunking import (
 )
 from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed, model_key
 from retrieval.index_progress import IndexProgress
+from retrieval.index_stats import IndexStats
 from retrieval.roles import LEXICAL_HEAD_BYTES, RoleMap, Treatment, classify_revision
 
-if TYPE_CHECKING:  # search imports this module; the cache only names its type
-    from retrieval.search import Lexical
+if TYPE_CHECKING:  # built on first search (numpy, scipy): imported where it is built
+    from retrieval.lexical import Lexical
 
 BATCH = 64
 #: Texts per model call inside a batch: a stop request waits for one step at most.
@@ -67,37 +68,6 @@ class IndexModelMismatch(BadInput):
 
 class ChromaUnavailable(BadInput):
     """The Chroma server in --chroma-url cannot be reached."""
-
-
-@dataclass(slots=True)
-class IndexStats:
-    """What one ensure() call found and did; times are in seconds."""
-
-    collection: str
-    identity: str
-    revision: str
-    files_total: int = 0
-    files_indexed: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    syntax_errors: list[str] = field(default_factory=list)
-    chunks: int = 0
-    embedded: int = 0  # vectors computed by the model in this call
-    reused: int = 0  # vectors taken from the cache
-    stored: int = 0  # chunks written to the collection in this call
-    already_present: int = 0  # chunks an earlier (interrupted) run had stored
-    removed: int = 0  # stray entries deleted
-    was_complete: bool = False
-    embedded_ids: list[str] = field(default_factory=list)
-    #: files per "role: treatment" (embedded, lexical only, skipped)
-    roles: Counter[str] = field(default_factory=Counter)
-    #: files not embedded: "role, treatment: reason" -> [files, bytes]
-    left_out: dict[str, list[int]] = field(default_factory=dict)
-    lexical_chunks: int = 0  # opening parts of lexical-only files (never embedded)
-    stopped: bool = False  # asked to stop before the collection was complete
-    t_chunk: float = 0.0
-    t_embed: float = 0.0
-    t_store: float = 0.0
-    seconds: float = 0.0
 
 
 @dataclass(slots=True)
@@ -339,7 +309,7 @@ class Index:
 
     def lexical(self, snapshot: Snapshot) -> Lexical:
         """BM25 over every chunk of the plan, embedded or not: ready before any vector."""
-        from retrieval.search import Lexical
+        from retrieval.lexical import Lexical
 
         name = self.name_for(snapshot)
         plan = self.plan(snapshot)
@@ -423,6 +393,26 @@ class Index:
         plan = self.plan(snapshot)
         _plan_stats(stats, plan)
         stats.t_chunk = time.perf_counter() - t
+        self._fill(col, name, plan, stats, progress, order, stop)
+        if not stats.stopped:
+            final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
+            col.modify(metadata=final)
+        stats.seconds = time.perf_counter() - t0
+        return stats
+
+    def _fill(
+        self,
+        col: Collection,
+        name: str,
+        plan: ChunkPlan,
+        stats: IndexStats,
+        progress: bool,
+        order: Callable[[], dict[str, int]] | None,
+        stop: threading.Event | None,
+    ) -> None:
+        """Bring ``col`` to the plan: delete stray chunks, embed and store the missing
+        ones in batches (core files first when ``order`` ranks them), until done or
+        ``stop`` is set (``stats.stopped``)."""
         with IndexProgress(stats, enabled=progress) as bar:
             existing = self._existing(col)
             want = {c.id: c for c in plan.chunks}
@@ -450,11 +440,6 @@ class Index:
                 self._store_batch(col, batch, vectors, stats)
                 state[0] += len(batch)
                 bar.advance(len(batch))
-        if not stats.stopped:
-            final = {**base_meta, "status": "complete", **_stats_metadata(stats)}
-            col.modify(metadata=final)
-        stats.seconds = time.perf_counter() - t0
-        return stats
 
     def _existing(self, col: Collection) -> dict[str, str]:
         """id -> content hash of what the collection already holds."""

@@ -23,7 +23,7 @@ from rich.progress import (
 from drafter.console import err_console
 
 if TYPE_CHECKING:
-    from retrieval.index import IndexStats
+    from retrieval.index_stats import IndexStats
 
 #: Seconds between plain progress lines when stderr is not a terminal.
 LINE_EVERY = 5.0

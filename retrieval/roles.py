@@ -172,6 +172,11 @@ def _is_package(parent: str, paths: frozenset[str]) -> bool:
     return (f"{parent}/__init__.py" if parent else "__init__.py") in paths
 
 
+#: A role decision before the size and line checks: role, reason, and the treatment
+#: when it is not the role's default.
+_Verdict = tuple[Role, str, Treatment | None]
+
+
 def classify(
     path: str,
     size: int,
@@ -187,34 +192,40 @@ def classify(
     when the folder is called like run output).
     """
     p = PurePosixPath(path)
+    verdict = _by_kind(p, paths) or _by_place_and_shape(p, size, head, read_by_code)
+    role, reason, treatment = verdict
+    if treatment is None:
+        treatment = Treatment.embed if role in READ_ROLES else Treatment.lexical
+    if treatment is Treatment.embed:
+        if size > MAX_EMBED_BYTES:
+            treatment, reason = Treatment.lexical, f"{reason}; too large to embed ({_mb(size)})"
+        elif _longest_line(head) > MAX_LINE_CHARS:
+            treatment, reason = (
+                Treatment.lexical,
+                f"{reason}; a line over {MAX_LINE_CHARS} chars",
+            )
+    return FileRole(path, role, treatment, reason, size)
+
+
+def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
+    """Vendored, generated, binary data, run output, results and source code: what the
+    name and folders alone decide (None when they do not)."""
     name = p.name.lower()
     suffix = p.suffix.lower()
     folders = [d.lower() for d in p.parts[:-1]]
-
-    def make(role: Role, reason: str, treatment: Treatment | None = None) -> FileRole:
-        if treatment is None:
-            treatment = Treatment.embed if role in READ_ROLES else Treatment.lexical
-        if treatment is Treatment.embed:
-            if size > MAX_EMBED_BYTES:
-                treatment, reason = Treatment.lexical, f"{reason}; too large to embed ({_mb(size)})"
-            elif _longest_line(head) > MAX_LINE_CHARS:
-                treatment, reason = (
-                    Treatment.lexical,
-                    f"{reason}; a line over {MAX_LINE_CHARS} chars",
-                )
-        return FileRole(path, role, treatment, reason, size)
-
     vendored = next((d for d in folders if d in _VENDORED_DIRS), None)
     if vendored is not None:
-        return make(Role.vendored, f"under {vendored}/", Treatment.listed)
+        return Role.vendored, f"under {vendored}/", Treatment.listed
     if name in _GENERATED_NAMES or name.endswith(_GENERATED_SUFFIXES):
-        return make(
-            Role.vendored, "generated file (lock file, minified or compiled)", Treatment.listed
+        return (
+            Role.vendored,
+            "generated file (lock file, minified or compiled)",
+            Treatment.listed,
         )
     if suffix in _DATA_SUFFIXES:
-        return make(Role.data, f"{suffix} file", Treatment.listed)
+        return Role.data, f"{suffix} file", Treatment.listed
     if suffix in _TEXT_DATA_SUFFIXES:
-        return make(Role.data, f"{suffix} file")
+        return Role.data, f"{suffix} file", None
 
     is_code = suffix in _CODE_SUFFIXES or name in _CODE_NAMES or name.startswith("dockerfile")
     in_package = suffix == ".py" and _is_package(str(p.parent) if p.parent.parts else "", paths)
@@ -222,42 +233,52 @@ def classify(
     result_dir = next((d for d in folders if d in _RESULT_DIRS), None)
     if (run_dir or result_dir) and not in_package:
         if run_dir:
-            return make(Role.logs, f"under {run_dir}/ (run output)")
-        return make(Role.results, f"under {result_dir}/")
+            return Role.logs, f"under {run_dir}/ (run output)", None
+        return Role.results, f"under {result_dir}/", None
     if suffix in _LOG_SUFFIXES:
-        return make(Role.logs, f"{suffix} file (run output)")
+        return Role.logs, f"{suffix} file (run output)", None
     if is_code:
-        return make(Role.code, f"{suffix or name} source")
+        return Role.code, f"{suffix or name} source", None
+    return None
 
+
+def _by_place_and_shape(
+    p: PurePosixPath, size: int, head: str, read_by_code: frozenset[str]
+) -> _Verdict:
+    """Config, data, results, prompts and documents: decided by folder, name, size and
+    the opening text."""
+    name = p.name.lower()
+    suffix = p.suffix.lower()
+    folders = [d.lower() for d in p.parts[:-1]]
     base = p.name
     if suffix in _STRUCTURED_SUFFIXES:
         if base in read_by_code and size <= MAX_READ_BACK_BYTES:
-            return make(Role.config, "named by the repository's code", Treatment.embed)
+            return Role.config, "named by the repository's code", Treatment.embed
     data_dir = next((d for d in folders if d in _DATA_DIRS), None)
     if data_dir is not None:
-        return make(Role.data, f"under {data_dir}/")
+        return Role.data, f"under {data_dir}/", None
     if _RESULT_NAME.search(p.stem) and suffix in _STRUCTURED_SUFFIXES | _DOC_SUFFIXES:
-        return make(Role.results, "named like results or predictions")
+        return Role.results, "named like results or predictions", None
     prompt_dir = next((d for d in folders if d in _PROMPT_DIRS), None)
     if suffix in _PROMPT_SUFFIXES:
-        return make(Role.prompt, f"{suffix} template")
+        return Role.prompt, f"{suffix} template", None
     if prompt_dir is not None and (suffix in _DOC_SUFFIXES or suffix in _STRUCTURED_SUFFIXES):
-        return make(Role.prompt, f"under {prompt_dir}/")
+        return Role.prompt, f"under {prompt_dir}/", None
     if suffix in _STRUCTURED_SUFFIXES:
         if size > MAX_CONFIG_BYTES:
-            return make(Role.data, f"{suffix} over {MAX_CONFIG_BYTES // 1000} KB")
+            return Role.data, f"{suffix} over {MAX_CONFIG_BYTES // 1000} KB", None
         if _records_shape(head):
-            return make(Role.data, f"{suffix} holding a list of records")
-        return make(Role.config, f"small {suffix} file")
+            return Role.data, f"{suffix} holding a list of records", None
+        return Role.config, f"small {suffix} file", None
     if suffix in _CONFIG_SUFFIXES or name.startswith(".") and "." not in name[1:]:
-        return make(Role.config, f"{suffix or name} settings")
+        return Role.config, f"{suffix or name} settings", None
     if _LICENCE.match(name):
-        return make(Role.docs, "licence or notice text", Treatment.lexical)
+        return Role.docs, "licence or notice text", Treatment.lexical
     if suffix in _DOC_SUFFIXES or not suffix:
         if _PROMPT_NAME.search(p.stem):
-            return make(Role.prompt, "named like a prompt")
-        return make(Role.docs, f"{suffix or 'extension-less'} text")
-    return make(Role.data, f"{suffix} file of unknown kind")
+            return Role.prompt, "named like a prompt", None
+        return Role.docs, f"{suffix or 'extension-less'} text", None
+    return Role.data, f"{suffix} file of unknown kind", None
 
 
 def _longest_line(head: str) -> int:

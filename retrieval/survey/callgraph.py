@@ -90,11 +90,57 @@ Resolver = Callable[[PyFile, Call], list[str]]
 def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
     """The graph, plus the resolver the loop rule reuses to follow call sites."""
     graph = CallGraph()
-    index = ModuleIndex([f.path for f in files])
-    top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node id
-    methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
-    classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class name -> node id
+    names = _Names(graph, ModuleIndex([f.path for f in files]))
     for pf in files:
+        names.add_nodes(pf)
+    for pf in files:
+        names.add_bindings(pf)
+    graph.edges = _edges(files, graph, names.resolve)
+    return graph, names.resolve
+
+
+def _edges(files: list[PyFile], graph: CallGraph, resolve: Resolver) -> dict[str, list[str]]:
+    """Caller node -> callee nodes, first-seen order, callers sorted."""
+    edges: dict[str, dict[str, None]] = defaultdict(dict)
+    for pf in files:
+        for c in pf.calls:
+            caller = f"{pf.path}::{c.symbol}"
+            if caller not in graph.functions:
+                caller = f"{pf.path}::<module>"
+            for callee in resolve(pf, c):
+                if callee != caller:
+                    edges[caller][callee] = None
+        if pf.main_guard:
+            # running the file as a script first executes its module level
+            edges[f"{pf.path}::<main>"].setdefault(f"{pf.path}::<module>", None)
+    return {k: list(v) for k, v in sorted(edges.items())}
+
+
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*")
+_BOUND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|self\.[A-Za-z_][A-Za-z0-9_]*")
+_CLASS_CALL = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(")
+_REF = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+class _Names:
+    """What the repository defines and binds, and how a call site's callee resolves to
+    the nodes of the graph (the resolver the survey's cross-file passes reuse)."""
+
+    def __init__(self, graph: CallGraph, index: ModuleIndex):
+        self.graph = graph
+        self.index = index
+        self.top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node
+        self.methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
+        self.classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class -> node
+        # local variables bound to repository classes: ``runner = TauRunner(...)``
+        self.var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
+        self.aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+
+    # -- what the files define ---------------------------------------------------------
+
+    def add_nodes(self, pf: PyFile) -> None:
+        """The file's module, main block and definitions as graph nodes."""
+        graph = self.graph
         nlines = max(1, len(pf.lines))
         mod_id = f"{pf.path}::<module>"
         graph.functions[mod_id] = FunctionNode(
@@ -120,142 +166,153 @@ def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
                 docstring=(d.docstring or "")[:400] or None,
             )
             if "." not in d.symbol:
-                top[pf.path][d.name] = nid
+                self.top[pf.path][d.name] = nid
                 if d.kind == "class":
-                    classes[pf.path][d.name] = nid
+                    self.classes[pf.path][d.name] = nid
             elif d.kind == "function" and d.symbol.count(".") == 1:
-                methods[d.name].append(nid)
+                self.methods[d.name].append(nid)
 
-    def in_module(module: str, name: str) -> str | None:
-        p = index.path(module)
-        return top[p].get(name) if p else None
-
-    def class_method(cls_node: str, name: str) -> str | None:
-        cand = f"{cls_node}.{name}"
-        return cand if cand in graph.functions else None
-
-    def resolve_name(pf: PyFile, name: str) -> str | None:
-        if name in top[pf.path]:
-            return top[pf.path][name]
-        origin = pf.imports.get(name)
-        if origin and "." in origin:
-            mod, _, attr = origin.rpartition(".")
-            hit = in_module(mod, attr)
-            if hit:
-                return hit
-            p = index.path(origin)
-            if p:
-                return f"{p}::<module>"
-        return None
-
-    # local variables bound to repository classes: ``runner = TauRunner(...)``
-    var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
-    aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
-    for pf in files:
+    def add_bindings(self, pf: PyFile) -> None:
+        """Aliases of repository functions and variables bound to repository classes."""
         for a in pf.assigns:
             if a.extra.get("rhs_type") == "identifier":
                 # ``fn = get_response`` then ``fn(...)``: an alias of a repository function
                 rhs = a.text.split("=", 1)[1].strip() if "=" in a.text else ""
-                hit = resolve_name(pf, rhs)
+                hit = self.resolve_name(pf, rhs)
                 lhs = a.extra.get("lhs", "")
-                if hit and "::<module>" not in hit and re.fullmatch(r"[A-Za-z_]\w*", lhs):
-                    aliases[(pf.path, a.symbol)][lhs] = hit
+                if hit and "::<module>" not in hit and _BARE_NAME.fullmatch(lhs):
+                    self.aliases[(pf.path, a.symbol)][lhs] = hit
                 continue
             if a.extra.get("rhs_type") not in ("call", "conditional_expression"):
                 continue
             lhs = a.extra.get("lhs", "")
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|self\.[A-Za-z_][A-Za-z0-9_]*", lhs):
+            if not _BOUND_NAME.fullmatch(lhs):
                 continue
             rhs = a.text.split("=", 1)[1] if "=" in a.text else ""
             found = []
-            for name in re.findall(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(", rhs):
-                hit = resolve_name(pf, name)
+            for name in _CLASS_CALL.findall(rhs):
+                hit = self.resolve_name(pf, name)
                 if hit and "::<module>" not in hit and hit.rsplit("::", 1)[1][:1].isupper():
                     found.append(hit)
             if found:
                 scope = a.symbol.split(".")[0] if lhs.startswith("self.") else a.symbol
-                var_types[(pf.path, scope)].setdefault(lhs, [])
-                var_types[(pf.path, scope)][lhs] += [
-                    f for f in found if f not in var_types[(pf.path, scope)][lhs]
-                ]
+                bound = self.var_types[(pf.path, scope)].setdefault(lhs, [])
+                bound += [f for f in found if f not in bound]
 
-    def typed(pf: PyFile, c: Call, head: str) -> list[str]:
+    # -- lookups -----------------------------------------------------------------------
+
+    def in_module(self, module: str, name: str) -> str | None:
+        p = self.index.path(module)
+        return self.top[p].get(name) if p else None
+
+    def class_method(self, cls_node: str, name: str) -> str | None:
+        cand = f"{cls_node}.{name}"
+        return cand if cand in self.graph.functions else None
+
+    def resolve_name(self, pf: PyFile, name: str) -> str | None:
+        """A name of the file: its own top-level definition or what it imports."""
+        if name in self.top[pf.path]:
+            return self.top[pf.path][name]
+        origin = pf.imports.get(name)
+        if origin and "." in origin:
+            mod, _, attr = origin.rpartition(".")
+            hit = self.in_module(mod, attr)
+            if hit:
+                return hit
+            p = self.index.path(origin)
+            if p:
+                return f"{p}::<module>"
+        return None
+
+    def typed(self, pf: PyFile, c: Call, head: str) -> list[str]:
         scope = c.symbol.split(".")[0] if head.startswith("self.") else c.symbol
-        return var_types.get((pf.path, scope), {}).get(head, [])
+        return self.var_types.get((pf.path, scope), {}).get(head, [])
 
-    def resolve(pf: PyFile, c: Call) -> list[str]:
+    # -- call sites --------------------------------------------------------------------
+
+    def resolve(self, pf: PyFile, c: Call) -> list[str]:
+        """The graph nodes a call site may run (plus callbacks it hands on)."""
         if c.callee_type != "identifier" and c.callee_type != "attribute":
             return []
         parts = c.callee.split(".")
         out: list[str] = []
         if len(parts) == 1:
-            hit = aliases.get((pf.path, c.symbol), {}).get(parts[0]) or resolve_name(pf, parts[0])
-            if hit:
-                init = (
-                    class_method(hit, "__init__")
-                    if hit.split("::")[1] in classes[pf.path]
-                    or hit.rsplit("::", 1)[1][:1].isupper()
-                    else None
-                )
-                out.append(init or hit)
+            out += self._bare(pf, c, parts[0])
         elif parts[0] in ("self", "cls") and len(parts) == 2:
-            cls = c.symbol.split(".")[0]
-            hit = class_method(f"{pf.path}::{cls}", parts[1])
-            if hit:
-                out.append(hit)
-            elif parts[1] not in _GENERIC and len(methods.get(parts[1], [])) == 1:
-                out.append(methods[parts[1]][0])
+            out += self._own_method(pf, c, parts[1])
         else:
-            head, attr = ".".join(parts[:-1]), parts[-1]
-            classes_of = typed(pf, c, head)
-            if classes_of:
-                got = [m for m in (class_method(k, attr) for k in classes_of) if m]
-                if got:
-                    return got
-            origin = pf.imports.get(parts[0])
-            full = f"{origin}.{'.'.join(parts[1:-1])}".rstrip(".") if origin else head
-            hit = in_module(full, attr)
-            if hit is None:
-                cls_node = resolve_name(pf, head) if len(parts) == 2 else None
-                if cls_node and "::<module>" not in cls_node:
-                    hit = class_method(cls_node, attr)
-            if hit is None and attr not in _GENERIC and len(methods.get(attr, [])) == 1:
-                hit = methods[attr][0]
-            if hit:
-                out.append(hit)
+            typed = self._typed_method(pf, c, parts)
+            if typed:
+                return typed
+            out += self._dotted(pf, parts)
         if _CALLBACK_TAKERS.search(c.callee):
-            refs = list(c.positional[:1]) + [
-                c.kwargs[k] for k in ("target", "func", "fn") if k in c.kwargs
-            ]
-            for ref in refs:
-                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", ref):
-                    sub = Call(
-                        callee=ref,
-                        full=ref,
-                        start_line=c.start_line,
-                        end_line=c.end_line,
-                        stmt_start=c.stmt_start,
-                        stmt_end=c.stmt_end,
-                        symbol=c.symbol,
-                        args_text="",
-                        kwargs={},
-                        positional=[],
-                        callee_type="attribute" if "." in ref else "identifier",
-                    )
-                    out.extend(resolve(pf, sub))
+            out += self._callbacks(pf, c)
         return out
 
-    edges: dict[str, dict[str, None]] = defaultdict(dict)
-    for pf in files:
-        for c in pf.calls:
-            caller = f"{pf.path}::{c.symbol}"
-            if caller not in graph.functions:
-                caller = f"{pf.path}::<module>"
-            for callee in resolve(pf, c):
-                if callee != caller:
-                    edges[caller][callee] = None
-        if pf.main_guard:
-            # running the file as a script first executes its module level
-            edges[f"{pf.path}::<main>"].setdefault(f"{pf.path}::<module>", None)
-    graph.edges = {k: list(v) for k, v in sorted(edges.items())}
-    return graph, resolve
+    def _bare(self, pf: PyFile, c: Call, name: str) -> list[str]:
+        """``f(...)``: an alias, a definition or an import; a class means its ``__init__``."""
+        hit = self.aliases.get((pf.path, c.symbol), {}).get(name) or self.resolve_name(pf, name)
+        if not hit:
+            return []
+        init = (
+            self.class_method(hit, "__init__")
+            if hit.split("::")[1] in self.classes[pf.path] or hit.rsplit("::", 1)[1][:1].isupper()
+            else None
+        )
+        return [init or hit]
+
+    def _own_method(self, pf: PyFile, c: Call, attr: str) -> list[str]:
+        """``self.m(...)``: the class's own method, else the only method of that name."""
+        cls = c.symbol.split(".")[0]
+        hit = self.class_method(f"{pf.path}::{cls}", attr)
+        if hit:
+            return [hit]
+        if attr not in _GENERIC and len(self.methods.get(attr, [])) == 1:
+            return [self.methods[attr][0]]
+        return []
+
+    def _typed_method(self, pf: PyFile, c: Call, parts: list[str]) -> list[str]:
+        """``runner.m(...)`` where ``runner`` was bound to a repository class."""
+        head, attr = ".".join(parts[:-1]), parts[-1]
+        classes_of = self.typed(pf, c, head)
+        if not classes_of:
+            return []
+        return [m for m in (self.class_method(k, attr) for k in classes_of) if m]
+
+    def _dotted(self, pf: PyFile, parts: list[str]) -> list[str]:
+        """``mod.f(...)`` or ``Class.m(...)``, else the only method of that name."""
+        head, attr = ".".join(parts[:-1]), parts[-1]
+        origin = pf.imports.get(parts[0])
+        full = f"{origin}.{'.'.join(parts[1:-1])}".rstrip(".") if origin else head
+        hit = self.in_module(full, attr)
+        if hit is None:
+            cls_node = self.resolve_name(pf, head) if len(parts) == 2 else None
+            if cls_node and "::<module>" not in cls_node:
+                hit = self.class_method(cls_node, attr)
+        if hit is None and attr not in _GENERIC and len(self.methods.get(attr, [])) == 1:
+            hit = self.methods[attr][0]
+        return [hit] if hit else []
+
+    def _callbacks(self, pf: PyFile, c: Call) -> list[str]:
+        """Functions handed to ``submit``/``Thread(target=...)`` and the like run too."""
+        out: list[str] = []
+        refs = list(c.positional[:1]) + [
+            c.kwargs[k] for k in ("target", "func", "fn") if k in c.kwargs
+        ]
+        for ref in refs:
+            if _REF.fullmatch(ref):
+                sub = Call(
+                    callee=ref,
+                    full=ref,
+                    start_line=c.start_line,
+                    end_line=c.end_line,
+                    stmt_start=c.stmt_start,
+                    stmt_end=c.stmt_end,
+                    symbol=c.symbol,
+                    args_text="",
+                    kwargs={},
+                    positional=[],
+                    callee_type="attribute" if "." in ref else "identifier",
+                )
+                out.extend(self.resolve(pf, sub))
+        return out

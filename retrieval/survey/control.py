@@ -80,8 +80,21 @@ _AGGREGATE = re.compile(
 
 
 def gating_findings(pf: PyFile) -> list[Hit]:
-    hits: list[Hit] = []
+    """Where the system decides on a score: thresholds, selections, retries, the lines
+    that compute a score, and promotions.  ``seen`` (statement lines already reported)
+    is shared, in this order, so one line makes one gating finding."""
     seen: set[int] = set()
+    hits = _thresholds(pf, seen)
+    hits += _selections(pf, seen)
+    hits += _retries(pf)
+    hits += _score_lines(pf, seen)
+    hits += _promotions(pf, hits, seen)
+    return hits
+
+
+def _thresholds(pf: PyFile, seen: set[int]) -> list[Hit]:
+    """Comparisons of a score-like name or a unit threshold (``score >= 0.8``)."""
+    hits: list[Hit] = []
     for cmp in pf.compares:
         if not re.search(r"(<=|>=|<|>)", cmp.text) or "__name__" in cmp.text:
             continue
@@ -102,6 +115,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                 detail={"comparison": clip(cmp.text, 100)},
             )
         )
+    return hits
+
+
+def _selections(pf: PyFile, seen: set[int]) -> list[Hit]:
+    """Picking the best by a score: ``max(..., key=score)``, ``sorted`` by score ..."""
+    hits: list[Hit] = []
     for c in pf.calls:
         if c.full in _SELECT or c.callee in _SELECT:
             if c.callee in ("max", "min", "sorted") and not (
@@ -122,6 +141,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                     detail={"call": c.callee, "args": clip(c.args_text, 100)},
                 )
             )
+    return hits
+
+
+def _retries(pf: PyFile) -> list[Hit]:
+    """Retry decorators and loops whose header speaks of retries or attempts."""
+    hits: list[Hit] = []
     for d in pf.defs:
         for dec in d.decorators:
             if _RETRY_DECORATOR.match(dec):
@@ -148,7 +173,12 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                     detail={"loop": clip(header, 100)},
                 )
             )
-    # score aggregation lines: how a number that later gates or reports is computed
+    return hits
+
+
+def _score_lines(pf: PyFile, seen: set[int]) -> list[Hit]:
+    """Score aggregation lines: how a number that later gates or reports is computed."""
+    hits: list[Hit] = []
     for i, line in enumerate(pf.lines, 1):
         s = line.strip()
         if not s or s.startswith("#") or i in seen or len(s) > 200:
@@ -169,7 +199,6 @@ def gating_findings(pf: PyFile) -> list[Hit]:
                     detail=scored[1],
                 )
             )
-    hits += _promotions(pf, hits, seen)
     return hits
 
 

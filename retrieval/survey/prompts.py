@@ -22,7 +22,7 @@ _INSTRUCTION = re.compile(
     re.I,
 )
 _PROMPT_NAME = re.compile(r"(prompt|instruction|system|template|persona|guideline)", re.I)
-_PROMPT_EXT = (".md", ".txt", ".j2", ".jinja", ".jinja2", ".prompt", ".tmpl", ".yaml", ".yml")
+PROMPT_EXT = (".md", ".txt", ".j2", ".jinja", ".jinja2", ".prompt", ".tmpl", ".yaml", ".yml")
 _SYSTEM_MSG = re.compile(r"""['"]role['"]\s*:\s*['"]system['"]""")
 
 
@@ -77,7 +77,7 @@ def prompt_file(
     name = path.rsplit("/", 1)[-1]
     if _DOC_DIR.search(path) and not (named_in_code is not None and named_in_code(path)):
         return []
-    if not name.lower().endswith(_PROMPT_EXT) or name.lower().startswith(
+    if not name.lower().endswith(PROMPT_EXT) or name.lower().startswith(
         ("readme", "license", "changelog", "contributing", "code_of_conduct", "requirements")
     ):
         return []

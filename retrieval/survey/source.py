@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -396,43 +397,41 @@ def _docstring(body: Node | None) -> tuple[str, tuple[int, int]] | None:
 
 _WS = re.compile(r"\s+")
 
+#: One query's matches: ``(pattern index, {capture name: nodes})`` as tree-sitter gives them.
+Matches = list[tuple[int, dict[str, list[Node]]]]
 
-def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS) -> PyFile:
-    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
 
-    Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a
-    file that takes longer than ``budget_seconds``; the caller reports it as skipped.
-    """
-    data = text.encode("utf-8", errors="surrogatepass")
-    tree = _parser().parse(data)
-    root = tree.root_node
-    depth = tree_depth(root, MAX_TREE_DEPTH)
-    if depth > MAX_TREE_DEPTH:
-        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
-    budget = Budget(path, budget_seconds)
-    anc = Ancestry()
-    pf = PyFile(
-        path=path,
-        text=text,
-        lines=text.split("\n"),
-        module=module_name(path),
-        has_errors=root.has_error,
-    )
-    is_pkg = path.endswith("__init__.py")
+@dataclass(slots=True)
+class _Pass:
+    """What every extractor of one :func:`parse_python` call shares."""
 
-    for _, caps in QueryCursor(query("mainguard")).matches(root):
+    pf: PyFile
+    is_pkg: bool
+    budget: Budget
+    anc: Ancestry
+
+
+def _main_guard(p: _Pass, matches: Matches) -> None:
+    """The first ``if __name__ == "__main__":`` block."""
+    for _, caps in matches:
         g = caps["guard.main"][0]
-        pf.main_guard = (_line(g), _end_line(g))
+        p.pf.main_guard = (_line(g), _end_line(g))
         break
 
-    for _, caps in QueryCursor(query("imports")).matches(root):
-        for n in caps.get("import.module", []):
-            _collect_imports(pf, n, is_pkg)
-        for n in caps.get("import.from", []):
-            _collect_from_import(pf, n, is_pkg)
 
-    for _, caps in QueryCursor(query("defs")).matches(root):
-        budget.check()
+def _imports(p: _Pass, matches: Matches) -> None:
+    """``import m`` and ``from m import n`` into :attr:`PyFile.imports`."""
+    for _, caps in matches:
+        for n in caps.get("import.module", []):
+            _collect_imports(p.pf, n, p.is_pkg)
+        for n in caps.get("import.from", []):
+            _collect_from_import(p.pf, n, p.is_pkg)
+
+
+def _defs(p: _Pass, matches: Matches) -> None:
+    """Function and class definitions with decorators, docstring and parameters."""
+    for _, caps in matches:
+        p.budget.check()
         kind, node = _definition(caps)
         name = _text(caps["name"][0])
         outer = (
@@ -443,15 +442,15 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
         decorators = (
             [_text(d)[1:].strip() for d in outer.children if d.type == "decorator"] if outer else []
         )
-        sym = enclosing_symbol(node, anc=anc)
+        sym = enclosing_symbol(node, anc=p.anc)
         symbol = f"{sym}.{name}" if sym not in ("<module>", "<main>") else name
         ds = _docstring(node.child_by_field_name("body"))
         params_node = node.child_by_field_name("parameters")
         params = [
-            _text(p).split(":")[0].split("=")[0].strip()
-            for p in (params_node.named_children if params_node is not None else [])
+            _text(q).split(":")[0].split("=")[0].strip()
+            for q in (params_node.named_children if params_node is not None else [])
         ]
-        pf.defs.append(
+        p.pf.defs.append(
             Def(
                 symbol=symbol,
                 name=name,
@@ -466,15 +465,19 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
             )
         )
 
-    for _, caps in QueryCursor(query("calls")).matches(root):
-        budget.check()
+
+def _calls(p: _Pass, matches: Matches) -> None:
+    """Call sites, callee resolved through the imports read before."""
+    pf = p.pf
+    for _, caps in matches:
+        p.budget.check()
         node = caps["call"][0]
         fn = caps["call.callee"][0]
         args = caps["call.arguments"][0]
         callee = _WS.sub("", _text(fn)) if fn.type in ("identifier", "attribute") else _text(fn)
         kwargs, positional = _split_args(args) if args.type == "argument_list" else ({}, [])
-        s, e = statement_span(node, anc)
-        symbol = enclosing_symbol(node, pf.main_guard, anc)
+        s, e = statement_span(node, p.anc)
+        symbol = enclosing_symbol(node, pf.main_guard, p.anc)
         pf.calls.append(
             Call(
                 callee=callee,
@@ -492,80 +495,139 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
             )
         )
 
-    string_matches = QueryCursor(query("strings")).matches(root)
-    docs = {n.id for _, caps in string_matches for n in caps.get("string.doc", [])}
-    parts = {n.id for _, caps in string_matches for n in caps.get("string.part", [])}
-    for _, caps in string_matches:
+
+_ASSIGN_PATH = (
+    "attribute",
+    "call",
+    "parenthesized_expression",
+    "binary_operator",
+    "argument_list",
+    "assignment",
+)
+
+
+def _assigned_to(node: Node) -> str | None:
+    """The left side of the assignment a string literal feeds (a few hops up), if any."""
+    up, hops = node.parent, 0
+    while up is not None and hops < 4 and up.type in _ASSIGN_PATH:
+        if up.type == "assignment":
+            return _text(up.child_by_field_name("left"))
+        up, hops = up.parent, hops + 1
+    return None
+
+
+def _strings(p: _Pass, matches: Matches) -> None:
+    """String literals (whole strings, not the parts of a concatenation), docstrings marked."""
+    pf = p.pf
+    docs = {n.id for _, caps in matches for n in caps.get("string.doc", [])}
+    parts = {n.id for _, caps in matches for n in caps.get("string.part", [])}
+    for _, caps in matches:
         if "string" not in caps:
             continue
-        budget.check()
+        p.budget.check()
         node = caps["string"][0]
         if node.id in parts:
             continue
-        assigned = None
-        up, hops = node.parent, 0
-        while (
-            up is not None
-            and hops < 4
-            and up.type
-            in (
-                "attribute",
-                "call",
-                "parenthesized_expression",
-                "binary_operator",
-                "argument_list",
-                "assignment",
-            )
-        ):
-            if up.type == "assignment":
-                assigned = _text(up.child_by_field_name("left"))
-                break
-            up, hops = up.parent, hops + 1
         pf.strings.append(
             StringLit(
                 value=string_value(node),
                 start_line=_line(node),
                 end_line=_end_line(node),
-                symbol=enclosing_symbol(node, pf.main_guard, anc),
-                assigned_to=assigned,
+                symbol=enclosing_symbol(node, pf.main_guard, p.anc),
+                assigned_to=_assigned_to(node),
                 is_docstring=node.id in docs,
                 is_fstring=_text(node)[:2].lower().replace("r", "").startswith("f"),
             )
         )
 
-    for name, bucket in (("loops", pf.loops), ("compare", pf.compares), ("dicts", pf.dicts)):
-        for _, caps in QueryCursor(query(name)).matches(root):
-            budget.check()
+
+def _span_extra(capture: str, node: Node, anc: Ancestry) -> dict[str, str]:
+    """What a loop, dictionary or comparison span carries besides its lines."""
+    extra: dict[str, str] = {}
+    if capture.startswith("loop."):  # loop.for / loop.while
+        body = node.child_by_field_name("body")
+        extra["header_end"] = str(
+            _line(body) - 1 if body is not None and _line(body) > _line(node) else _line(node)
+        )
+        extra["type"] = capture.removeprefix("loop.")
+    if capture == "dictionary":
+        vals = []
+        for pair in node.named_children:
+            v = pair.child_by_field_name("value") if pair.type == "pair" else None
+            if v is not None and v.type in ("identifier", "attribute"):
+                vals.append(_text(v))
+        extra["callable_values"] = ",".join(vals)
+        extra["pairs"] = str(sum(1 for q in node.named_children if q.type == "pair"))
+    if capture == "comparison":
+        s, e = statement_span(node, anc)
+        extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
+    return extra
+
+
+def _spans(bucket: Callable[[PyFile], list[Span]]) -> Extractor:
+    """An extractor appending one :class:`Span` per match to ``bucket(pf)``."""
+
+    def extract(p: _Pass, matches: Matches) -> None:
+        out = bucket(p.pf)
+        for _, caps in matches:
+            p.budget.check()
             capture, nodes = next(iter(caps.items()))
             node = nodes[0]
-            extra: dict[str, str] = {}
-            if capture.startswith("loop."):  # loop.for / loop.while
-                body = node.child_by_field_name("body")
-                extra["header_end"] = str(
-                    _line(body) - 1
-                    if body is not None and _line(body) > _line(node)
-                    else _line(node)
-                )
-                extra["type"] = capture.removeprefix("loop.")
-            if capture == "dictionary":
-                vals = []
-                for pair in node.named_children:
-                    v = pair.child_by_field_name("value") if pair.type == "pair" else None
-                    if v is not None and v.type in ("identifier", "attribute"):
-                        vals.append(_text(v))
-                extra["callable_values"] = ",".join(vals)
-                extra["pairs"] = str(sum(1 for p in node.named_children if p.type == "pair"))
-            if capture == "comparison":
-                s, e = statement_span(node, anc)
-                extra["stmt_start"], extra["stmt_end"] = str(s), str(e)
-            bucket.append(_span(node, extra, pf.main_guard, anc))
+            out.append(_span(node, _span_extra(capture, node, p.anc), p.pf.main_guard, p.anc))
 
-    for _, caps in QueryCursor(query("assigns")).matches(root):
-        budget.check()
+    return extract
+
+
+def _assigns(p: _Pass, matches: Matches) -> None:
+    """Assignments with their target and the type of their value."""
+    for _, caps in matches:
+        p.budget.check()
         node = caps["assignment"][0]
         extra = {
             "lhs": _text(caps["assignment.target"][0]),
             "rhs_type": caps["assignment.value"][0].type,
         }
-        pf.assigns.append(_span(node, extra, pf.main_guard, anc))
+        p.pf.assigns.append(_span(node, extra, p.pf.main_guard, p.anc))
+
+
+Extractor = Callable[[_Pass, Matches], None]
+
+#: The queries :func:`parse_python` runs (``queries/<name>.scm``) and what each adds to the
+#: :class:`PyFile`, in order: the main guard before calls and strings (their symbol is
+#: ``<main>`` inside it), imports before calls (callees resolve through them).
+EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
+    ("mainguard", _main_guard),
+    ("imports", _imports),
+    ("defs", _defs),
+    ("calls", _calls),
+    ("strings", _strings),
+    ("loops", _spans(lambda pf: pf.loops)),
+    ("compare", _spans(lambda pf: pf.compares)),
+    ("dicts", _spans(lambda pf: pf.dicts)),
+    ("assigns", _assigns),
+)
+
+
+def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SECONDS) -> PyFile:
+    """Parse ``text`` and extract facts.  Syntax errors are tolerated and flagged.
+
+    Raises :class:`FileTooComplex` for a tree deeper than :data:`MAX_TREE_DEPTH` or a
+    file that takes longer than ``budget_seconds``; the caller reports it as skipped.
+    """
+    data = text.encode("utf-8", errors="surrogatepass")
+    tree = _parser().parse(data)
+    root = tree.root_node
+    depth = tree_depth(root, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
+    pf = PyFile(
+        path=path,
+        text=text,
+        lines=text.split("\n"),
+        module=module_name(path),
+        has_errors=root.has_error,
+    )
+    p = _Pass(pf, path.endswith("__init__.py"), Budget(path, budget_seconds), Ancestry())
+    for name, extract in EXTRACTORS:
+        extract(p, QueryCursor(query(name)).matches(root))
     return pf

@@ -1,0 +1,202 @@
+"""Cross-file survey passes: rules that need every file's hits and the call graph.
+
+They run after the per-file rules (see :mod:`retrieval.survey.rules`), because each
+reads what those found: a loop calls a model when one of its calls reaches a model
+call site through the call graph; a wrapper is a repository function that stands
+between a call site and a model call; a prompt file is used where code names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from retrieval.survey.base import Hit
+from retrieval.survey.details import ModelCallDetail
+from retrieval.survey.model import Category
+from retrieval.survey.registry import Repo
+from retrieval.survey.source import Call, PyFile
+
+
+def model_reach(hits: list[Hit], repo: Repo) -> Callable[[PyFile, Call], str | None]:
+    """``calls_model(pf, call)``: the model call site or repository function through
+    which ``call`` reaches a model (at most three calls deep), or None.  One memo is
+    shared by every file, so build it once per survey."""
+    graph, resolve = repo.graph, repo.resolve
+    model_nodes = {
+        f"{h.path}::{h.symbol}"
+        for h in hits
+        if h.category == Category.MODEL_CALL and h.kind != "client"
+    }
+    model_lines = {
+        (h.path, ln)
+        for h in hits
+        if h.category == Category.MODEL_CALL and h.kind != "client"
+        for ln in range(h.start_line, h.end_line + 1)
+    }
+    reach_cache: dict[str, bool] = {}
+
+    def reaches_model(node: str, depth: int = 3) -> bool:
+        key = f"{node}@{depth}"
+        if key in reach_cache:
+            return reach_cache[key]
+        reach_cache[key] = False  # cycle guard
+        ok = node in model_nodes or (
+            depth > 0 and any(reaches_model(n, depth - 1) for n in graph.callees(node))
+        )
+        reach_cache[key] = ok
+        return ok
+
+    def calls_model(pf: PyFile, c: Call) -> str | None:
+        if (pf.path, c.start_line) in model_lines:
+            return c.callee
+        for node in resolve(pf, c):
+            if reaches_model(node):
+                return node
+        return None
+
+    return calls_model
+
+
+def names_in_code(files: list[PyFile]) -> Callable[[str], bool]:
+    """``named(path)``: does a short string literal of the code name the file (its
+    base name, of at least five characters)?  Built on first use."""
+    strings: list[str] = []
+
+    def named(path: str) -> bool:
+        if not strings:
+            strings.extend(
+                s.value
+                for pf in files
+                for s in pf.strings
+                if not s.is_docstring and s.end_line - s.start_line <= 2
+            )
+            strings.append("")  # built, even when the code has no strings
+        base = path.rsplit("/", 1)[-1]
+        return len(base) >= 5 and any(base in v for v in strings)
+
+    return named
+
+
+#: How many repository calls a wrapper may stand between a call site and the model call.
+WRAPPER_DEPTH = 2
+
+
+def wrapper_calls(hits: list[Hit], repo: Repo) -> list[Hit]:
+    """Call sites that reach a model call through repository wrappers (``chat(...)`` →
+    ``get_response`` → ``litellm.completion``): where the system really talks to a model.
+    Each names the direct model call it reaches (``reaches``), so proposers can group it
+    with that endpoint."""
+    files, resolve, graph = repo.py_files, repo.resolve, repo.graph
+    direct: dict[str, Hit] = {}
+    for h in hits:
+        if h.category == Category.MODEL_CALL and h.kind not in ("client", "via_wrapper"):
+            direct.setdefault(f"{h.path}::{h.symbol}", h)
+    direct_lines = {
+        (h.path, ln) for h in direct.values() for ln in range(h.start_line, h.end_line + 1)
+    }
+    memo: dict[str, tuple[Hit, int] | None] = {}
+
+    def first_model(node: str, depth: int) -> tuple[Hit, int] | None:
+        if node in direct:
+            return direct[node], 0
+        if depth == 0:
+            return None
+        key = f"{node}@{depth}"
+        if key not in memo:
+            memo[key] = None
+            best = None
+            for nxt in graph.callees(node):
+                got = first_model(nxt, depth - 1)
+                if got and (best is None or got[1] + 1 < best[1]):
+                    best = (got[0], got[1] + 1)
+            memo[key] = best
+        return memo[key]
+
+    out: list[Hit] = []
+    for pf in files:
+        for c in pf.calls:
+            if (pf.path, c.start_line) in direct_lines or c.callee_type not in (
+                "identifier",
+                "attribute",
+            ):
+                continue
+            if c.symbol in ("<main>", "<module>"):
+                continue  # a script calling its own main() is a route, not a model wrapper
+            for node in resolve(pf, c):
+                got = first_model(node, WRAPPER_DEPTH - 1)
+                if (
+                    got is None
+                    or node == f"{pf.path}::{c.symbol}"
+                    or node.endswith(("::main", ".main"))
+                ):
+                    continue
+                target = got[0]
+                detail: ModelCallDetail = {
+                    "provider": target.view.get("provider", "model"),
+                    "call": c.callee,
+                    "via": node,
+                    "reaches": f"model_call:{target.path}:{target.start_line}",
+                }
+                if "model" in c.kwargs:
+                    detail["model"] = c.kwargs["model"][:80]
+                out.append(
+                    Hit.at_call(
+                        pf, c, category=Category.MODEL_CALL, kind="via_wrapper", detail=detail
+                    )
+                )
+                break
+    return out
+
+
+def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
+    """Where code names a shipped prompt file (``prompt_load``) and where it reads it through
+    that name (``prompt_read``): the channel by which file text reaches a model."""
+    files = repo.py_files
+    out: list[Hit] = []
+    prompt_files = sorted(
+        {h.path for h in hits if h.category == Category.PROMPT and h.kind == "prompt_file"}
+    )
+    for ppath in prompt_files:
+        base = ppath.rsplit("/", 1)[-1]
+        if len(base) < 5:
+            continue
+        names: set[str] = set()
+        for pf in files:
+            for s in pf.strings:
+                if s.is_docstring or base not in s.value or s.end_line - s.start_line > 2:
+                    continue
+                name = s.assigned_to or ""
+                out.append(
+                    Hit(
+                        category=Category.PROMPT,
+                        kind="prompt_load",
+                        path=pf.path,
+                        start_line=s.start_line,
+                        end_line=s.end_line,
+                        symbol=s.symbol,
+                        detail={"file": ppath, "name": name},
+                    )
+                )
+                if re.fullmatch(r"[A-Za-z_][\w.]*", name):
+                    names.add(name.rsplit(".", 1)[-1])
+        for pf in files:
+            for c in pf.calls:
+                last = c.callee.rsplit(".", 1)[-1]
+                if last not in ("read_text", "read_bytes", "open", "read", "load", "safe_load"):
+                    continue
+                used = set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text))
+                hit = sorted(names & used)
+                if not hit and base in c.args_text:
+                    hit = [base]  # open("prompts/base.md") names the file right in the read
+                if hit:
+                    out.append(
+                        Hit.at_call(
+                            pf,
+                            c,
+                            category=Category.PROMPT,
+                            kind="prompt_read",
+                            detail={"file": ppath, "via": hit[0]},
+                        )
+                    )
+    return out

@@ -1,0 +1,58 @@
+"""Which files of a revision the survey reads, and why it leaves the others.
+
+Kept apart from the runner so the rule registry can share the same file patterns
+(config names, documentation that makes claims) without importing the runner.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.roles import Role
+from retrieval.survey.prompts import PROMPT_EXT
+
+#: Python files larger than this are skipped as generated/huge (bytes).
+MAX_PY_BYTES = 600_000
+MAX_TEXT_BYTES = 300_000
+VENDORED = re.compile(
+    r"(^|/)(node_modules|vendor|vendored|third_party|site-packages|\.venv|venv|\.tox|__pycache__|\.git)/"
+)
+GENERATED_MARK = re.compile(
+    r"(@generated|\bauto-?generated\b|\bgenerated (?:by|from|with)\b|\bcode generated\b)", re.I
+)
+DOC_CLAIM_FILE = re.compile(r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I)
+CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
+#: File roles (:mod:`retrieval.roles`) the survey does not read.
+NOT_SURVEYED = frozenset({Role.logs, Role.results, Role.data})
+
+
+def skip_reason(path: str, size: int, kind: str) -> str | None:
+    """Why the survey leaves this file unread, or None to read it."""
+    if VENDORED.search(path):
+        return "vendored"
+    if kind not in ("file", "executable"):
+        return kind
+    if path.endswith(".py") and size > MAX_PY_BYTES:
+        return f"huge file ({size} bytes > {MAX_PY_BYTES})"
+    if path.endswith(("_pb2.py", "_pb2_grpc.py")):
+        return "generated"
+    return None
+
+
+def wants_text(path: str, kind: str, size: int) -> bool:
+    """Is a non-Python file one a text rule may look at?"""
+    name = path.rsplit("/", 1)[-1]
+    if size > MAX_TEXT_BYTES:
+        return False
+    if name in CONFIG_NAMES or name.startswith("Dockerfile") or name.endswith((".sh", ".bash")):
+        return True
+    if DOC_CLAIM_FILE.search(path):
+        return True
+    if name.lower().endswith(PROMPT_EXT):
+        return True
+    return kind == "executable" and "." not in name
+
+
+def is_shell(name: str, text: str) -> bool:
+    """A Dockerfile, a shell script, or any file starting with ``#!``."""
+    return name.startswith("Dockerfile") or name.endswith((".sh", ".bash")) or text.startswith("#!")
