@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from drafter.errors import BadInput
 from drafter.model import Record
 from evals.choices import DEFAULT_METHOD as DEFAULT_METHOD
 from evals.choices import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
@@ -384,35 +383,3 @@ def align_best_gold(
         ka.unmatched_gold = [i for i in ka.gold if i not in paired_g]
         ka.unmatched_draft = [j for j in ka.draft if j not in paired_d]
     return out
-
-
-def align_with(
-    method: str,
-    gold: Side,
-    draft: Side,
-    text_similarity: TextSimilarity,
-    threshold: float | None = None,
-    code_map: CodeMap | None = None,
-) -> dict[str, KindAlignment]:
-    """Dispatch to the named alignment method with its own default threshold (the
-    code map feeds the call-path part of coverage and best-gold; one-to-one ignores it)."""
-    if method == "coverage":
-        from evals.coverage import COVERAGE, align_coverage
-
-        choice = COVERAGE if threshold is None else COVERAGE.with_threshold(threshold)
-        return align_coverage(gold, draft, text_similarity, choice, code_map=code_map)
-    if method == "one-to-one":
-        th = ONE_TO_ONE_THRESHOLD if threshold is None else threshold
-        return align(gold, draft, text_similarity, threshold=th)
-    if method == "best-gold":
-        th = DEFAULT_THRESHOLD if threshold is None else threshold
-        return align_best_gold(gold, draft, text_similarity, threshold=th, code_map=code_map)
-    raise BadInput(f"unknown alignment method {method!r} (choose {', '.join(METHODS)})")
-
-
-def default_threshold(method: str) -> float:
-    if method == "coverage":
-        from evals.coverage import COVERAGE
-
-        return COVERAGE.threshold
-    return ONE_TO_ONE_THRESHOLD if method == "one-to-one" else DEFAULT_THRESHOLD

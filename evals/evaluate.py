@@ -15,7 +15,7 @@ from typing import Any
 from drafter import __version__
 from drafter.model import Report
 from drafter.snapshot import Snapshot
-from evals.alignment import DEFAULT_METHOD, TEXT_WEIGHT, Side, align_with, default_threshold
+from evals.alignment import DEFAULT_METHOD, TEXT_WEIGHT, Side
 from evals.baselines import (
     CONSTANT_SCORES,
     CONSTANT_STATUS,
@@ -26,6 +26,7 @@ from evals.baselines import (
     random_witness_draft,
 )
 from evals.content import content_agreement
+from evals.methods import align_with, default_threshold
 from evals.metrics import score, witness_hits
 from evals.scorecard import Scorecard
 from evals.similarity import backend

@@ -27,7 +27,6 @@ from evals.alignment import (
     NEAR_LINES,
     SAME_FILE,
     Side,
-    align_with,
     draft_witness_score,
     near_hit,
 )
@@ -41,6 +40,7 @@ from evals.labels import (
     predicted_links,
 )
 from evals.located import cached_locate
+from evals.methods import align_with
 from evals.similarity import backend
 from evals.structure import CodeMap
 from evals.structure import load as load_code_map
