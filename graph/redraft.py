@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from drafter.model import AccountSection, Record, Report
+from drafter.model import AccountSection, Flag, FlagKind, Record, Report
 from drafter.review_identity import derive_meta
 from drafter.review_store import Mark, ReviewStore
 from graph.proposer import (
@@ -170,7 +170,8 @@ def merge_redraft(
                 log.append(f"{r.id}: dropped (no other candidate of its kind); note: {t.note}")
                 continue
             got = got.model_copy(deep=True)
-            got.flags = [*got.flags, f"{REDRAFT_FLAG}; analyst's note: {t.note}"]
+            text = f"{REDRAFT_FLAG}; analyst's note: {t.note}"
+            got.flags = [*got.flags, Flag(kind=FlagKind.redrafted, text=text)]
             if got.id == r.id:
                 previous[r.id] = r.model_dump(mode="json")
                 log.append(f"{r.id}: redrafted with the analyst's note")

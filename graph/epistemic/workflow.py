@@ -26,7 +26,7 @@ from langgraph.runtime import Runtime
 from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
-from drafter.model import DraftMeta, Record, Report, WitnessBlock
+from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
 from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
@@ -128,7 +128,10 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
 def _keep_verified(r: Record) -> Record:
     blocks = [b for b in r.blocks if not isinstance(b, WitnessBlock) or b.witness.verified]
     dropped = len(r.blocks) - len(blocks)
-    flags = list(r.flags) + ([f"{dropped} witness(es) dropped: not found"] if dropped else [])
+    flags = list(r.flags)
+    if dropped:
+        text = f"{dropped} witness(es) dropped: not found"
+        flags.append(Flag(kind=FlagKind.witnesses_not_found, text=text))
     return r.model_copy(update={"blocks": blocks, "flags": flags})
 
 
