@@ -1,0 +1,128 @@
+"""Outcomes are counted by kind and number, never by a message's wording.
+
+Each test rewords every message a count or branch used to read (the verifier's drop
+flags, the account's drop notes) and checks the outcome is the same.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast
+
+from drafter.model import (
+    KIND_SECTION,
+    DraftCounts,
+    DraftMeta,
+    Flag,
+    FlagKind,
+    Paragraph,
+    Record,
+    RecordSection,
+    Report,
+    ReportType,
+    Source,
+    Verification,
+    VerifyStatus,
+    Witness,
+    WitnessBlock,
+)
+from graph.nodes.assemble import build_report
+from graph.nodes.common import record_to_state
+from graph.nodes.verify import _drop_failing, verify
+from graph.outcome import witness_counts
+from graph.state import DraftState
+
+
+def _w(quote: str, ok: bool) -> WitnessBlock:
+    status = VerifyStatus.verified if ok else VerifyStatus.not_found
+    v = Verification(status=status, revision="0" * 40)
+    return WitnessBlock(witness=Witness(quote=quote, path="a.py", verification=v))
+
+
+def _reworded(r: Record) -> Record:
+    flags = [Flag(kind=f.kind, text=f"reworded {i}") for i, f in enumerate(r.flags)]
+    return r.model_copy(update={"flags": flags})
+
+
+def _report(records: list[Record], notes: list[str], account_dropped: int) -> Report:
+    return Report(
+        system="s",
+        type=ReportType.runtime,
+        source=Source(repository="r", revision="0" * 40),
+        sections=[RecordSection(title=KIND_SECTION["CMP"], records=records)],
+        meta=DraftMeta(
+            generator="offline",
+            notes=notes,
+            counts=DraftCounts(account_witnesses_dropped=account_dropped),
+        ),
+    )
+
+
+def test_rewording_drop_flags_and_notes_leaves_the_counts_unchanged() -> None:
+    rec = Record(
+        id="RT-CMP-a",
+        label="a",
+        blocks=[Paragraph(text="x"), _w("kept", True), _w("gone", False), _w("also", False)],
+    )
+    dropped = _drop_failing(rec, 2)
+    assert [f.kind for f in dropped.flags] == [FlagKind.witness_dropped] * 2
+    note = "account witness dropped (not_found): 'q' --- a.py"
+    before = witness_counts(_report([dropped], [note], 1))
+    after = witness_counts(_report([_reworded(dropped)], ["something else entirely"], 1))
+    assert before == after
+    rows = {s: nums for s, *nums in after}
+    assert rows["Components"] == [3, 1, 2]
+    assert rows["Runtime account"] == [1, 0, 1]
+
+
+def test_account_drops_are_counted_from_the_counter_not_the_notes() -> None:
+    note = "account witness dropped (not_found): 'q' --- a.py"
+    # a note in the old wording with no counter behind it is not a drop any more
+    rows = {s: nums for s, *nums in witness_counts(_report([], [note], 0))}
+    assert rows["Runtime account"] == [0, 0, 0]
+    rows = {s: nums for s, *nums in witness_counts(_report([], [], 3))}
+    assert rows["Runtime account"] == [3, 0, 3]
+
+
+def _verify_once(rec: Record) -> Record:
+    state = cast(DraftState, {"drafts": {"a": record_to_state(rec)}, "round": 5})
+    ctx = SimpleNamespace(
+        budget=SimpleNamespace(exhausted=False), config=SimpleNamespace(repair_rounds=2)
+    )
+    update: dict[str, Any] = verify(state, cast(Any, SimpleNamespace(context=ctx)))
+    return Record.model_validate(update["drafts"]["a"])
+
+
+def test_verify_reads_the_no_verified_witness_flag_by_kind() -> None:
+    emptied = _drop_failing(
+        Record(id="RT-CMP-a", label="a", blocks=[Paragraph(text="x"), _w("gone", False)]), 2
+    )
+    kinds = [f.kind for f in emptied.flags]
+    assert kinds == [FlagKind.witness_dropped, FlagKind.no_verified_witness]
+    # reworded, the record still counts as already flagged: no second flag is added
+    again = _verify_once(_reworded(emptied))
+    assert [f.kind for f in again.flags] == kinds
+    # a record that never had a witness gets its own kind
+    bare = _verify_once(Record(id="RT-CMP-b", label="b", blocks=[Paragraph(text="y")]))
+    assert [(f.kind, f.text) for f in bare.flags] == [(FlagKind.no_witness, "no witness given")]
+
+
+def test_the_draft_metadata_carries_the_account_counter() -> None:
+    state = cast(
+        DraftState,
+        {
+            "system": "s",
+            "identity": "r",
+            "sha": "0" * 40,
+            "account": [],
+            "account_dropped": 2,
+            "notes": ["reworded: a note"],
+        },
+    )
+    report = build_report(state, "offline", None)
+    assert report.meta is not None
+    assert report.meta.counts.account_witnesses_dropped == 2
+    assert '"account_witnesses_dropped": 2' in report.to_json()
+    # nothing counted: the key is left out, so such drafts read as before
+    state["account_dropped"] = 0
+    assert '"counts"' not in build_report(state, "offline", None).to_json()
