@@ -65,7 +65,7 @@ def redraft_targets(report: Report, store: ReviewStore) -> list[Target]:
         st = states[r.id]
         if st.mark != Mark.rejected or not (st.reason or "").strip():
             continue
-        parts = [st.reason or "", *(n for n in st.notes if not n.startswith("(earlier"))]
+        parts = [st.reason or "", *st.current_notes]
         out.append(Target(r, " ".join(p.strip() for p in parts if p.strip())))
     return out
 

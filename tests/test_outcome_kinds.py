@@ -6,8 +6,12 @@ flags, the account's drop notes) and checks the outcome is the same.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
+
+from fakes import make_record, make_report
 
 from drafter.model import (
     KIND_SECTION,
@@ -26,10 +30,13 @@ from drafter.model import (
     Witness,
     WitnessBlock,
 )
+from drafter.review_export import record_annotation
+from drafter.review_store import DecisionSource, ReviewStore
 from graph.nodes.assemble import build_report
 from graph.nodes.common import record_to_state
 from graph.nodes.verify import _drop_failing, verify
 from graph.outcome import witness_counts
+from graph.redraft import redraft_targets
 from graph.state import DraftState
 
 
@@ -126,3 +133,57 @@ def test_the_draft_metadata_carries_the_account_counter() -> None:
     # nothing counted: the key is left out, so such drafts read as before
     state["account_dropped"] = 0
     assert '"counts"' not in build_report(state, "offline", None).to_json()
+
+
+# -- review decisions: who decided, not what the note says ---------------------------
+
+
+def _one(tmp_path: Path) -> tuple[Record, Path]:
+    return make_record("RT-CMP-a", "A", "Component: a."), tmp_path / "store.sqlite"
+
+
+def test_a_batch_acceptance_is_known_by_its_source_not_its_note(tmp_path: Path) -> None:
+    r, path = _one(tmp_path)
+    with ReviewStore(path) as s:
+        s.accept(r, note="accepted by a rule", source=DecisionSource.accept_verified)
+        st = s.states([r])[r.id]
+    assert st.source == DecisionSource.accept_verified
+    assert record_annotation(r, st) is None  # reworded, still not an analyst's note
+    with ReviewStore(path) as s:
+        s.accept(r, note="accept-verified")  # an analyst who happens to write this
+        st = s.states([r])[r.id]
+    assert st.source == DecisionSource.analyst
+    assert record_annotation(r, st) == "RT-CMP-a (accepted) — acceptance note: accept-verified."
+
+
+def test_an_old_store_learns_the_source_of_its_batch_acceptances(tmp_path: Path) -> None:
+    r, path = _one(tmp_path)
+    b = make_record("RT-CMP-b", "B", "Component: b.")
+    with ReviewStore(path) as s:
+        s.accept(r, note="accept-verified", source=DecisionSource.accept_verified)
+        s.accept(b, note="looks right")
+    with sqlite3.connect(path) as db:  # as a store written before the column existed
+        db.execute("ALTER TABLE decisions DROP COLUMN source")
+    with ReviewStore(path) as s:
+        states = s.states([r, b])
+    assert states[r.id].source == DecisionSource.accept_verified
+    assert states[b.id].source == DecisionSource.analyst
+
+
+def test_a_redraft_is_sent_the_notes_about_this_version_whatever_they_say(
+    tmp_path: Path,
+) -> None:
+    r, path = _one(tmp_path)
+    changed = make_record("RT-CMP-a", "A", "Component: a, rewritten.")
+    with ReviewStore(path) as s:
+        s.annotate(r, "said about the old text")
+        s.annotate(changed, "(earlier drafts missed the loop) look at run()")
+        s.reject(changed, "wrong file")
+    report = make_report([changed])
+    with ReviewStore(path) as s:
+        targets = redraft_targets(report, s)
+        st = s.states([changed])[changed.id]
+    assert [t.note for t in targets] == [
+        "wrong file (earlier drafts missed the loop) look at run()"
+    ]
+    assert "(earlier version) said about the old text" in st.notes  # still shown
