@@ -38,6 +38,7 @@ from graph.nodes.verify import _drop_failing, verify
 from graph.outcome import witness_counts
 from graph.redraft import redraft_targets
 from graph.state import DraftState
+from retrieval.survey.runner import MAX_PY_BYTES, SkipReason, _skip_reason
 
 
 def _w(quote: str, ok: bool) -> WitnessBlock:
@@ -187,3 +188,20 @@ def test_a_redraft_is_sent_the_notes_about_this_version_whatever_they_say(
         "wrong file (earlier drafts missed the loop) look at run()"
     ]
     assert "(earlier version) said about the old text" in st.notes  # still shown
+
+
+# -- survey: skipped files by kind ----------------------------------------------------
+
+
+def test_skipped_files_are_decided_by_kind() -> None:
+    huge = _skip_reason("pkg/big.py", MAX_PY_BYTES + 1, "file")
+    assert huge is not None and huge.kind == SkipReason.huge and huge.listed
+    assert huge.label == "huge file" and huge.text.startswith("huge file (")
+    gen = _skip_reason("pkg/x_pb2.py", 10, "file")
+    assert gen is not None and gen.kind == SkipReason.generated and gen.listed
+    link = _skip_reason("docs/link.md", 10, "symlink")
+    assert link is not None and link.kind == SkipReason.not_a_file and not link.listed
+    assert link.label == "symlink"
+    vend = _skip_reason("vendor/lib/a.py", 10, "file")
+    assert vend is not None and vend.kind == SkipReason.vendored and not vend.listed
+    assert _skip_reason("pkg/a.py", 10, "file") is None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
 
 from drafter.console import progress_bar
 from drafter.errors import RepoError
@@ -53,15 +55,40 @@ _NOT_SURVEYED = frozenset({Role.logs, Role.results, Role.data})
 _CATEGORY_ORDER = {c: i for i, c in enumerate(CATEGORIES)}
 
 
-def _skip_reason(path: str, size: int, kind: str) -> str | None:
+class SkipReason(StrEnum):
+    """Why a file is not read, so the runner decides on a kind, never on wording."""
+
+    vendored = "vendored"
+    not_a_file = "not_a_file"  # a symlink or submodule entry
+    huge = "huge"
+    generated = "generated"
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A skipped file's reason: its kind, the text stored in the survey, and the label
+    it is counted under in the notices."""
+
+    kind: SkipReason
+    text: str
+    label: str
+
+    @property
+    def listed(self) -> bool:
+        """Whether a non-Python file skipped for this reason is still listed."""
+        return self.kind in (SkipReason.huge, SkipReason.generated)
+
+
+def _skip_reason(path: str, size: int, kind: str) -> Skip | None:
     if _VENDORED.search(path):
-        return "vendored"
+        return Skip(SkipReason.vendored, "vendored", "vendored")
     if kind not in ("file", "executable"):
-        return kind
+        return Skip(SkipReason.not_a_file, kind, kind)
     if path.endswith(".py") and size > MAX_PY_BYTES:
-        return f"huge file ({size} bytes > {MAX_PY_BYTES})"
+        text = f"huge file ({size} bytes > {MAX_PY_BYTES})"
+        return Skip(SkipReason.huge, text, "huge file")
     if path.endswith(("_pb2.py", "_pb2_grpc.py")):
-        return "generated"
+        return Skip(SkipReason.generated, "generated", "generated")
     return None
 
 
@@ -98,11 +125,11 @@ def run_survey(snapshot: Snapshot, progress: bool = False) -> Survey:
                 # an eval.sh kept from an old run is evidence the system ran, not a route
                 not_read[str(role)] += 1
                 continue
-            reason = _skip_reason(e.path, e.size, e.kind)
-            if reason is not None:
-                if e.path.endswith(".py") or reason.startswith("huge") or reason == "generated":
-                    survey.skipped.append(SkippedFile(path=e.path, reason=reason))
-                    skipped[reason.split(" (")[0]] += 1
+            skip = _skip_reason(e.path, e.size, e.kind)
+            if skip is not None:
+                if e.path.endswith(".py") or skip.listed:
+                    survey.skipped.append(SkippedFile(path=e.path, reason=skip.text))
+                    skipped[skip.label] += 1
                 continue
             is_py = e.path.endswith(".py")
             if not is_py and not _wants_text(e.path, e.kind, e.size):
