@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from fakes import make_record, make_report
+from offline_graph import draft_files
 
 from drafter.model import (
     KIND_SECTION,
@@ -32,11 +33,13 @@ from drafter.model import (
 )
 from drafter.review_export import record_annotation
 from drafter.review_store import DecisionSource, ReviewStore
+from drafter.sample import SampleRepo
 from graph.nodes.assemble import build_report
 from graph.nodes.common import record_to_state
 from graph.nodes.verify import _drop_failing, verify
 from graph.outcome import witness_counts
 from graph.redraft import redraft_targets
+from graph.runkind import WorkflowKind, kind_of, record_kind
 from graph.state import DraftState
 from retrieval.survey.runner import MAX_PY_BYTES, SkipReason, _skip_reason
 
@@ -45,6 +48,9 @@ def _w(quote: str, ok: bool) -> WitnessBlock:
     status = VerifyStatus.verified if ok else VerifyStatus.not_found
     v = Verification(status=status, revision="0" * 40)
     return WitnessBlock(witness=Witness(quote=quote, path="a.py", verification=v))
+
+
+SAMPLE_GOLD = Path(__file__).parent.parent / "drafter" / "sample" / "gold.runtime.txt"
 
 
 def _reworded(r: Record) -> Record:
@@ -205,3 +211,45 @@ def test_skipped_files_are_decided_by_kind() -> None:
     vend = _skip_reason("vendor/lib/a.py", 10, "file")
     assert vend is not None and vend.kind == SkipReason.vendored and not vend.listed
     assert _skip_reason("pkg/a.py", 10, "file") is None
+
+
+# -- runs: the workflow is recorded, not read off the thread ID -----------------------
+
+
+def test_a_runs_workflow_is_what_was_recorded_whatever_its_name(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    named_epi = runs / "epi-1234.sqlite"
+    record_kind(named_epi, WorkflowKind.runtime)
+    assert kind_of(named_epi, "epi-1234") == WorkflowKind.runtime
+    named_draft = runs / "draft-1234.sqlite"
+    record_kind(named_draft, WorkflowKind.epistemic)
+    assert kind_of(named_draft, "draft-1234") == WorkflowKind.epistemic
+    assert kind_of(runs / "nothere.sqlite", "nothere") is None
+
+
+def test_a_run_from_before_kinds_were_recorded_is_told_by_its_checkpoint(tmp_path: Path) -> None:
+    for tid, channel, want in [
+        ("old-a", "runtime_path", WorkflowKind.epistemic),
+        ("old-b", "plan", WorkflowKind.runtime),
+    ]:
+        db = tmp_path / f"{tid}.sqlite"
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TABLE writes (thread_id TEXT, channel TEXT)")
+            conn.execute("INSERT INTO writes VALUES (?, ?)", (tid, channel))
+        assert kind_of(db, tid) == want
+
+
+def test_the_workflows_record_their_kind_when_they_start(
+    sample: SampleRepo, tmp_path: Path
+) -> None:
+    from graph.epistemic.workflow import run_epistemic
+
+    draft_files(tmp_path, {"a.py": "import os\nos.system('x')\n"})
+    (runtime,) = (tmp_path / "data" / "runs").glob("*.workflow")
+    assert runtime.read_text().strip() == WorkflowKind.runtime
+    data = tmp_path / "epi"
+    result = run_epistemic(str(sample.path), sample.sha, SAMPLE_GOLD, data_dir=data)
+    checkpoint = data / "runs" / f"{result.thread_id}.sqlite"
+    assert kind_of(checkpoint, result.thread_id) == WorkflowKind.epistemic
+    assert checkpoint.with_suffix(".workflow").read_text().strip() == WorkflowKind.epistemic

@@ -33,6 +33,7 @@ from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.nodes.resources import Resources
+from graph.runkind import WorkflowKind, record_kind
 from graph.runner import checkpoint_path, new_thread_id
 
 
@@ -240,6 +241,8 @@ def run_epistemic(
     ``on_saved(thread)`` is called once the run's first step is on disk: from then on
     ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
     tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
+    if resume_thread is None:
+        record_kind(checkpoint_path(tid, data_dir), WorkflowKind.epistemic)
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
