@@ -158,6 +158,14 @@ class Passage(_Base):
     score: float = 0.0
 
 
+class Anchor(StrEnum):
+    """A witness carried to a new revision (``drafter reverify``): where it landed."""
+
+    unchanged = "unchanged"
+    moved = "moved"
+    stale = "stale"
+
+
 class Verification(_Base):
     """The verifier's verdict on one witness; never set by a proposer."""
 
@@ -168,6 +176,16 @@ class Verification(_Base):
     revision: str | None = None
     nearest: list[Passage] = Field(default_factory=list)
     message: str = ""
+    #: set by reverify when the witness moved or went stale (the TUI tags it)
+    anchor: Anchor | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_no_anchor(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a witness never carried is written as before, key for key
+        data: dict[str, Any] = handler(self)
+        if self.anchor is None:
+            data.pop("anchor", None)
+        return data
 
     @property
     def ok(self) -> bool:
@@ -388,6 +406,16 @@ def _v1_flag(text: str) -> dict[str, str]:
     return {"kind": FlagKind.note, "text": text}
 
 
+def _v1_anchor(block: Any) -> None:
+    """Version 1 told a carried witness's anchor only in its verification message."""
+    w = block.get("witness") if isinstance(block, dict) else None
+    v = w.get("verification") if isinstance(w, dict) else None
+    if isinstance(v, dict) and "anchor" not in v and isinstance(v.get("message"), str):
+        for a in (Anchor.moved, Anchor.stale):
+            if v["message"].startswith(f"{a.value}:"):
+                v["anchor"] = a
+
+
 def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     """A version-1 draft (raw JSON) as version 2: string flags become :class:`Flag`
     objects and dropped account witnesses, then only told in notes, are counted.
@@ -395,6 +423,10 @@ def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     Why here: version 1 stored outcomes as prose, so this upgrade is the one place the
     wording is read; everything after it works on kinds and counters."""
     out = dict(data)
+    for sec in [*(out.get("account") or []), *(out.get("sections") or [])]:
+        for r in sec.get("records", [sec]) if isinstance(sec, dict) else []:
+            for b in r.get("blocks") or [] if isinstance(r, dict) else []:
+                _v1_anchor(b)
     sections = []
     for sec in out.get("sections") or []:
         if isinstance(sec, dict) and isinstance(sec.get("records"), list):

@@ -23,9 +23,9 @@ Core module: git objects through :class:`~drafter.snapshot.Snapshot`, verdicts f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from drafter.model import (
+    Anchor,
     Flag,
     FlagKind,
     LineRange,
@@ -56,12 +56,6 @@ FROM_KEY = "reverified_from"
 STALE_FLAG = "stale witness"
 #: Prefix of the flag put on a record whose prose names a line that is gone.
 STALE_REF_FLAG = "stale line reference"
-
-
-class Anchor(StrEnum):
-    unchanged = "unchanged"
-    moved = "moved"
-    stale = "stale"
 
 
 @dataclass(slots=True)
@@ -141,9 +135,10 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
             w.lines = after.lines  # the cited span follows the quote
         was = f"lines {before.lines} at {old.sha[:12]}" if before.lines else f"at {old.sha[:12]}"
         if anchor == Anchor.moved:
-            after = after.model_copy(update={"message": f"moved: was {was}"})
+            after = after.model_copy(update={"message": f"moved: was {was}", "anchor": anchor})
         elif anchor == Anchor.stale:
-            after = after.model_copy(update={"message": f"stale: {after.message} (was {was})"})
+            msg = f"stale: {after.message} (was {was})"
+            after = after.model_copy(update={"message": msg, "anchor": anchor})
         w.verification = after
         old_span = before.lines if before.status == VerifyStatus.verified else None
         moves.append(

@@ -6,6 +6,7 @@ flags, the account's drop notes) and checks the outcome is the same.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,6 +17,7 @@ from offline_graph import draft_files
 
 from drafter.model import (
     KIND_SECTION,
+    Anchor,
     DraftCounts,
     DraftMeta,
     Flag,
@@ -42,6 +44,7 @@ from graph.redraft import redraft_targets
 from graph.runkind import WorkflowKind, kind_of, record_kind
 from graph.state import DraftState
 from retrieval.survey.runner import MAX_PY_BYTES, SkipReason, _skip_reason
+from tui.widgets.witness_list import anchor_tag
 
 
 def _w(quote: str, ok: bool) -> WitnessBlock:
@@ -51,6 +54,7 @@ def _w(quote: str, ok: bool) -> WitnessBlock:
 
 
 SAMPLE_GOLD = Path(__file__).parent.parent / "drafter" / "sample" / "gold.runtime.txt"
+V1_FLAGS = Path(__file__).parent / "data" / "draft_v1_flags.json"
 
 
 def _reworded(r: Record) -> Record:
@@ -253,3 +257,29 @@ def test_the_workflows_record_their_kind_when_they_start(
     checkpoint = data / "runs" / f"{result.thread_id}.sqlite"
     assert kind_of(checkpoint, result.thread_id) == WorkflowKind.epistemic
     assert checkpoint.with_suffix(".workflow").read_text().strip() == WorkflowKind.epistemic
+
+
+# -- carried witnesses: the TUI tags them by anchor, not by message --------------------
+
+
+def test_the_review_tags_a_carried_witness_by_its_anchor() -> None:
+    def w(message: str, anchor: Anchor | None) -> Witness:
+        v = Verification(status=VerifyStatus.verified, message=message, anchor=anchor)
+        return Witness(quote="q", path="a.py", verification=v)
+
+    assert anchor_tag(w("reworded entirely", Anchor.moved)) == ("moved", "yellow")
+    assert anchor_tag(w("reworded entirely", Anchor.stale)) == ("stale", "bold red")
+    assert anchor_tag(w("stale: this is only a message", None)) is None
+    # written only when set: a witness never carried serialises as before
+    assert "anchor" not in Verification(status=VerifyStatus.verified).model_dump_json()
+
+
+def test_a_v1_carried_witness_gets_its_anchor_on_load() -> None:
+    data = json.loads(V1_FLAGS.read_text())
+    rec = data["sections"][0]["records"][0]
+    wit = next(b for b in rec["blocks"] if b.get("type") == "witness")
+    wit["witness"]["verification"]["message"] = "moved: was lines 3-4 at abc"
+    report = Report.model_validate_json(json.dumps(data))
+    first = report.records[0].witnesses[0]
+    assert first.verification is not None and first.verification.anchor == Anchor.moved
+    assert anchor_tag(first) == ("moved", "yellow")

@@ -11,9 +11,9 @@ from fakes import make_record, make_report
 from gitrepo import commit
 
 from drafter.cli import main
-from drafter.model import FlagKind, LineRange, Report, Source, Witness
+from drafter.model import Anchor, FlagKind, LineRange, Report, Source, Witness
 from drafter.reportio import load_report
-from drafter.reverify import Anchor, reanchor
+from drafter.reverify import reanchor
 from drafter.review_identity import identity_store_path
 from drafter.review_store import Mark, ReviewStore
 from drafter.snapshot import Snapshot
