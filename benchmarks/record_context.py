@@ -282,7 +282,7 @@ def main() -> None:
         f"calls: {len(model.log)}; records drafted: {len(report.records) if report else 0}; "
         f"witnesses kept: {len(ws)}, all verified: {kept_ok}"
     )
-    flags = Counter(f.split(":")[0] for r in (report.records if report else []) for f in r.flags)
+    flags = Counter(str(f.kind) for r in (report.records if report else []) for f in r.flags)
     print(f"record flags: {dict(flags)}")
 
 

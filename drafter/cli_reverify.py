@@ -37,8 +37,8 @@ def _id_column(t: Table, ids: list[str]) -> None:
 def summary_table(res: ReverifyResult) -> Table:
     from rich.table import Table
 
+    from drafter.model import Anchor
     from drafter.prose_refs import RefCase
-    from drafter.reverify import Anchor
 
     t = Table(title=f"Witnesses carried from {res.old_rev[:12]} to {res.new_rev[:12]}")
     t.add_column("case")
@@ -79,7 +79,7 @@ def prose_table(res: ReverifyResult) -> Table:
 def detail_table(res: ReverifyResult) -> Table:
     from rich.table import Table
 
-    from drafter.reverify import Anchor
+    from drafter.model import Anchor
 
     t = Table(title="Moved and stale witnesses", show_lines=False)
     shown = [r for r in res.rows if r.anchor != Anchor.unchanged]
@@ -131,10 +131,11 @@ def reverify_cmd(
 ) -> None:
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
     from drafter.console import out_console
+    from drafter.model import Anchor
     from drafter.prose_refs import RefCase
     from drafter.reportio import check_output_path, load_report, save_report
     from drafter.repository import repository_of
-    from drafter.reverify import Anchor, carry_decisions, reanchor
+    from drafter.reverify import carry_decisions, reanchor
     from drafter.review_identity import file_kind, resolve_store
     from drafter.review_store import ReviewStore
     from drafter.snapshot import Snapshot

@@ -8,7 +8,10 @@ they can never disagree with the text.
 
 The JSON form of :class:`Report` (``Report.to_json`` / ``Report.from_json``) is the
 canonical draft file; it carries ``schema_version`` so older files can be refused
-clearly instead of being misread.
+clearly instead of being misread.  Version 1 kept machine flags as bare strings and
+counted dropped account witnesses only in prose notes; version 2 keeps both as data
+(:class:`Flag`, :class:`DraftCounts`).  A version-1 file is still read: it is upgraded
+once, on load (:func:`upgrade_v1`), the only place that reads outcome prose.
 """
 
 from __future__ import annotations
@@ -18,11 +21,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from drafter.sanitize import json_safe
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Draft schema versions this drafter reads (older ones are upgraded on load).
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 # -- vocabulary ---------------------------------------------------------------------
 
@@ -145,6 +158,14 @@ class Passage(_Base):
     score: float = 0.0
 
 
+class Anchor(StrEnum):
+    """A witness carried to a new revision (``drafter reverify``): where it landed."""
+
+    unchanged = "unchanged"
+    moved = "moved"
+    stale = "stale"
+
+
 class Verification(_Base):
     """The verifier's verdict on one witness; never set by a proposer."""
 
@@ -155,6 +176,16 @@ class Verification(_Base):
     revision: str | None = None
     nearest: list[Passage] = Field(default_factory=list)
     message: str = ""
+    #: set by reverify when the witness moved or went stale (the TUI tags it)
+    anchor: Anchor | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_no_anchor(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a witness never carried is written as before, key for key
+        data: dict[str, Any] = handler(self)
+        if self.anchor is None:
+            data.pop("anchor", None)
+        return data
 
     @property
     def ok(self) -> bool:
@@ -307,6 +338,117 @@ class DanglingID:
         return f"{self.where}: cites {self.id}, which is not a record of {whose}"
 
 
+# -- machine flags ------------------------------------------------------------------
+
+
+class FlagKind(StrEnum):
+    """What a machine flag says, so code counts and filters by kind, never by wording."""
+
+    witness_dropped = "witness_dropped"  # verifier dropped a witness after repair rounds
+    no_verified_witness = "no_verified_witness"  # the drop left the record without any
+    no_witness = "no_witness"  # the proposer gave the record no witness at all
+    lines_corrected = "lines_corrected"
+    repair_dropped = "repair_dropped"  # a proposer's own repair dropped witnesses
+    witnesses_not_found = "witnesses_not_found"  # epistemic: dropped without repair
+    stale_witness = "stale_witness"  # reverify: a witness gone at the new revision
+    stale_reference = "stale_reference"  # reverify: a line named in prose is gone
+    redrafted = "redrafted"
+    renamed = "renamed"  # duplicate record ID renamed
+    dangling_citation = "dangling_citation"
+    part_of_removed = "part_of_removed"
+    ids_scrubbed = "ids_scrubbed"
+    unsupported_label = "unsupported_label"
+    model_rejected = "model_rejected"
+    not_drafted = "not_drafted"
+    note = "note"  # anything else a reviewer should read
+
+
+class Flag(BaseModel):
+    """One machine note on a record: its kind (for code) and its text (for the reviewer;
+    rendered exactly as before)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: FlagKind = FlagKind.note
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+#: How a version-1 flag's wording maps to its kind (read only when upgrading a v1 file).
+_V1_FLAG_PREFIXES: tuple[tuple[str, FlagKind], ...] = (
+    ("witness dropped", FlagKind.witness_dropped),
+    ("no verified witness", FlagKind.no_verified_witness),
+    ("no witness given", FlagKind.no_witness),
+    ("lines corrected", FlagKind.lines_corrected),
+    ("offline repair dropped", FlagKind.repair_dropped),
+    ("stale witness", FlagKind.stale_witness),
+    ("stale line reference", FlagKind.stale_reference),
+    ("redrafted after review", FlagKind.redrafted),
+    ("renamed from duplicate ID", FlagKind.renamed),
+    ("cites ", FlagKind.dangling_citation),
+    ("part-of ", FlagKind.part_of_removed),
+    ("label names what no witness shows", FlagKind.unsupported_label),
+    ("model: ", FlagKind.model_rejected),
+    ("invented record ID(s) removed", FlagKind.ids_scrubbed),
+    ("not drafted by the model", FlagKind.not_drafted),
+)
+_V1_NOT_FOUND = re.compile(r"\d+ witness\(es\) dropped: not found")
+
+
+def _v1_flag(text: str) -> dict[str, str]:
+    if _V1_NOT_FOUND.match(text):
+        return {"kind": FlagKind.witnesses_not_found, "text": text}
+    for prefix, kind in _V1_FLAG_PREFIXES:
+        if text.startswith(prefix):
+            return {"kind": kind, "text": text}
+    return {"kind": FlagKind.note, "text": text}
+
+
+def _v1_anchor(block: Any) -> None:
+    """Version 1 told a carried witness's anchor only in its verification message."""
+    w = block.get("witness") if isinstance(block, dict) else None
+    v = w.get("verification") if isinstance(w, dict) else None
+    if isinstance(v, dict) and "anchor" not in v and isinstance(v.get("message"), str):
+        for a in (Anchor.moved, Anchor.stale):
+            if v["message"].startswith(f"{a.value}:"):
+                v["anchor"] = a
+
+
+def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 draft (raw JSON) as version 2: string flags become :class:`Flag`
+    objects and dropped account witnesses, then only told in notes, are counted.
+
+    Why here: version 1 stored outcomes as prose, so this upgrade is the one place the
+    wording is read; everything after it works on kinds and counters."""
+    out = dict(data)
+    for sec in [*(out.get("account") or []), *(out.get("sections") or [])]:
+        for r in sec.get("records", [sec]) if isinstance(sec, dict) else []:
+            for b in r.get("blocks") or [] if isinstance(r, dict) else []:
+                _v1_anchor(b)
+    sections = []
+    for sec in out.get("sections") or []:
+        if isinstance(sec, dict) and isinstance(sec.get("records"), list):
+            recs = []
+            for r in sec["records"]:
+                if isinstance(r, dict) and isinstance(r.get("flags"), list):
+                    flags = [_v1_flag(f) if isinstance(f, str) else f for f in r["flags"]]
+                    r = {**r, "flags": flags}
+                recs.append(r)
+            sec = {**sec, "records": recs}
+        sections.append(sec)
+    if "sections" in out:
+        out["sections"] = sections
+    meta = out.get("meta")
+    if isinstance(meta, dict) and "counts" not in meta:
+        notes = [n for n in meta.get("notes") or [] if isinstance(n, str)]
+        dropped = sum(1 for n in notes if n.startswith("account witness dropped"))
+        out["meta"] = {**meta, "counts": {"account_witnesses_dropped": dropped}}
+    out["schema_version"] = SCHEMA_VERSION
+    return out
+
+
 # -- records ------------------------------------------------------------------------
 
 
@@ -321,10 +463,13 @@ class Record(_Base):
         default=None, description="ID of the record this one is part of, if any."
     )
     blocks: list[Block] = Field(default_factory=list)
-    flags: list[str] = Field(
+    flags: list[Flag] = Field(
         default_factory=list,
         description="Machine notes for the reviewer (dropped witnesses, unknown statuses).",
     )
+
+    def flags_of(self, kind: FlagKind) -> list[Flag]:
+        return [f for f in self.flags if f.kind == kind]
 
     @field_validator("id")
     @classmethod
@@ -514,6 +659,15 @@ class Usage(_Base):
     cost_usd: float | None = 0.0
 
 
+class DraftCounts(_Base):
+    """Outcomes counted while drafting, kept as numbers so no one counts messages.
+
+    (A record's dropped witnesses are its :attr:`FlagKind.witness_dropped` flags; the
+    account has no flags, so its drops are counted here.)"""
+
+    account_witnesses_dropped: int = 0
+
+
 class DraftMeta(_Base):
     """Provenance of a machine draft; absent on hand-written reports."""
 
@@ -527,6 +681,15 @@ class DraftMeta(_Base):
     )
     notes: list[str] = Field(default_factory=list)
     extra: dict[str, Any] = Field(default_factory=dict)
+    counts: DraftCounts = Field(default_factory=lambda: DraftCounts())
+
+    @model_serializer(mode="wrap")
+    def _omit_zero_counts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a draft with nothing counted is written as before, key for key
+        data: dict[str, Any] = handler(self)
+        if self.counts == DraftCounts():
+            data.pop("counts", None)
+        return data
 
 
 class Report(_Base):
@@ -542,13 +705,20 @@ class Report(_Base):
     annotations: str | None = None
     meta: DraftMeta | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if type(version) is int and version == 1:  # not True, not 1.0: those are refused
+            return upgrade_v1(data)
+        return data
+
     @field_validator("schema_version")
     @classmethod
     def _known_schema(cls, v: int) -> int:
-        if v != SCHEMA_VERSION:
-            raise ValueError(
-                f"schema_version {v} is not supported (this drafter reads {SCHEMA_VERSION})"
-            )
+        if v not in READABLE_SCHEMA_VERSIONS:
+            known = ", ".join(map(str, READABLE_SCHEMA_VERSIONS))
+            raise ValueError(f"schema_version {v} is not supported (this drafter reads {known})")
         return v
 
     # access ----------------------------------------------------------------------

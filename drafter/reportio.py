@@ -63,9 +63,10 @@ def looks_like_json(text: str) -> bool:
 def report_from_json(text: str, *, where: str = "<draft>") -> Report:
     """Validate draft JSON into a Report; errors become one line naming the first problem.
 
-    Validation is strict: ``schema_version`` must be the integer 1 (not ``"1"``, not
-    ``true``), ``sections`` must be present, and no value is coerced to another type, so
-    a damaged or hand-edited draft is refused instead of read as an empty report.
+    Validation is strict: ``schema_version`` must be an integer this drafter reads (2,
+    or 1, upgraded on load; not ``"1"``, not ``true``), ``sections`` must be present,
+    and no value is coerced to another type, so a damaged or hand-edited draft is
+    refused instead of read as an empty report.
     """
     body = text.lstrip("\ufeff")
     _check_top_level(body, where)

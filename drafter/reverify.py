@@ -23,9 +23,19 @@ Core module: git objects through :class:`~drafter.snapshot.Snapshot`, verdicts f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
-from drafter.model import LineRange, Passage, Record, Report, Verification, VerifyStatus, Witness
+from drafter.model import (
+    Anchor,
+    Flag,
+    FlagKind,
+    LineRange,
+    Passage,
+    Record,
+    Report,
+    Verification,
+    VerifyStatus,
+    Witness,
+)
 from drafter.prose_refs import (
     ProseRef,
     RefCase,
@@ -46,12 +56,6 @@ FROM_KEY = "reverified_from"
 STALE_FLAG = "stale witness"
 #: Prefix of the flag put on a record whose prose names a line that is gone.
 STALE_REF_FLAG = "stale line reference"
-
-
-class Anchor(StrEnum):
-    unchanged = "unchanged"
-    moved = "moved"
-    stale = "stale"
 
 
 @dataclass(slots=True)
@@ -131,9 +135,10 @@ def reanchor(report: Report, old: Snapshot, new: Snapshot, fmt: str = "json") ->
             w.lines = after.lines  # the cited span follows the quote
         was = f"lines {before.lines} at {old.sha[:12]}" if before.lines else f"at {old.sha[:12]}"
         if anchor == Anchor.moved:
-            after = after.model_copy(update={"message": f"moved: was {was}"})
+            after = after.model_copy(update={"message": f"moved: was {was}", "anchor": anchor})
         elif anchor == Anchor.stale:
-            after = after.model_copy(update={"message": f"stale: {after.message} (was {was})"})
+            msg = f"stale: {after.message} (was {was})"
+            after = after.model_copy(update={"message": msg, "anchor": anchor})
         w.verification = after
         old_span = before.lines if before.status == VerifyStatus.verified else None
         moves.append(
@@ -171,10 +176,11 @@ def _flag_stale(report: Report, rows: list[Reanchored], new_sha: str) -> None:
     """One flag per stale witness; earlier stale flags are replaced, not piled up."""
     for rec in report.records:
         stale = [r for r in rows if r.where == rec.id and r.anchor == Anchor.stale]
-        rec.flags = [f for f in rec.flags if not f.startswith(f"{STALE_FLAG} ")]
+        rec.flags = [f for f in rec.flags if f.kind != FlagKind.stale_witness]
         for row in stale:
             near = f"; nearest: {row.nearest[0].path}:{row.nearest[0].lines}" if row.nearest else ""
-            rec.flags.append(f"{STALE_FLAG} at {new_sha[:12]}: {row.path}{near}")
+            text = f"{STALE_FLAG} at {new_sha[:12]}: {row.path}{near}"
+            rec.flags.append(Flag(kind=FlagKind.stale_witness, text=text))
 
 
 def _flag_stale_refs(report: Report, prose: list[ProseRef], new_sha: str) -> None:
@@ -182,10 +188,11 @@ def _flag_stale_refs(report: Report, prose: list[ProseRef], new_sha: str) -> Non
     section's stale reference is a note), so the analyst rewrites the sentence."""
     stale = [p for p in prose if p.case == RefCase.stale]
     for rec in report.records:
-        rec.flags = [f for f in rec.flags if not f.startswith(f"{STALE_REF_FLAG} ")]
+        rec.flags = [f for f in rec.flags if f.kind != FlagKind.stale_reference]
         for p in stale:
             if p.where == rec.id:
-                rec.flags.append(f"{STALE_REF_FLAG} at {new_sha[:12]}: {p.old} in the prose")
+                text = f"{STALE_REF_FLAG} at {new_sha[:12]}: {p.old} in the prose"
+                rec.flags.append(Flag(kind=FlagKind.stale_reference, text=text))
     if report.meta is not None:
         for p in stale:
             if report.record(p.where) is None:

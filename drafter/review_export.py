@@ -39,7 +39,14 @@ from drafter.model import (
     Table,
     WitnessBlock,
 )
-from drafter.review_store import Mark, RecordState, ReviewStore, field_value, witness_key
+from drafter.review_store import (
+    DecisionSource,
+    Mark,
+    RecordState,
+    ReviewStore,
+    field_value,
+    witness_key,
+)
 from drafter.text import clip, collapse
 
 #: The format's line for an "Evidenced absences" section with no records.
@@ -187,7 +194,7 @@ def record_annotation(
     parts: list[str] = []
     if st.mark == Mark.rejected and st.reason:
         parts.append(f"rejection reason: {collapse(st.reason)}")
-    elif st.mark == Mark.accepted and st.reason and st.reason != "accept-verified":
+    elif st.mark == Mark.accepted and st.reason and st.source != DecisionSource.accept_verified:
         parts.append(f"acceptance note: {collapse(st.reason)}")
     parts.extend(f"note: {collapse(n)}" for n in st.notes)
     for name, value in st.edits.items():

@@ -68,6 +68,17 @@ class Action(StrEnum):
     reject_witness = "reject_witness"
 
 
+class DecisionSource(StrEnum):
+    """Who made a decision: the analyst, or a batch rule applied for them.
+
+    Why: ``--accept-verified`` used to be told apart by its note's wording; code that
+    must treat a batch acceptance differently (the export leaves its note out) reads
+    this instead."""
+
+    analyst = "analyst"
+    accept_verified = "accept_verified"
+
+
 class Mark(StrEnum):
     """A record's review status as the reviewer sees it."""
 
@@ -201,6 +212,7 @@ class DecisionRow:
     witness: str | None
     field: str | None
     text: str | None
+    source: DecisionSource = DecisionSource.analyst
 
 
 @dataclass(slots=True)
@@ -211,7 +223,12 @@ class RecordState:
     record_hash: str
     mark: Mark = Mark.pending
     reason: str | None = None
+    #: who made the accept or reject that set ``mark``
+    source: DecisionSource = DecisionSource.analyst
+    #: every note to show, those about an earlier version of the record marked so
     notes: list[str] = field(default_factory=list)
+    #: the notes written about the record as it is now (what a redraft is sent)
+    current_notes: list[str] = field(default_factory=list)
     edits: dict[str, str] = field(default_factory=dict)
     #: witness key -> (accepted?, reason)
     witnesses: dict[str, tuple[bool, str | None]] = field(default_factory=dict)
@@ -323,10 +340,18 @@ class ReviewStore:
         return BadInput(f"review store is not usable: {msg}", where=str(self.path))
 
     def _migrate(self) -> None:
-        """Add the batch key column (idempotent batches) to stores made before it existed."""
+        """Add the batch key column (idempotent batches) and the decision source to
+        stores made before they existed."""
         cols = {r[1] for r in self._db.execute("PRAGMA table_info(decisions)")}
         if "batch_key" not in cols:
             self._db.execute("ALTER TABLE decisions ADD COLUMN batch_key TEXT")
+        if "source" not in cols:
+            self._db.execute("ALTER TABLE decisions ADD COLUMN source TEXT")
+            # before the column, an --accept-verified acceptance was known by its note
+            self._db.execute(
+                "UPDATE decisions SET source=? WHERE action=? AND text='accept-verified'",
+                (DecisionSource.accept_verified.value, Action.accept.value),
+            )
         self._db.execute(
             "CREATE UNIQUE INDEX IF NOT EXISTS decisions_batch_key ON decisions(batch_key)"
             " WHERE batch_key IS NOT NULL"
@@ -410,23 +435,31 @@ class ReviewStore:
         field_name: str | None = None,
         text: str | None = None,
         batch_key: str | None = None,
+        source: DecisionSource = DecisionSource.analyst,
     ) -> int:
         now = self.clock()
         try:
             with self.transaction():
                 cur = self._db.execute(
                     "INSERT INTO decisions(ts, record_id, record_hash, action, witness, field,"
-                    " text, batch_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " text, batch_key, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (now, r.id, record_hash(r), action.value, witness, field_name, text,
-                     batch_key),
+                     batch_key, source.value),
                 )  # fmt: skip
                 self.touch()
         except sqlite3.OperationalError as exc:
             raise self._db_error(exc) from None
         return int(cur.lastrowid or 0)
 
-    def accept(self, r: Record, note: str | None = None, *, batch_key: str | None = None) -> int:
-        return self._append(r, Action.accept, text=note, batch_key=batch_key)
+    def accept(
+        self,
+        r: Record,
+        note: str | None = None,
+        *,
+        batch_key: str | None = None,
+        source: DecisionSource = DecisionSource.analyst,
+    ) -> int:
+        return self._append(r, Action.accept, text=note, batch_key=batch_key, source=source)
 
     def reject(self, r: Record, reason: str | None = None, *, batch_key: str | None = None) -> int:
         """Reject ``r``; the reason is optional.
@@ -467,7 +500,7 @@ class ReviewStore:
         """Mark the latest live decision undone and return it (None if nothing to undo)."""
         with self.transaction():
             row = self._db.execute(
-                "SELECT seq, ts, record_id, record_hash, action, witness, field, text"
+                "SELECT seq, ts, record_id, record_hash, action, witness, field, text, source"
                 " FROM decisions WHERE undone=0 ORDER BY seq DESC LIMIT 1"
             ).fetchone()
             if row is None:
@@ -522,7 +555,7 @@ class ReviewStore:
     def rows(self, record_id: str | None = None) -> list[DecisionRow]:
         """Live (not undone) decisions in the order they were made."""
         q = (
-            "SELECT seq, ts, record_id, record_hash, action, witness, field, text"
+            "SELECT seq, ts, record_id, record_hash, action, witness, field, text, source"
             " FROM decisions WHERE undone=0"
         )
         args: tuple[str, ...] = ()
@@ -593,7 +626,8 @@ class ReviewStore:
 
 
 def _row(t: tuple[Any, ...]) -> DecisionRow:
-    return DecisionRow(int(t[0]), float(t[1]), t[2], t[3], Action(t[4]), t[5], t[6], t[7])
+    source = DecisionSource(t[8]) if t[8] else DecisionSource.analyst
+    return DecisionRow(int(t[0]), float(t[1]), t[2], t[3], Action(t[4]), t[5], t[6], t[7], source)
 
 
 def _fold(r: Record, rows: list[DecisionRow]) -> RecordState:
@@ -615,11 +649,12 @@ def _fold(r: Record, rows: list[DecisionRow]) -> RecordState:
                 st.notes.append(f"(earlier version) {row.text}")
             continue
         if row.action == Action.accept:
-            st.mark, st.reason = Mark.accepted, row.text
+            st.mark, st.reason, st.source = Mark.accepted, row.text, row.source
         elif row.action == Action.reject:
-            st.mark, st.reason = Mark.rejected, row.text
+            st.mark, st.reason, st.source = Mark.rejected, row.text, row.source
         elif row.action == Action.annotate and row.text:
             st.notes.append(row.text)
+            st.current_notes.append(row.text)
         elif row.action == Action.edit and row.field:
             st.edits[row.field] = row.text or ""
     if st.mark == Mark.pending and old_mark is not None:

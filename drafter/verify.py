@@ -334,32 +334,9 @@ class Verifier:
                 else:
                     a, b = hay_map.span(h, h + len(needle))
                 occs.append(_Occurrence(a, b, ft.lines(a, b)))
-            picked = occs if lines is None else [o for o in occs if o.lines.overlaps(lines)]
-            corrected = ""
-            if not picked and len(occs) == 1:
-                # the only occurrence: a wrong optional hint does not make a true quote false
-                picked = occs
-                corrected = f"lines corrected: the quote is at {occs[0].lines}, not {lines}"
-            if len(picked) == 1:
-                return Verification(
-                    status=VerifyStatus.verified,
-                    match_kind=_KIND[level],
-                    lines=picked[0].lines,
-                    occurrences=len(occs),
-                    revision=rev,
-                    message="; ".join(x for x in (corrected, _lossy_note(ft)) if x),
-                )
-            if len(picked) > 1:
-                where = ", ".join(str(o.lines) for o in picked[:10])
-                return Verification(
-                    status=VerifyStatus.ambiguous,
-                    match_kind=_KIND[level],
-                    occurrences=len(occs),
-                    revision=rev,
-                    nearest=[self._passage(ft, o.lines, 1.0, o.start) for o in picked[:10]],
-                    message=f"quote occurs {len(picked)} times in {ft.path} (lines {where}); "
-                    "give a line range that picks one",
-                )
+            decided = self._pick(ft, occs, lines, level, rev)
+            if decided is not None:
+                return decided
             if not outside:
                 outside = occs
         if outside:
@@ -373,6 +350,47 @@ class Verifier:
                 ],
                 message=f"quote occurs in {ft.path} at lines {where}, not within {lines}",
             )
+        return self._not_found(ft, quote, rev, hints)
+
+    def _pick(
+        self,
+        ft: FileText,
+        occs: list[_Occurrence],
+        lines: LineRange | None,
+        level: str,
+        rev: str,
+    ) -> Verification | None:
+        """Verified (one occurrence in the hinted lines, or the only one anywhere) or
+        ambiguous (several); None when none is within the hint."""
+        picked = occs if lines is None else [o for o in occs if o.lines.overlaps(lines)]
+        corrected = ""
+        if not picked and len(occs) == 1:
+            # the only occurrence: a wrong optional hint does not make a true quote false
+            picked = occs
+            corrected = f"lines corrected: the quote is at {occs[0].lines}, not {lines}"
+        if len(picked) == 1:
+            return Verification(
+                status=VerifyStatus.verified,
+                match_kind=_KIND[level],
+                lines=picked[0].lines,
+                occurrences=len(occs),
+                revision=rev,
+                message="; ".join(x for x in (corrected, _lossy_note(ft)) if x),
+            )
+        if len(picked) > 1:
+            where = ", ".join(str(o.lines) for o in picked[:10])
+            return Verification(
+                status=VerifyStatus.ambiguous,
+                match_kind=_KIND[level],
+                occurrences=len(occs),
+                revision=rev,
+                nearest=[self._passage(ft, o.lines, 1.0, o.start) for o in picked[:10]],
+                message=f"quote occurs {len(picked)} times in {ft.path} (lines {where}); "
+                "give a line range that picks one",
+            )
+        return None
+
+    def _not_found(self, ft: FileText, quote: str, rev: str, hints: bool) -> Verification:
         return Verification(
             status=VerifyStatus.not_found,
             revision=rev,

@@ -25,6 +25,10 @@ from evals.choices import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from drafter.model import Report
+    from evals.labels import LabelSet
+    from evals.scorecard import Scorecard
+
 
 class SuiteItemsFailed(DrafterError):
     """Some items could not be scored: the check failed (exit 1), the input was fine."""
@@ -141,14 +145,6 @@ def eval_cmd(
     results: Path | None,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
-    from drafter.console import err_console, progress_bar
-    from drafter.sanitize import visible
-    from drafter.snapshot import Snapshot
-    from evals.evaluate import evaluate
-    from evals.gold import load, source_of
-    from evals.html import write_html
-    from evals.labels import check_alignment, check_complete, load_labels, predicted_links
-
     if suite_file is not None:
         if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):
             raise BadInput(
@@ -161,11 +157,40 @@ def eval_cmd(
         raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
     assert gold is not None and draft is not None
     from drafter.reportio import check_output_path
+    from evals.gold import source_of
+    from evals.labels import check_alignment, predicted_links
 
     for target in (json_out, html_out):  # refused now, not after the scoring
         if target is not None:
             check_output_path(target)
     console = _console(as_json)
+    gold_report, draft_report, labels = _load_pair(gold, draft, labels_file)
+    repo, rev = source_of(draft_report, repo, rev, str(draft))
+    card = _score(
+        gold_report,
+        draft_report,
+        repo,
+        rev,
+        similarity=similarity or "embed",
+        threshold=threshold,
+        method=method or DEFAULT_METHOD,
+        baselines=baselines,
+        names=(str(gold), str(draft)),
+    )
+    if labels is not None:
+        card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
+    _emit(card, console, as_json=as_json, pairs=pairs, json_out=json_out, html_out=html_out)
+
+
+def _load_pair(
+    gold: Path, draft: Path, labels_file: Path | None
+) -> tuple[Report, Report, LabelSet | None]:
+    """Gold and draft read, their dangling citations said, the labels checked against
+    both (before the long part, so a mismatch fails fast)."""
+    from drafter.sanitize import visible
+    from evals.gold import load
+    from evals.labels import check_complete, load_labels
+
     gold_report = load(gold, "gold")
     draft_report = load(draft, "draft")
     # a cited record that is not there: an error in one's own draft (verify fails on it),
@@ -175,32 +200,62 @@ def eval_cmd(
             said = visible(f"{name}: {d}", keep_newlines=False)
             click.echo(f"drafter: warning: {said}", err=True)
     labels = None
-    if labels_file is not None:  # checked before the long part, so a mismatch fails fast
+    if labels_file is not None:
         labels = load_labels(labels_file)
         check_complete(labels, gold_report, draft_report)
-    repo, rev = source_of(draft_report, repo, rev, str(draft))
+    return gold_report, draft_report, labels
+
+
+def _score(
+    gold_report: Report,
+    draft_report: Report,
+    repo: str,
+    rev: str,
+    *,
+    similarity: str,
+    threshold: float | None,
+    method: str,
+    baselines: bool,
+    names: tuple[str, str],
+) -> Scorecard:
+    """The scorecard of the pair at REPO@REV, with a progress bar on stderr."""
+    from drafter.console import err_console, progress_bar
+    from drafter.snapshot import Snapshot
+    from evals.evaluate import evaluate
+
     with Snapshot(repo, rev) as snap, progress_bar(console=err_console()) as bar:
 
         def progress(total: int) -> Callable[[], None]:
             task = bar.add_task("locating witnesses", total=total)
             return lambda: bar.advance(task)
 
-        card = evaluate(
+        return evaluate(
             gold_report,
             draft_report,
             snap,
-            similarity=similarity or "embed",
+            similarity=similarity,
             threshold=threshold,
-            method=method or DEFAULT_METHOD,
+            method=method,
             progress=progress,
             baselines=baselines,
             support=True,
-            gold_name=str(gold),
-            draft_name=str(draft),
+            gold_name=names[0],
+            draft_name=names[1],
         )
-    if labels is not None:
-        card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
+
+
+def _emit(
+    card: Scorecard,
+    console: Console,
+    *,
+    as_json: bool,
+    pairs: bool,
+    json_out: Path | None,
+    html_out: Path | None,
+) -> None:
+    """The scorecard written where asked: JSON file, HTML, stdout (JSON or tables)."""
     from evals.epistemic import with_tables
+    from evals.html import write_html
 
     card_json, tables = with_tables(card)
     if json_out is not None:

@@ -468,7 +468,13 @@ def draft_cmd(
 
     console = out_console()
     root = resolve_data_dir(data_dir)
-    epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
+    epi_resume = None
+    if resume_thread:
+        from graph.runkind import WorkflowKind, kind_of
+        from graph.runner import checkpoint_path
+
+        kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
+        epi_resume = resume_thread if kind == WorkflowKind.epistemic else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         from graph.epistemic.cli import draft_epistemic
 

@@ -11,26 +11,23 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from drafter.model import KIND_ORDER, KIND_SECTION, Report
-
-_DROPPED = "witness dropped"
-_ACCOUNT_DROPPED = "account witness dropped"
+from drafter.model import KIND_ORDER, KIND_SECTION, FlagKind, Report
 
 
 def witness_counts(report: Report) -> list[tuple[str, int, int, int]]:
     """(section, proposed, kept, dropped) per section, the runtime account last.
 
     Kept witnesses are the verified ones still in the draft; dropped ones are those the
-    verifier removed after the last repair round (each leaves a flag or a note)."""
+    verifier removed after the last repair round: a record's ``witness_dropped`` flags,
+    the account's ``DraftCounts`` (counted by kind and number, never by wording)."""
     rows = []
     for kind in KIND_ORDER:
         recs = report.records_of_kind(kind)
         kept = sum(1 for r in recs for w in r.witnesses if w.verified)
-        dropped = sum(1 for r in recs for f in r.flags if f.startswith(_DROPPED))
+        dropped = sum(len(r.flags_of(FlagKind.witness_dropped)) for r in recs)
         rows.append((KIND_SECTION[kind], kept + dropped, kept, dropped))
-    notes = report.meta.notes if report.meta else []
     kept = sum(1 for a in report.account for w in a.witnesses if w.verified)
-    dropped = sum(1 for n in notes if n.startswith(_ACCOUNT_DROPPED))
+    dropped = report.meta.counts.account_witnesses_dropped if report.meta else 0
     rows.append(("Runtime account", kept + dropped, kept, dropped))
     return rows
 

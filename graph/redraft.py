@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from drafter.model import AccountSection, Record, Report
+from drafter.model import AccountSection, Flag, FlagKind, Record, Report
 from drafter.review_identity import derive_meta
 from drafter.review_store import Mark, ReviewStore
 from graph.proposer import (
@@ -65,7 +65,7 @@ def redraft_targets(report: Report, store: ReviewStore) -> list[Target]:
         st = states[r.id]
         if st.mark != Mark.rejected or not (st.reason or "").strip():
             continue
-        parts = [st.reason or "", *(n for n in st.notes if not n.startswith("(earlier"))]
+        parts = [st.reason or "", *st.current_notes]
         out.append(Target(r, " ".join(p.strip() for p in parts if p.strip())))
     return out
 
@@ -170,7 +170,8 @@ def merge_redraft(
                 log.append(f"{r.id}: dropped (no other candidate of its kind); note: {t.note}")
                 continue
             got = got.model_copy(deep=True)
-            got.flags = [*got.flags, f"{REDRAFT_FLAG}; analyst's note: {t.note}"]
+            text = f"{REDRAFT_FLAG}; analyst's note: {t.note}"
+            got.flags = [*got.flags, Flag(kind=FlagKind.redrafted, text=text)]
             if got.id == r.id:
                 previous[r.id] = r.model_dump(mode="json")
                 log.append(f"{r.id}: redrafted with the analyst's note")

@@ -32,6 +32,7 @@ from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
 from graph.nodes.resources import Resources
 from graph.proposer import Proposer
+from graph.runkind import WorkflowKind, record_kind
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -91,6 +92,8 @@ def run_draft(
     path = checkpoint_path(tid, data_dir)
     if resume and not path.exists():
         raise BadInput(f"no run {tid!r} to resume (looked for {path})")
+    if not resume:
+        record_kind(path, WorkflowKind.runtime)
     with SqliteSaver.from_conn_string(str(path)) as saver:
         app = build_graph().compile(checkpointer=saver)
         gconf = _graph_config(tid, config)

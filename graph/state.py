@@ -47,6 +47,7 @@ class DraftState(TypedDict, total=False):
     round: int
     # account
     account: list[dict[str, Any]]
+    account_dropped: int  # witnesses the account verifier dropped (DraftCounts)
     # everyone
     usage: Annotated[list[dict[str, Any]], operator.add]
     missing: Annotated[list[str], operator.add]

@@ -10,6 +10,8 @@ from gitrepo import commit, git
 from drafter.model import (
     KIND_SECTION,
     DraftMeta,
+    Flag,
+    FlagKind,
     Paragraph,
     Record,
     RecordSection,
@@ -84,7 +86,12 @@ def test_outcome_counts_and_exit_rule() -> None:
         id="RT-CMP-b",
         label="b",
         blocks=[Paragraph(text="y")],
-        flags=["witness dropped (not_found after 2 repair round(s)): 'z' --- a.py"],
+        flags=[
+            Flag(
+                kind=FlagKind.witness_dropped,
+                text="witness dropped (not_found after 2 repair round(s)): 'z' --- a.py",
+            )
+        ],
     )
     assert problems(_with_records([good], [])) == []
     report = _with_records([good, bare], ["RT-CMP-c (c): dropped, never called submit_record"])

@@ -29,7 +29,7 @@ from claude_server import ClaudeServer
 from fakes import FakeAPI
 
 from drafter.cli import main
-from drafter.model import Report, VerifyStatus
+from drafter.model import FlagKind, Report, VerifyStatus
 from graph.configuration import DEFAULT_MODEL
 from graph.costs import price_for
 
@@ -176,7 +176,7 @@ def test_claude_draft_through_the_cli(reference, sample) -> None:
         for w in report.witnesses
     )
     assert GOOD_RUN_TASK in [w.quote for w in report.record("RT-RTE-run-task").witnesses]
-    assert any("witness dropped" in f for f in report.record("RT-CLM-sandbox").flags)
+    assert report.record("RT-CLM-sandbox").flags_of(FlagKind.witness_dropped)
     assert any(m.startswith("RT-CMP-mystery") for m in report.meta.missing)
     # the 529 and the 429 were retried by the CLI's own policy
     assert Counter(fake.keys)["record:RT-CMP-claude"] == 2

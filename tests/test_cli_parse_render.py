@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from drafter.cli import main
-from drafter.model import Paragraph, Report
+from drafter.model import SCHEMA_VERSION, Paragraph, Report
 from drafter.textformat import parse_report
 
 RUNTIME = "auto-harness.runtime.txt"
@@ -25,7 +25,7 @@ def test_parse_then_render_reproduces_gold(
     out, err = capsys.readouterr()
     assert err == ""
     data = json.loads(out)
-    assert data["schema_version"] == 1
+    assert data["schema_version"] == SCHEMA_VERSION
     draft = tmp_path / "draft.json"
     draft.write_text(out, encoding="utf-8")
     assert (

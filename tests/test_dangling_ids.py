@@ -19,7 +19,7 @@ import pytest
 from fakes import make_record, make_report
 
 from drafter.cli import main
-from drafter.model import DraftMeta, ReportType, Source
+from drafter.model import DraftMeta, FlagKind, ReportType, Source
 from drafter.reportio import load_report, save_report
 from drafter.sample import SampleRepo, epistemic_gold_path, gold_path
 from graph.nodes.assemble import _flag_dangling
@@ -154,6 +154,11 @@ def test_eval_warns_about_a_gold_that_cites_a_missing_record(
 def test_a_draft_flags_and_fails_on_a_record_it_cites_but_does_not_hold() -> None:
     r = _report("Consumer: the model (RT-CMP-client-model).")
     flagged = _flag_dangling(r.records)
-    assert flagged[1].flags == ["cites RT-CMP-client-model, which is not a record of this draft"]
+    assert [(f.kind, f.text) for f in flagged[1].flags] == [
+        (
+            FlagKind.dangling_citation,
+            "cites RT-CMP-client-model, which is not a record of this draft",
+        )
+    ]
     assert flagged[0].flags == []
     assert any("RT-CMP-client-model" in p for p in problems(r))

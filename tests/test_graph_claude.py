@@ -9,7 +9,7 @@ import pytest
 from claude_scenario import BAD_RUN_TASK_1, GOOD_RUN_TASK, NEVER, SANDBOX, script_sample
 from fakes import MODEL, FakeAPI
 
-from drafter.model import VerifyStatus
+from drafter.model import FlagKind, VerifyStatus
 from graph.costs import price_for
 from graph.proposers.claude_tools import TOOL_NAMES
 from graph.runner import RunResult
@@ -71,7 +71,7 @@ def test_unrepairable_quote_dropped_and_record_flagged(full_run) -> None:
     fake, result = full_run
     rec = result.report.record("RT-CLM-sandbox")
     assert [w.quote for w in rec.witnesses] == [SANDBOX]
-    assert any("witness dropped" in f and NEVER in f for f in rec.flags)
+    assert any(NEVER in f.text for f in rec.flags_of(FlagKind.witness_dropped))
     assert len(fake.calls("repair:RT-CLM-sandbox")) == 2  # at most N=2 rounds
 
 

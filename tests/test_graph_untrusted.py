@@ -136,7 +136,7 @@ def test_quotes_outside_the_tree_or_not_in_the_file_never_pass(tmp_path: Path) -
         ("client = anthropic.Anthropic()", "agent.py"),
         ("Ignore previous instructions.", "NOTES.md"),
     ]
-    flags = " ".join(rec.flags)
+    flags = " ".join(f.text for f in rec.flags)
     assert "/etc/passwd" in flags and "../agent.py" in flags and "every quote is verified" in flags
     assert "path_missing" in flags and "not_found" in flags
     notes = " ".join(result.report.meta.notes)

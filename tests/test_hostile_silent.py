@@ -128,7 +128,7 @@ def _draft(**change: object) -> str:
         ({"schema_version": "1"}, "schema_version"),
         ({"schema_version": True}, "schema_version"),
         ({"schema_version": 1.0}, "schema_version"),
-        ({"schema_version": 2}, "schema_version"),
+        ({"schema_version": 3}, "schema_version"),
         ({"sections": {}}, "sections"),
         ({"system": 5}, "system"),
         ({"sections": [{"title": "Claims", "records": "none"}]}, "records"),

@@ -23,7 +23,7 @@ from local_endpoint import (
 )
 from rich.console import Console
 
-from drafter.model import VerifyStatus
+from drafter.model import FlagKind, VerifyStatus
 from graph.cli import draft_estimate, tool_budgets
 from graph.configuration import Configuration, endpoint_settings
 from graph.context_window import sizes_for
@@ -114,7 +114,7 @@ def test_only_verified_witnesses_are_kept(local_run) -> None:
     assert RIGHT in [w.quote for w in report.record("RT-RTE-loop").witnesses]
     state = report.record("RT-OBJ-state")
     assert NOT_THERE not in [w.quote for w in state.witnesses]
-    assert any(f.startswith("witness dropped") for f in state.flags)
+    assert state.flags_of(FlagKind.witness_dropped)
     # its repair answered in prose twice: noted, and the run went on
     assert any("RT-OBJ-state: repair round 1 gave nothing" in n for n in report.meta.notes)
 

@@ -12,7 +12,15 @@ import pytest
 from gitrepo import make_repo
 from offline_graph import draft_files, draft_offline_graph
 
-from drafter.model import NINE_ROUTE_FIELDS, RECORD_ID_RE, LineRange, Report, VerifyStatus, Witness
+from drafter.model import (
+    NINE_ROUTE_FIELDS,
+    RECORD_ID_RE,
+    FlagKind,
+    LineRange,
+    Report,
+    VerifyStatus,
+    Witness,
+)
 from drafter.reportio import load_report
 from drafter.sample import SampleRepo, gold_path
 from drafter.snapshot import Snapshot
@@ -189,7 +197,8 @@ def test_repair_drops_missed_witnesses_and_flags(drafted) -> None:
     )
     assert victim.quote not in [w.quote for w in fixed.witnesses]
     assert len(fixed.witnesses) == len(rec.witnesses) - 1
-    assert fixed.flags and "dropped 1" in fixed.flags[0]
+    assert fixed.flags and "dropped 1" in fixed.flags[0].text
+    assert fixed.flags[0].kind == FlagKind.repair_dropped
 
 
 def _plan(survey: Survey, files: list[str]):

@@ -23,7 +23,7 @@ import pytest
 from fakes import MODEL, FakeAPI
 from gitrepo import git, make_repo
 
-from drafter.model import VerifyStatus
+from drafter.model import FlagKind, VerifyStatus
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
 from graph.proposers.claude_client import RetryPolicy
@@ -167,7 +167,7 @@ def test_every_witness_the_model_gave_is_kept_verified(replayed) -> None:
     witnesses = report.witnesses
     assert len(witnesses) == 5 + 5 + 10  # two records and the account, as submitted
     assert all(w.verification.status == VerifyStatus.verified for w in witnesses)
-    assert not any(f.startswith("witness dropped") for r in report.records for f in r.flags)
+    assert not any(r.flags_of(FlagKind.witness_dropped) for r in report.records)
     assert report.meta.missing == []
 
 

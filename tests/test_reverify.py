@@ -11,9 +11,9 @@ from fakes import make_record, make_report
 from gitrepo import commit
 
 from drafter.cli import main
-from drafter.model import LineRange, Report, Source, Witness
+from drafter.model import Anchor, FlagKind, LineRange, Report, Source, Witness
 from drafter.reportio import load_report
-from drafter.reverify import STALE_FLAG, Anchor, reanchor
+from drafter.reverify import reanchor
 from drafter.review_identity import identity_store_path
 from drafter.review_store import Mark, ReviewStore
 from drafter.snapshot import Snapshot
@@ -71,7 +71,7 @@ def test_each_case_is_told_apart(history) -> None:  # type: ignore[no-untyped-de
     cited = out.record("RT-CLM-move").witnesses[1]  # type: ignore[union-attr]
     assert cited.lines == LineRange(start=6, end=6)  # the cited span follows the quote
     assert all(w.verified for w in out.record("RT-CLM-move").witnesses)  # type: ignore[union-attr]
-    assert [f for f in out.record("RT-CLM-gone").flags if f.startswith(STALE_FLAG)]  # type: ignore[union-attr]
+    assert out.record("RT-CLM-gone").flags_of(FlagKind.stale_witness)  # type: ignore[union-attr]
     assert not out.record("RT-CLM-keep").flags  # type: ignore[union-attr]
     assert res.stale_records == ["RT-CLM-gone"]
 

@@ -15,7 +15,16 @@ from fakes import make_record, make_report
 from gitrepo import commit
 
 from drafter.cli import main
-from drafter.model import AccountSection, LineRange, Paragraph, Report, Source, Witness
+from drafter.model import (
+    AccountSection,
+    Flag,
+    FlagKind,
+    LineRange,
+    Paragraph,
+    Report,
+    Source,
+    Witness,
+)
 from drafter.prose_refs import RefCase
 from drafter.reportio import load_report, save_report
 from drafter.reverify import STALE_REF_FLAG, reanchor
@@ -75,7 +84,8 @@ def test_references_follow_their_witness(history) -> None:  # type: ignore[no-un
     assert "gate.py:2 decides" in text  # its witness is gone: left as written, flagged
     assert "notes.py:2" in text  # no witness: followed by the line's own text
     assert "example.com:80" in text  # no such file: not a line reference
-    assert f"{STALE_REF_FLAG} at {new[:12]}: gate.py:2 in the prose" in route.flags
+    text = f"{STALE_REF_FLAG} at {new[:12]}: gate.py:2 in the prose"
+    assert Flag(kind=FlagKind.stale_reference, text=text) in route.flags
     assert "It all starts at prepare.py:8 " in out.account[0].blocks[0].text  # type: ignore[union-attr]
     keep = out.record("RT-CLM-keep")
     assert keep is not None and "prepare.py:1." in keep.paragraphs[0] and keep.flags == []

@@ -17,7 +17,7 @@ from review_material import tiny_draft
 
 from drafter.cli import main
 from drafter.errors import BadInput
-from drafter.model import LineRange, Report, Verification, VerifyStatus
+from drafter.model import Anchor, LineRange, Report, Verification, VerifyStatus
 from tui.app import ReviewApp, make_app
 from tui.screens.source import SourceScreen
 
@@ -153,7 +153,9 @@ def test_verdicts_saved_in_the_file_are_checked_again(two) -> None:  # type: ign
     true = app.session.report.records[1].witnesses[0].verification
     assert true is not None and true.ok
     report.records[0].witnesses[0].verification = None
-    moved.verification = true.model_copy(update={"message": "moved: was 3-3"})
+    moved.verification = true.model_copy(
+        update={"message": "moved: was 3-3", "anchor": Anchor.moved}
+    )
     draft.write_text(report.to_json(), encoding="utf-8")
     app = make_app(draft, repo, store=draft.parent / "s.sqlite", live_clock=False)
     try:

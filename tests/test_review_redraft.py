@@ -16,10 +16,10 @@ from fakes import MODEL, FakeAPI, tool
 from review_material import sample_draft
 
 from drafter.cli import main
-from drafter.model import Report
+from drafter.model import FlagKind, Report
 from drafter.review_store import Mark, ReviewStore
 from graph.configuration import Configuration
-from graph.redraft import REDRAFT_FLAG, previous_version, run_redraft
+from graph.redraft import previous_version, run_redraft
 
 NOTE = "the record names the file but not who reads it back; say which run reads it"
 
@@ -68,7 +68,7 @@ def test_model_redraft_asks_only_for_the_rejected_record_with_the_note(reviewed)
     redone = new.record(target.id)
     assert redone is not None and redone.label == "Run log read back by the next run"
     assert all(w.verified for w in redone.witnesses)  # verified by the graph's verify node
-    assert any(f.startswith(REDRAFT_FLAG) and NOTE in f for f in redone.flags)
+    assert any(NOTE in f.text for f in redone.flags_of(FlagKind.redrafted))
     assert previous_version(new, target.id) == report.record(target.id)
     states = store.states(new.records)
     assert states[target.id].mark == Mark.changed
@@ -95,7 +95,7 @@ def test_offline_redraft_replaces_by_next_ranked_candidate(reviewed) -> None:  #
     assert new.record(target.id) is None
     added = [r for r in new.records if cut.record(r.id) is None]
     assert [r.id for r in added] == [spare.id]  # the candidate the cut draft left out
-    assert any(NOTE in f for f in added[0].flags)
+    assert any(NOTE in f.text for f in added[0].flags)
     assert any(NOTE in n and target.id in n for n in new.meta.notes)  # type: ignore[union-attr]
     before = store.states(cut.records)
     after = store.states(new.records)

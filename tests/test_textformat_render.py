@@ -10,6 +10,8 @@ from drafter.errors import ReportFormatError
 from drafter.model import (
     AccountSection,
     Bullet,
+    Flag,
+    FlagKind,
     Heading,
     LineRange,
     NumberedItem,
@@ -114,7 +116,8 @@ def test_generated_models_round_trip_exactly(rtype: ReportType) -> None:
 def test_verification_and_flags_are_not_text_but_do_not_break_it() -> None:
     report = _random_report(3, ReportType.runtime)
     rec = next(r for r in report.records if r.witnesses)
-    rec.flags.append("witness dropped after 2 repair rounds")
+    text = "witness dropped after 2 repair rounds"
+    rec.flags.append(Flag(kind=FlagKind.witness_dropped, text=text))
     rec.witnesses[0].verification = Verification(status=VerifyStatus.verified, occurrences=1)
     assert text_round_trip_problems(report) == []
     md = render_markdown(report)

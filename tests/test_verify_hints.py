@@ -90,7 +90,7 @@ def test_a_drafted_record_keeps_the_true_lines_and_says_so(repo, tmp_path_factor
     assert rec is not None and fake.calls("repair:RT-CMP-once") == []  # no repair round
     (w,) = rec.witnesses
     assert w.verified and w.lines == LineRange(start=2, end=2)
-    assert any(f.startswith("lines corrected: m.py 5-5 → 2-2") for f in rec.flags), rec.flags
+    assert any(f.text.startswith("lines corrected: m.py 5-5 → 2-2") for f in rec.flags), rec.flags
 
 
 def test_check_quotes_tells_the_model_the_lines_were_corrected(repo) -> None:

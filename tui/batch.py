@@ -33,7 +33,14 @@ from pathlib import Path
 from drafter.errors import BadInput
 from drafter.model import Record, Report
 from drafter.reportio import json_problem
-from drafter.review_store import Action, Mark, ReviewStore, apply_edit, record_hash
+from drafter.review_store import (
+    Action,
+    DecisionSource,
+    Mark,
+    ReviewStore,
+    apply_edit,
+    record_hash,
+)
 from tui.session import witness_ok
 
 _ACTIONS = {a.value for a in Action}
@@ -182,7 +189,7 @@ def accept_verified(store: ReviewStore, report: Report) -> BatchResult:
                 and ws
                 and all(witness_ok(w) for w in ws)
             ):
-                store.accept(r, note="accept-verified")
+                store.accept(r, note="accept-verified", source=DecisionSource.accept_verified)
                 applied += 1
             else:
                 skipped += 1

@@ -21,8 +21,6 @@ from drafter.text import collapse
 
 #: The review option that opens a mismatched review anyway.
 ALLOW_FLAG = "--allow-mismatch"
-#: Verdict messages written by ``drafter reverify`` that the review shows as tags.
-_ANCHOR_PREFIXES = ("moved", "stale")
 
 
 def open_pinned(
@@ -87,8 +85,9 @@ def verify_at(report: Report, snapshot: Snapshot, *, mismatch: bool = False) -> 
 
     Saved verdicts are never shown as they are: a draft file may carry verdicts from
     another revision, or verdicts nobody computed.  The verifier is cheap (the dgm
-    draft's 67 witnesses in well under a second).  The "moved"/"stale" messages that
-    ``drafter reverify`` wrote are kept when the new verdict agrees with the old one.
+    draft's 67 witnesses in well under a second).  The moved/stale anchor (and its
+    message) that ``drafter reverify`` wrote is kept when the new verdict agrees with
+    the old one.
     With ``mismatch`` (another system's repository: every path may be missing) a
     quote is not looked for in every other file, which reads the whole revision.
     """
@@ -103,10 +102,10 @@ def verify_at(report: Report, snapshot: Snapshot, *, mismatch: bool = False) -> 
 def _keep_anchor_tag(old: Verification | None, new: Verification) -> Verification:
     if (
         old is not None
-        and old.message.startswith(_ANCHOR_PREFIXES)
+        and old.anchor is not None
         and old.revision == new.revision
         and old.status == new.status
         and old.lines == new.lines
     ):
-        return new.model_copy(update={"message": old.message})
+        return new.model_copy(update={"message": old.message, "anchor": old.anchor})
     return new

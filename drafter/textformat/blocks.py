@@ -106,18 +106,7 @@ def build_blocks(
             prev = ln
             continue
         if ln.kind == "text":
-            last = run.blocks[-1] if run.blocks else None
-            continues_item = (
-                prev is not None
-                and prev.kind in ("bullet", "numbered")
-                and len(ln.indent) > len(prev.indent)
-                and isinstance(last, Bullet | NumberedItem)
-            )
-            if continues_item and isinstance(last, Bullet):
-                last.value = f"{last.value} {ln.text}".strip()
-            elif continues_item and isinstance(last, NumberedItem):
-                last.text = f"{last.text} {ln.text}"
-            else:
+            if not _continue_item(run, prev, ln):
                 if not para:
                     para_start = n
                 para.append(ln.text)
@@ -125,25 +114,48 @@ def build_blocks(
             if not table:
                 table_start = n
             table.append([c.strip() for c in ln.text.split("\t")])
-        elif ln.kind == "witness":
-            assert ln.witness is not None
-            if ln.problem:
-                diag.warn(n, ln.problem)
-            run.add(WitnessBlock(witness=ln.witness), n)
-        elif ln.kind == "bad_witness":
-            diag.error(n, ln.problem or "malformed witness line")
-        elif ln.kind == "bullet":
-            if not ln.text:
-                diag.warn(n, "empty bullet")
-            name, value = split_bullet_name(ln.text)
-            run.add(Bullet(name=name, value=value), n)
-        elif ln.kind == "numbered":
-            assert ln.number is not None
-            run.add(NumberedItem(number=ln.number, text=ln.text), n)
+        else:
+            _add_item(run, diag, n, ln)
         prev = ln
     flush_para()
     flush_table()
     return run
+
+
+def _continue_item(run: BlockRun, prev: Line | None, ln: Line) -> bool:
+    """Append an indented text line to the bullet or numbered item right before it;
+    False when it starts or continues a paragraph instead."""
+    last = run.blocks[-1] if run.blocks else None
+    if prev is None or prev.kind not in ("bullet", "numbered"):
+        return False
+    if len(ln.indent) <= len(prev.indent):
+        return False
+    if isinstance(last, Bullet):
+        last.value = f"{last.value} {ln.text}".strip()
+        return True
+    if isinstance(last, NumberedItem):
+        last.text = f"{last.text} {ln.text}"
+        return True
+    return False
+
+
+def _add_item(run: BlockRun, diag: Diagnostics, n: int, ln: Line) -> None:
+    """A one-line block: witness, bullet or numbered item (a bad witness is an error)."""
+    if ln.kind == "witness":
+        assert ln.witness is not None
+        if ln.problem:
+            diag.warn(n, ln.problem)
+        run.add(WitnessBlock(witness=ln.witness), n)
+    elif ln.kind == "bad_witness":
+        diag.error(n, ln.problem or "malformed witness line")
+    elif ln.kind == "bullet":
+        if not ln.text:
+            diag.warn(n, "empty bullet")
+        name, value = split_bullet_name(ln.text)
+        run.add(Bullet(name=name, value=value), n)
+    elif ln.kind == "numbered":
+        assert ln.number is not None
+        run.add(NumberedItem(number=ln.number, text=ln.text), n)
 
 
 def warn_unknown_statuses(run: BlockRun, diag: Diagnostics, owner: str) -> None:

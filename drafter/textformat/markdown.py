@@ -127,7 +127,7 @@ def _record(r: Record) -> list[str]:
     if r.part_of:
         out += ["", f"**Part of:** [{r.part_of}](#{anchor_of(r.part_of)})"]
     if r.flags:
-        out += ["", *(f"- ⚠ {escape(f)}" for f in r.flags)]
+        out += ["", *(f"- ⚠ {escape(f.text)}" for f in r.flags)]
     if r.blocks:
         out += ["", *_blocks(r.blocks)]
     return out

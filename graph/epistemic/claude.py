@@ -29,7 +29,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
-from drafter.model import Record, Report, Witness
+from drafter.model import Flag, FlagKind, Record, Report, Witness
 from drafter.text import collapse
 from graph.costs import BudgetExceeded
 from graph.epistemic.claude_sections import (
@@ -177,10 +177,13 @@ class ClaudeEpistemicProposer:
         try:
             new = self._loop(record.id, phase).run(opening)
         except ProposalRejected as exc:
-            return record.model_copy(update={"flags": [*record.flags, f"model: {exc.reason}"]})
+            flag = Flag(kind=FlagKind.model_rejected, text=f"model: {exc.reason}")
+            return record.model_copy(update={"flags": [*record.flags, flag]})
         except BudgetExceeded as exc:
             self.missing.append(record.id)
-            flag = f"not drafted by the model ({exc}); offline version"
+            flag = Flag(
+                kind=FlagKind.not_drafted, text=f"not drafted by the model ({exc}); offline version"
+            )
             return record.model_copy(update={"flags": [*record.flags, flag]})
         t = self.inner.transcripts[record.id]
         self.notes.append(

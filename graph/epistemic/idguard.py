@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from drafter.cellcheck import CELL_ID_RE
-from drafter.model import Bullet, Paragraph, Record
+from drafter.model import Bullet, Flag, FlagKind, Paragraph, Record
 
 MARK = "[unknown record ID removed]"
 
@@ -37,7 +37,12 @@ def guard_record(record: Record, runtime_ids: set[str], known: set[str]) -> Reco
     flags = list(record.flags)
     part_of = record.part_of
     if part_of is not None and part_of not in runtime_ids:
-        flags.append(f"part-of {part_of} is not a runtime record of the input; removed")
+        flags.append(
+            Flag(
+                kind=FlagKind.part_of_removed,
+                text=f"part-of {part_of} is not a runtime record of the input; removed",
+            )
+        )
         part_of = None
     blocks = []
     removed: list[str] = []
@@ -54,6 +59,10 @@ def guard_record(record: Record, runtime_ids: set[str], known: set[str]) -> Reco
         blocks.append(b)
     if removed:
         flags.append(
-            f"invented record ID(s) removed from the text: {', '.join(sorted(set(removed)))}"
+            Flag(
+                kind=FlagKind.ids_scrubbed,
+                text="invented record ID(s) removed from the text: "
+                + ", ".join(sorted(set(removed))),
+            )
         )
     return record.model_copy(update={"part_of": part_of, "blocks": blocks, "flags": flags})

@@ -26,13 +26,14 @@ from langgraph.runtime import Runtime
 from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
-from drafter.model import DraftMeta, Record, Report, WitnessBlock
+from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
 from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.nodes.resources import Resources
+from graph.runkind import WorkflowKind, record_kind
 from graph.runner import checkpoint_path, new_thread_id
 
 
@@ -128,7 +129,10 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
 def _keep_verified(r: Record) -> Record:
     blocks = [b for b in r.blocks if not isinstance(b, WitnessBlock) or b.witness.verified]
     dropped = len(r.blocks) - len(blocks)
-    flags = list(r.flags) + ([f"{dropped} witness(es) dropped: not found"] if dropped else [])
+    flags = list(r.flags)
+    if dropped:
+        text = f"{dropped} witness(es) dropped: not found"
+        flags.append(Flag(kind=FlagKind.witnesses_not_found, text=text))
     return r.model_copy(update={"blocks": blocks, "flags": flags})
 
 
@@ -237,6 +241,8 @@ def run_epistemic(
     ``on_saved(thread)`` is called once the run's first step is on disk: from then on
     ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
     tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
+    if resume_thread is None:
+        record_kind(checkpoint_path(tid, data_dir), WorkflowKind.epistemic)
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))

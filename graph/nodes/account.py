@@ -39,6 +39,7 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return update
     known = {r.id for r in records}
     notes: list[str] = []
+    dropped = 0
     sections: list[dict[str, Any]] = []
     for sec in result.value:
         blocks = []
@@ -46,6 +47,7 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             if isinstance(b, WitnessBlock):
                 v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
                 if not v.ok:
+                    dropped += 1
                     notes.append(
                         f"account witness dropped ({v.status}): "
                         f"{b.witness.quote[:60]!r} --- {b.witness.path}"
@@ -59,5 +61,6 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             blocks.append(b)
         sections.append(AccountSection(title=sec.title, blocks=blocks).model_dump(mode="json"))
     update["account"] = sections
+    update["account_dropped"] = dropped
     update["notes"] = list(dict.fromkeys([*update["notes"], *notes]))
     return update

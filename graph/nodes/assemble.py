@@ -20,7 +20,10 @@ from drafter.model import (
     RUNTIME_SECTIONS,
     RUNTIME_TYPE_PATH,
     AccountSection,
+    DraftCounts,
     DraftMeta,
+    Flag,
+    FlagKind,
     Record,
     RecordSection,
     Report,
@@ -43,7 +46,13 @@ def _unique(records: list[Record]) -> list[Record]:
         rid = unique_id(r.id, seen)
         if rid != r.id:
             r = r.model_copy(
-                update={"id": rid, "flags": [*r.flags, f"renamed from duplicate ID {r.id}"]}
+                update={
+                    "id": rid,
+                    "flags": [
+                        *r.flags,
+                        Flag(kind=FlagKind.renamed, text=f"renamed from duplicate ID {r.id}"),
+                    ],
+                }
             )
         out.append(r)
     return out
@@ -61,7 +70,13 @@ def _flag_dangling(records: list[Record]) -> list[Record]:
         )
         missing = sorted({d.id for d in probe.dangling() if d.id not in held})
         if missing:
-            flags = [f"cites {rid}, which is not a record of this draft" for rid in missing]
+            flags = [
+                Flag(
+                    kind=FlagKind.dangling_citation,
+                    text=f"cites {rid}, which is not a record of this draft",
+                )
+                for rid in missing
+            ]
             r = r.model_copy(update={"flags": [*r.flags, *flags]})
         out.append(r)
     return out
@@ -99,6 +114,7 @@ def build_report(state: DraftState, generator: str, model: str | None) -> Report
         usage=summarize(state.get("usage") or []),
         missing=list(dict.fromkeys(state.get("missing") or [])),
         notes=list(dict.fromkeys(state.get("notes") or [])),
+        counts=DraftCounts(account_witnesses_dropped=state.get("account_dropped", 0)),
         extra={
             "thread_id": state.get("thread_id"),
             "repair_rounds_used": state.get("round", 0),

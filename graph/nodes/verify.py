@@ -14,7 +14,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from drafter.model import Record, VerifyStatus, WitnessBlock
+from drafter.model import Flag, FlagKind, Record, VerifyStatus, WitnessBlock
 from graph.configuration import RunContext
 from graph.nodes.common import record_from_state, record_to_state
 from graph.proposer import Miss
@@ -33,7 +33,12 @@ def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
             if v.ok and v.lines is not None and hint is not None and not v.lines.overlaps(hint):
                 # the quote occurs once; its optional line hint was wrong: keep the true lines
                 w = w.model_copy(update={"lines": v.lines})
-                flags.append(f"lines corrected: {w.path} {hint} → {v.lines}")
+                flags.append(
+                    Flag(
+                        kind=FlagKind.lines_corrected,
+                        text=f"lines corrected: {w.path} {hint} → {v.lines}",
+                    )
+                )
             b = WitnessBlock(witness=w)
             if v.status != VerifyStatus.verified:
                 misses.append(Miss(witness=w, status=str(v.status), nearest=list(v.nearest)))
@@ -49,13 +54,21 @@ def _drop_failing(record: Record, rounds: int) -> Record:
             status = b.witness.verification.status if b.witness.verification else "unchecked"
             quote = b.witness.quote if len(b.witness.quote) <= 80 else b.witness.quote[:77] + "..."
             flags.append(
-                f"witness dropped ({status} after {rounds} repair round(s)): "
-                f"{quote!r} --- {b.witness.path}"
+                Flag(
+                    kind=FlagKind.witness_dropped,
+                    text=f"witness dropped ({status} after {rounds} repair round(s)): "
+                    f"{quote!r} --- {b.witness.path}",
+                )
             )
             continue
         blocks.append(b)
     if not any(isinstance(b, WitnessBlock) for b in blocks):
-        flags.append("no verified witness: every statement of this record is unsupported")
+        flags.append(
+            Flag(
+                kind=FlagKind.no_verified_witness,
+                text="no verified witness: every statement of this record is unsupported",
+            )
+        )
     return record.model_copy(update={"blocks": blocks, "flags": flags})
 
 
@@ -74,8 +87,9 @@ def verify(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             pending[item_id] = [m.model_dump(mode="json") for m in misses]
         elif misses:
             rec = _drop_failing(rec, rnd)
-        elif not rec.witnesses and "no verified witness" not in " ".join(rec.flags):
-            rec = rec.model_copy(update={"flags": [*rec.flags, "no witness given"]})
+        elif not rec.witnesses and not rec.flags_of(FlagKind.no_verified_witness):
+            flag = Flag(kind=FlagKind.no_witness, text="no witness given")
+            rec = rec.model_copy(update={"flags": [*rec.flags, flag]})
         drafts[item_id] = record_to_state(rec)
     update: dict[str, Any] = {"drafts": drafts, "pending": pending}
     if pending:

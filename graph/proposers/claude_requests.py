@@ -96,7 +96,7 @@ def record_text(record: Record) -> str:
             w = b.witness
             status = w.verification.status if w.verification else "unchecked"
             rows.append(f"witness ({status}) {w.path}: {json.dumps(w.quote, ensure_ascii=False)}")
-    rows.extend(f"flag: {f}" for f in record.flags)
+    rows.extend(f"flag: {f.text}" for f in record.flags)
     return "\n".join(rows)
 
 

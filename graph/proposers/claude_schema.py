@@ -21,6 +21,8 @@ from drafter.model import (
     AccountSection,
     Block,
     Bullet,
+    Flag,
+    FlagKind,
     Heading,
     LineRange,
     NumberedItem,
@@ -171,10 +173,15 @@ def to_record(draft: RecordDraft, record_id: str) -> Record:
         blocks.append(Bullet(name=f.name.strip(), value=f.value.strip()))
     blocks.extend(Paragraph(text=p.strip()) for p in draft.paragraphs if p.strip())
     blocks.extend(WitnessBlock(witness=to_witness(w)) for w in draft.witnesses)
-    flags: list[str] = []
+    flags: list[Flag] = []
     part_of = draft.part_of
     if part_of is not None and not RECORD_ID_RE.match(part_of):
-        flags.append(f"part-of {part_of!r} was not a record ID and was removed")
+        flags.append(
+            Flag(
+                kind=FlagKind.part_of_removed,
+                text=f"part-of {part_of!r} was not a record ID and was removed",
+            )
+        )
         part_of = None
     return Record(id=record_id, label=draft.label, part_of=part_of, blocks=blocks, flags=flags)
 

@@ -103,11 +103,11 @@ def _read_files(
                 # an eval.sh kept from an old run is evidence the system ran, not a route
                 read.not_read[str(role)] += 1
                 continue
-            reason = skip_reason(e.path, e.size, e.kind)
-            if reason is not None:
-                if e.path.endswith(".py") or reason.startswith("huge") or reason == "generated":
-                    survey.skipped.append(SkippedFile(path=e.path, reason=reason))
-                    read.skipped[reason.split(" (")[0]] += 1
+            skip = skip_reason(e.path, e.size, e.kind)
+            if skip is not None:
+                if e.path.endswith(".py") or skip.listed:
+                    survey.skipped.append(SkippedFile(path=e.path, reason=skip.text))
+                    read.skipped[skip.label] += 1
                 continue
             is_py = e.path.endswith(".py")
             if not is_py and not wants_text(e.path, e.kind, e.size):

@@ -7,6 +7,8 @@ Kept apart from the runner so the rule registry can share the same file patterns
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import StrEnum
 
 from retrieval.roles import Role
 from retrieval.survey.prompts import PROMPT_EXT
@@ -26,16 +28,41 @@ CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
 NOT_SURVEYED = frozenset({Role.logs, Role.results, Role.data})
 
 
-def skip_reason(path: str, size: int, kind: str) -> str | None:
+class SkipReason(StrEnum):
+    """Why a file is not read, so the runner decides on a kind, never on wording."""
+
+    vendored = "vendored"
+    not_a_file = "not_a_file"  # a symlink or submodule entry
+    huge = "huge"
+    generated = "generated"
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A skipped file's reason: its kind, the text stored in the survey, and the label
+    it is counted under in the notices."""
+
+    kind: SkipReason
+    text: str
+    label: str
+
+    @property
+    def listed(self) -> bool:
+        """Whether a non-Python file skipped for this reason is still listed."""
+        return self.kind in (SkipReason.huge, SkipReason.generated)
+
+
+def skip_reason(path: str, size: int, kind: str) -> Skip | None:
     """Why the survey leaves this file unread, or None to read it."""
     if VENDORED.search(path):
-        return "vendored"
+        return Skip(SkipReason.vendored, "vendored", "vendored")
     if kind not in ("file", "executable"):
-        return kind
+        return Skip(SkipReason.not_a_file, kind, kind)
     if path.endswith(".py") and size > MAX_PY_BYTES:
-        return f"huge file ({size} bytes > {MAX_PY_BYTES})"
+        text = f"huge file ({size} bytes > {MAX_PY_BYTES})"
+        return Skip(SkipReason.huge, text, "huge file")
     if path.endswith(("_pb2.py", "_pb2_grpc.py")):
-        return "generated"
+        return Skip(SkipReason.generated, "generated", "generated")
     return None
 
 

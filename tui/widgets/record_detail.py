@@ -48,7 +48,7 @@ def header_text(r: Record, st: RecordState) -> Text:
     if st.edits:
         t.append("\nEdited: " + v(", ".join(st.edits)), style="magenta")
     for flag in r.flags:
-        t.append(f"\n⚑ {v(flag)}", style="yellow")
+        t.append(f"\n⚑ {v(flag.text)}", style="yellow")
     return t
 
 

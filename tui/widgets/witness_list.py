@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from drafter.model import Record, Witness
+from drafter.model import Anchor, Record, Witness
 from drafter.review_store import RecordState
 from drafter.sanitize import visible
 from tui.widgets.marks import badge
@@ -21,10 +21,10 @@ from tui.widgets.marks import badge
 
 def anchor_tag(w: Witness) -> tuple[str, str] | None:
     """("moved"|"stale", style) for a witness carried to a new revision, else None."""
-    msg = w.verification.message if w.verification else ""
-    if msg.startswith("moved"):
+    anchor = w.verification.anchor if w.verification else None
+    if anchor == Anchor.moved:
         return "moved", "yellow"
-    if msg.startswith("stale"):
+    if anchor == Anchor.stale:
         return "stale", "bold red"
     return None
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from drafter.model import AccountSection, Block, Record, WitnessBlock
+from drafter.model import AccountSection, Block, Flag, FlagKind, Record, WitnessBlock
 from drafter.snapshot import Snapshot
 from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
 from graph.proposers.offline.account import account_sections
@@ -150,7 +150,8 @@ class OfflineProposer:
             rec.label = relabel(rec.label, missing)
             missing = unsupported(rec)
         if missing:
-            rec.flags = [*rec.flags, "label names what no witness shows: " + ", ".join(missing)]
+            text = "label names what no witness shows: " + ", ".join(missing)
+            rec.flags = [*rec.flags, Flag(kind=FlagKind.unsupported_label, text=text)]
         return with_statuses(rec, ctx.item.kind, self._near(fs, rec))
 
     def repair_record(
@@ -172,7 +173,10 @@ class OfflineProposer:
         if dropped:
             out.flags = [
                 *record.flags,
-                f"offline repair dropped {dropped} witness(es) that did not verify",
+                Flag(
+                    kind=FlagKind.repair_dropped,
+                    text=f"offline repair dropped {dropped} witness(es) that did not verify",
+                ),
             ]
         return out
 
