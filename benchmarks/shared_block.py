@@ -17,8 +17,8 @@ from pathlib import Path
 
 from drafter.sample import materialize
 from graph.estimate import CHARS_PER_TOKEN
-from graph.nodes.resources import Resources
 from graph.proposers.claude_prompts import shared_context
+from graph.resources import Resources
 from graph.system_name import system_name
 
 

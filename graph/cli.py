@@ -14,11 +14,10 @@ default 1 s), DRAFTER_REQUEST_TIMEOUT and DRAFTER_RETRIES (graph.client_settings
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -33,84 +32,22 @@ if TYPE_CHECKING:
 
     from drafter.model import Report
     from graph.configuration import Configuration
-    from graph.nodes.resources import Resources
+    from graph.estimate import Estimate
     from graph.proposer import Proposer
+    from graph.resources import Resources
     from graph.runner import ProposerFactory, RunResult
 
 #: Seconds between progress lines when the output is not a terminal.
 LINE_EVERY = 5.0
 
-OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
-
-def generator_for(offline: bool, *, keyless: bool = False) -> Literal["claude", "offline"]:
-    """Which proposer a command runs: offline when asked, else Claude, falling back to
-    offline (said on stderr) when no ANTHROPIC_API_KEY is set, unless the command sends
-    nothing and so needs no key (``keyless``, an estimate)."""
-    if offline:
-        return "offline"
-    if keyless or os.environ.get("ANTHROPIC_API_KEY"):
-        return "claude"
-    click.echo(OFFLINE_NOTICE, err=True)
-    return "offline"
-
-
-def make_proposer(config: Configuration, resources: Resources) -> Proposer:
-    """The proposer a configuration names; the key is read here, never stored."""
-    if config.generator == "offline":
-        from graph.proposers.offline import OfflineProposer
-        from graph.proposers.offline.recipe import Limits
-
-        # the offline rules read whole files, not the size-capped texts of a context;
-        # they search the index only where it helps (claims), and never wait for it
-        # when the run has none
-        return OfflineProposer(
-            snapshot=resources.snapshot(),
-            survey_source=resources.survey,
-            search=resources.search if resources.use_index else None,
-            limits=Limits.for_run(config.max_records, config.thorough),
-        )
-    from graph.client_settings import request_timeout, retry_policy
-    from graph.context_window import sizes_for
-    from graph.proposers.claude import ClaudeProposer
-
-    key = os.environ.get("ANTHROPIC_API_KEY")
-    if not key:
-        raise BadInput("this run drafts with Claude and needs ANTHROPIC_API_KEY")
-    try:
-        retry, timeout = retry_policy(), request_timeout()
-    except ValueError as exc:
-        raise BadInput(str(exc)) from exc
-    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
-    # servers, tests)
-    return ClaudeProposer(
-        config.model,
-        api_key=key,
-        retry=retry,
-        timeout=timeout,
-        budgets=tool_budgets(config),
-        price=config.price,
-        window=sizes_for(config.context_window) if config.context_window else None,
-    )
-
-
-def tool_budgets(config: Configuration) -> Any:
-    from graph.proposers.claude import ToolBudgets
-
-    return ToolBudgets(
-        plan=config.plan_tool_calls,
-        record=config.record_tool_calls,
-        repair=config.repair_tool_calls,
-        account=config.account_tool_calls,
-    )
-
-
-def draft_estimate(config: Configuration, resources: Resources, system: str) -> Any:
+def draft_estimate(config: Configuration, resources: Resources, system: str) -> Estimate:
     """The cost range of this draft, from the survey the run will use anyway (the
     resources cache it, so the survey node does not survey twice)."""
     from graph.context_window import sizes_for
     from graph.estimate import CHARS_PER_TOKEN, estimate
     from graph.proposers.claude_prompts import shared_context
+    from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()
     shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
@@ -240,13 +177,16 @@ def _execute(
             )
         bar(node, update)
 
+    from graph.proposers import factory
+
+    build = factory.build_proposer
     try:
         with bar.progress:
             return run_draft(
                 repo,
                 rev,
                 config,
-                _announcing(console, make_proposer, system) if estimate_first else make_proposer,
+                _announcing(console, build, system) if estimate_first else build,
                 thread_id=thread_id,
                 resume=resume,
                 data_dir=data_dir,
@@ -509,7 +449,12 @@ def draft_cmd(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    generator = generator_for(offline, keyless=estimate_only)  # an estimate sends nothing
+    from graph.proposers.factory import choose
+
+    choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    generator = choice.generator
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:
@@ -635,7 +580,7 @@ def _print_estimate(
     root: Path,
 ) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
-    from graph.nodes.resources import Resources
+    from graph.resources import Resources
     from graph.system_name import system_name
 
     if config.generator == "offline":

@@ -20,6 +20,7 @@ from graph.context_window import check_window, window_settings
 from graph.costs import Budget, Price
 from graph.pricing import check_prices, resolve_price, unpriced_cap_error
 from graph.proposer import Proposer
+from graph.resources import Resources
 
 #: A current Claude model that the installed anthropic SDK lists and does not mark
 #: deprecated (anthropic._data.DEPRECATED_MODELS); a mid-tier model because a draft
@@ -173,5 +174,5 @@ class RunContext:
 
     proposer: Proposer
     config: Configuration
-    resources: Any  # graph.nodes.resources.Resources (kept Any to avoid an import cycle)
+    resources: Resources
     budget: Budget = field(default_factory=Budget)

@@ -121,10 +121,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
     from graph.context_window import sizes_for, window_settings
     from graph.nodes.common import plan_context
     from graph.nodes.draft_record import build_record_context
-    from graph.nodes.resources import Resources
     from graph.proposer import Miss
     from graph.proposers.claude import ClaudeProposer
     from graph.proposers.offline import OfflineProposer
+    from graph.resources import Resources
 
     tmp = None
     if args.repo is None:

@@ -34,12 +34,14 @@ from graph.proposer import (
     PlanContext,
     PlanItem,
     Proposer,
+    ProposerBase,
     RecordContext,
+    RunHandles,
 )
 
 if TYPE_CHECKING:  # graph.runner is imported when a redraft runs, not with this module
     from graph.configuration import Configuration
-    from graph.nodes.resources import Resources
+    from graph.resources import Resources
     from graph.runner import ProposerFactory
 
 #: ``meta.extra`` key holding the previous version of each redrafted record.
@@ -90,7 +92,7 @@ def item_for(t: Target) -> PlanItem:
 
 
 @dataclass
-class RedraftProposer:
+class RedraftProposer(ProposerBase):
     """Wraps the run's real proposer; see the module docstring."""
 
     inner: Proposer
@@ -100,15 +102,15 @@ class RedraftProposer:
     #: rejected record ID -> the ID of the record drafted in its place
     replaced_by: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def name(self) -> str:
-        return f"redraft:{self.inner.name}"
+    def __post_init__(self) -> None:
+        self.name = f"redraft:{self.inner.name}"
+        self.wants_chunks = self.inner.wants_chunks
 
-    def __getattr__(self, attr: str) -> Any:
-        # optional hooks of the real proposer (prepare, attach_journal, ...)
-        if attr == "inner":
-            raise AttributeError(attr)
-        return getattr(self.inner, attr)
+    def start(self, run: RunHandles) -> None:
+        self.inner.start(run)
+
+    def prepare(self, ctx: PlanContext) -> None:
+        self.inner.prepare(ctx)
 
     def plan(self, ctx: PlanContext) -> Plan:
         if not self.offline:

@@ -71,16 +71,19 @@ def redraft_cmd(
     from drafter.repository import repository_of
     from drafter.review_identity import file_kind, resolve_store
     from drafter.review_store import ReviewStore
-    from graph.cli import generator_for, make_proposer
     from graph.configuration import Configuration, resolve_model
     from graph.costs import summarize, usage_table
+    from graph.proposers.factory import build_proposer, choose
     from graph.redraft import run_redraft
 
     report = load_report(draft)
     if out is not None:  # refused now, not after paying for the redraft
         check_output_path(out)
     repo = repository_of(report, repo, str(draft))
-    generator = generator_for(offline)
+    choice = choose(offline)
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    generator = choice.generator
     try:
         config = Configuration(
             model=resolve_model(model),
@@ -99,7 +102,7 @@ def redraft_cmd(
             store,
             repo,
             config,
-            make_proposer,
+            build_proposer,
             fmt=file_kind(draft),
             data_dir=resolve_data_dir(data_dir),
             use_index=not no_index,

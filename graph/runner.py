@@ -30,8 +30,8 @@ from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
-from graph.nodes.resources import Resources
-from graph.proposer import Proposer
+from graph.proposer import Proposer, RunHandles
+from graph.resources import Resources
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -128,9 +128,7 @@ def run_draft(
         )
         proposer = proposer_factory(config, resources)
         journal = CallJournal(path.with_suffix(".calls.sqlite"))
-        attach = getattr(proposer, "attach_journal", None)
-        if attach is not None:
-            attach(journal)
+        proposer.start(RunHandles(resources, journal))
         ctx = RunContext(
             proposer=proposer,
             config=config,

@@ -26,8 +26,8 @@ from claude_investigation import (
 from fakes import MODEL, FakeAPI, Reply, tool, use
 
 from drafter.model import VerifyStatus
-from graph.nodes.resources import Resources
 from graph.proposer import PlanContext
+from graph.resources import Resources
 
 
 @pytest.fixture(scope="module")

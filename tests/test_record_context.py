@@ -21,10 +21,10 @@ from gitrepo import make_repo
 
 from graph.configuration import Configuration, RunContext
 from graph.nodes.draft_record import build_record_context
-from graph.nodes.resources import Resources
 from graph.proposer import Plan, PlanItem
 from graph.proposers.claude_context import fold_findings, rank_findings
 from graph.proposers.context_paths import DataPaths, Siblings, similarity
+from graph.resources import Resources
 
 
 def _task_script(name: str) -> str:

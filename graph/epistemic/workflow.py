@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -30,10 +30,15 @@ from drafter.model import DraftMeta, Record, Report, WitnessBlock
 from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
-from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
+from graph.epistemic.offline import OfflineEpistemicProposer
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
-from graph.nodes.resources import Resources
+from graph.proposer import RunHandles
+from graph.resources import Resources
 from graph.runner import checkpoint_path, new_thread_id
+
+if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
+    from graph.epistemic.claude import ClaudeEpistemicProposer
 
 
 class EpiState(TypedDict, total=False):
@@ -58,7 +63,7 @@ class EpiState(TypedDict, total=False):
 @dataclass
 class EpiRunContext:
     resources: Resources
-    proposer: Any = field(default_factory=OfflineEpistemicProposer)
+    proposer: EpistemicProposerBase = field(default_factory=OfflineEpistemicProposer)
     budget: Budget = field(default_factory=Budget)
     _lines: dict[str, list[str] | None] = field(default_factory=dict)
 
@@ -109,10 +114,7 @@ def _context(state: EpiState, ctx: EpiRunContext) -> EpistemicContext:
 def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
     """Draft every section with the run's proposer."""
     ctx = runtime.context
-    res = ctx.resources
     ectx = _context(state, ctx)
-    if hasattr(ctx.proposer, "bind_resources"):
-        ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
         report = ctx.proposer.draft(ectx)
     if report.source is not None and state.get("repo"):
@@ -120,8 +122,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
     return {
         "report": report.model_dump(mode="json"),
         "usage": meter.entries(),
-        "proposer_notes": list(getattr(ctx.proposer, "notes", [])),
-        "missing": list(getattr(ctx.proposer, "missing", [])),
+        "proposer_notes": list(ctx.proposer.notes),
+        "missing": list(ctx.proposer.missing),
     }
 
 
@@ -174,7 +176,7 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
         generator=f"{runtime.context.proposer.name}-epistemic",
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         drafter_version=__version__,
-        model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
+        model=runtime.context.proposer.model,
         usage=summarize(state.get("usage") or []),
         notes=[
             f"runtime input: {rt.origin} ({len(rt.ids)} records)",
@@ -223,7 +225,7 @@ def run_epistemic(
     store: str | Path | None = None,
     system: str | None = None,
     data_dir: Path | None = None,
-    proposer: Any = None,
+    proposer: EpistemicProposerBase | None = None,
     max_cost: float | None = None,
     settings: dict[str, Any] | None = None,
     resume_thread: str | None = None,
@@ -241,11 +243,11 @@ def run_epistemic(
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
     journal = None
-    if hasattr(proposer, "attach_journal"):
+    if proposer.uses_journal:
         from graph.journal import CallJournal
 
         journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
-        proposer.attach_journal(journal)
+    proposer.start(RunHandles(resources, journal))
     inputs: EpiState | None = None
     if resume_thread is None:
         inputs = {
@@ -297,12 +299,12 @@ def plan_epistemic(
     repo: str,
     rev: str,
     runtime_path: str | Path,
-    proposer: Any,
+    proposer: ClaudeEpistemicProposer,
     *,
     store: str | Path | None = None,
     system: str | None = None,
     data_dir: Path | None = None,
-) -> Any:
+) -> tuple[Report, dict[str, list[str]]]:
     """``--estimate``: the inputs a run would load and the proposer's plan, no thread
     and no paid call; returns what ``proposer.plan`` returns."""
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)

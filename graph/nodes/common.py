@@ -76,13 +76,6 @@ def plan_context(ctx: RunContext, system: str) -> PlanContext:
 
 
 def prepare_proposer(ctx: RunContext, system: str) -> None:
-    """Let a proposer with shared per-run context (Claude's cached block) build it.
-
-    Optional in the contract: the offline proposer has no ``prepare``.  A proposer
-    that investigates with tools (Claude) is bound to this process's resources here."""
-    bind = getattr(ctx.proposer, "bind_resources", None)
-    if bind is not None:
-        bind(ctx.resources)
-    prepare = getattr(ctx.proposer, "prepare", None)
-    if prepare is not None:
-        prepare(plan_context(ctx, system))
+    """Let a proposer with shared per-run context (Claude's cached block) build it
+    (:meth:`graph.proposer.ProposerBase.prepare`; a no-op by default)."""
+    ctx.proposer.prepare(plan_context(ctx, system))

@@ -50,7 +50,7 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
 
     # a proposer that does its own retrieval (the offline recipes) does not make every
     # record wait for the index
-    if getattr(ctx.proposer, "wants_chunks", True):
+    if ctx.proposer.wants_chunks:
         add(res.search(query, k=cfg.retrieval_k))
         for path in item.files[:SEARCH_FILES]:
             add(res.search(query, k=2, path_glob=path))

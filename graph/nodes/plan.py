@@ -23,9 +23,6 @@ from graph.state import DraftState
 def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
     system = state.get("system") or "system"
-    bind = getattr(ctx.proposer, "bind_resources", None)
-    if bind is not None:  # a proposer that investigates with tools (Claude)
-        bind(ctx.resources)
     pctx = plan_context(ctx, system)
     result = call_proposer(ctx, "plan", lambda: ctx.proposer.plan(pctx))
     update: dict[str, Any] = {"usage": result.usage, "round": 0, "notes": result.notes_for("plan")}

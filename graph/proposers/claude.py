@@ -37,8 +37,10 @@ from graph.proposer import (
     Plan,
     PlanContext,
     ProposalRejected,
+    ProposerBase,
     ReadRange,
     RecordContext,
+    RunHandles,
 )
 from graph.proposers.claude_client import (
     ModelUnavailable,
@@ -69,6 +71,7 @@ from graph.proposers.claude_schema import (
 )
 from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, tool_definitions
 from graph.proposers.context_paths import Siblings
+from graph.resources import Resources
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class ToolBudgets:
     account: int = 10
 
 
-class ClaudeProposer:
+class ClaudeProposer(ProposerBase):
     """Implements :class:`graph.proposer.Proposer` with Claude."""
 
     name = "claude"
@@ -120,11 +123,17 @@ class ClaudeProposer:
         #: Per item ID (or "plan"/"account"): what its last conversation did.
         self.transcripts: dict[str, Transcript] = {}
 
+    def start(self, run: RunHandles) -> None:
+        """Journal the run's calls and give the model its tools over the run's handles."""
+        if run.journal is not None:
+            self.attach_journal(run.journal)
+        self.bind_resources(run.resources)
+
     def attach_journal(self, journal: CallJournal) -> None:
         """Answer repeated requests and tool calls from the run's journal."""
         self.journal = journal
 
-    def bind_resources(self, resources: Any) -> None:
+    def bind_resources(self, resources: Resources) -> None:
         """Give the model its tools over this run's snapshot, index and survey."""
         if self.tools is None or self.tools.res is not resources:
             limits = self.window.pages if self.window else None
