@@ -24,6 +24,7 @@ import click
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
+from graph.jsontypes import JsonDict
 
 # LangGraph, the report model and the proposers are imported where they are used:
 # ``drafter --help`` loads every command module and must not pay for them
@@ -111,7 +112,7 @@ class _RunProgress:
             f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
         )
 
-    def __call__(self, node: str, update: dict[str, Any]) -> None:
+    def __call__(self, node: str, update: JsonDict) -> None:
         p, t = self.progress, self.task
         if node == "plan":
             items = (update.get("plan") or {}).get("items", [])
@@ -166,7 +167,7 @@ def _execute(
     # libraries has nothing to resume, and the hint must not say otherwise.
     saved = resume
 
-    def on_update(node: str, update: dict[str, Any]) -> None:
+    def on_update(node: str, update: JsonDict) -> None:
         nonlocal saved
         if not saved:
             saved = True

@@ -23,6 +23,8 @@ from pydantic.json_schema import SkipJsonSchema
 from drafter import defaults
 from drafter.defaults import DEFAULT_RECORD_CONTEXT_BYTES
 from drafter.model import AccountSection, Passage, Record, Witness
+from graph.jsontypes import JsonDict
+from retrieval.survey import Finding, Survey
 
 if TYPE_CHECKING:  # type-only: the proposer contract loads neither sqlite nor the index
     from graph.journal import CallJournal
@@ -90,7 +92,7 @@ class PlanItem(BaseModel):
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
     # records) but hidden from a model's tool schema, which has no use for them.
     recipe: SkipJsonSchema[str] = Field(default="", description="Record builder to use.")
-    hints: SkipJsonSchema[dict[str, Any]] = Field(
+    hints: SkipJsonSchema[JsonDict] = Field(
         default_factory=dict, description="Parameters for the record builder."
     )
 
@@ -115,14 +117,13 @@ class Miss(BaseModel):
 
 
 class PlanContext(BaseModel):
-    """What the planner sees: the survey and repository overview (opaque dicts keep
-    this module free of retrieval imports)."""
+    """What the planner sees: the survey and repository overview."""
 
     system: str
     repository: str
     revision: str
     files: list[str]
-    survey: Any = None
+    survey: Survey | None = None
     max_records: int = defaults.MODEL_MAX_RECORDS
 
 
@@ -131,7 +132,7 @@ class RecordContext(BaseModel):
 
     item: PlanItem
     plan: Plan
-    findings: list[Any] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
     chunks: list[Any] = Field(default_factory=list)
     file_texts: dict[str, str] = Field(default_factory=dict)
     repair_round: int = Field(default=0, description="1-based repair round when repairing, else 0.")
@@ -142,7 +143,7 @@ class RecordContext(BaseModel):
 class AccountContext(BaseModel):
     plan: Plan
     records: list[Record]
-    survey: Any = None
+    survey: Survey | None = None
 
 
 @dataclass(frozen=True)

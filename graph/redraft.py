@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from drafter.model import AccountSection, Record, Report
 from drafter.review_identity import derive_meta
 from drafter.review_store import Mark, ReviewStore
+from graph.jsontypes import JsonDict
 from graph.proposer import (
     AccountContext,
     Miss,
@@ -154,7 +155,7 @@ def merge_redraft(
     by_target = {t.record.id: t for t in targets}
     out = old.model_copy(deep=True)
     out.meta = derive_meta(old, fmt)
-    previous: dict[str, Any] = dict(out.meta.extra.get(PREVIOUS_KEY) or {})
+    previous: JsonDict = dict(out.meta.extra.get(PREVIOUS_KEY) or {})
     log: list[str] = []
     for sec in out.sections:
         kept: list[Record] = []

@@ -17,7 +17,6 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -30,23 +29,24 @@ from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
+from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
 from graph.resources import Resources
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
 ProposerFactory = Callable[[Configuration, Resources], Proposer]
-UpdateHook = Callable[[str, dict[str, Any]], None]
+UpdateHook = Callable[[str, JsonDict], None]
 
 
 @dataclass
 class RunResult:
     thread_id: str
     checkpoint: Path
-    state: dict[str, Any]
+    state: JsonDict
     report: Report | None = None
     resumed: bool = False
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[JsonDict] = field(default_factory=list)
     #: Model calls answered from the journal in this process (paid for by an earlier one).
     replayed: int = 0
 
@@ -156,7 +156,7 @@ def run_draft(
     )
 
 
-def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+def read_settings(thread_id: str, data_dir: Path | None = None) -> JsonDict:
     """The stored settings and inputs of a run, for the CLI to rebuild its proposer."""
     path = checkpoint_path(thread_id, data_dir)
     if not path.exists():

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -33,6 +33,7 @@ from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
+from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
 from graph.runner import checkpoint_path, new_thread_id
@@ -49,15 +50,15 @@ class EpiState(TypedDict, total=False):
     system: str | None
     sha: str
     identity: str
-    runtime: dict[str, Any]
+    runtime: JsonDict
     accepted_only: bool
-    report: dict[str, Any]
+    report: JsonDict
     problems: list[str]
-    usage: list[dict[str, Any]]
+    usage: list[JsonDict]
     proposer_notes: list[str]
     missing: list[str]
     #: What ``--resume`` needs to rebuild the proposer: generator, model, cap, outputs.
-    settings: dict[str, Any]
+    settings: JsonDict
 
 
 @dataclass
@@ -111,7 +112,7 @@ def _context(state: EpiState, ctx: EpiRunContext) -> EpistemicContext:
     )
 
 
-def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Draft every section with the run's proposer."""
     ctx = runtime.context
     ectx = _context(state, ctx)
@@ -134,7 +135,7 @@ def _keep_verified(r: Record) -> Record:
     return r.model_copy(update={"blocks": blocks, "flags": flags})
 
 
-def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Verify through drafter.verify; drop failing witnesses and records left without one."""
     report = verify_report(
         Report.model_validate(state["report"]), runtime.context.resources.snapshot()
@@ -151,7 +152,7 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[s
     return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 
-def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Paths in source-citing cells must exist; cited IDs must be runtime or draft records."""
     report = Report.model_validate(state["report"])
     rt = _runtime(state)
@@ -227,7 +228,7 @@ def run_epistemic(
     data_dir: Path | None = None,
     proposer: EpistemicProposerBase | None = None,
     max_cost: float | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: JsonDict | None = None,
     resume_thread: str | None = None,
     on_saved: Callable[[str], None] | None = None,
 ) -> EpiResult:
@@ -277,7 +278,7 @@ def run_epistemic(
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
 
 
-def stored_run(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+def stored_run(thread_id: str, data_dir: Path | None = None) -> JsonDict:
     """The inputs and settings an epistemic run was started with (for ``--resume``)."""
     path = checkpoint_path(thread_id, data_dir)
     if not path.exists():

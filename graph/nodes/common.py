@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from drafter.model import Record
 from graph.costs import BudgetExceeded, metered
+from graph.jsontypes import JsonDict
 from graph.proposer import PlanContext, ProposalRejected
 
 from ..configuration import RunContext
@@ -24,7 +25,7 @@ T = TypeVar("T")
 @dataclass
 class CallResult:
     value: Any = None
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[JsonDict] = field(default_factory=list)
     budget_stop: str | None = None
     rejected: str | None = None
     #: What the proposer noted about its calls (a request cut to fit the context
@@ -53,11 +54,11 @@ def call_proposer(ctx: RunContext, node: str, fn: Callable[[], T]) -> CallResult
     return out
 
 
-def record_to_state(record: Record) -> dict[str, Any]:
+def record_to_state(record: Record) -> JsonDict:
     return record.model_dump(mode="json")
 
 
-def record_from_state(raw: dict[str, Any]) -> Record:
+def record_from_state(raw: JsonDict) -> Record:
     return Record.model_validate(raw)
 
 

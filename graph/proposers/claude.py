@@ -31,6 +31,7 @@ from drafter.model import AccountSection, Record
 from graph import costs
 from graph.context_window import WindowOverflow, WindowSizes, fit_request
 from graph.journal import CallJournal
+from graph.jsontypes import JsonDict
 from graph.proposer import (
     AccountContext,
     Miss,
@@ -140,7 +141,7 @@ class ClaudeProposer(ProposerBase):
             self.tools = SnapshotTools(resources, limits=limits)
             self._siblings = None
 
-    def tool_defs(self) -> list[dict[str, Any]]:
+    def tool_defs(self) -> list[JsonDict]:
         """The investigation tools this run offers (no ``search`` without an index)."""
         res = self.tools.res if self.tools is not None else None
         return tool_definitions(search=bool(getattr(res, "use_index", True)))
@@ -157,8 +158,8 @@ class ClaudeProposer(ProposerBase):
 
     # -- payloads -----------------------------------------------------------------
 
-    def _system(self) -> list[dict[str, Any]]:
-        blocks: list[dict[str, Any]] = [{"type": "text", "text": load_prompt("system")}]
+    def _system(self) -> list[JsonDict]:
+        blocks: list[JsonDict] = [{"type": "text", "text": load_prompt("system")}]
         if self._shared:
             blocks.append({"type": "text", "text": self._shared, "cache_control": CACHE})
         else:
@@ -177,7 +178,7 @@ class ClaudeProposer(ProposerBase):
         if self._shared is None:
             raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
 
-    def _base(self, max_tokens: int | None = None) -> dict[str, Any]:
+    def _base(self, max_tokens: int | None = None) -> JsonDict:
         return {
             "model": self.model,
             "max_tokens": max_tokens or self.max_tokens,
@@ -289,24 +290,22 @@ class ClaudeProposer(ProposerBase):
             transcript=self.transcripts.setdefault(key, Transcript()),
         )
 
-    def plan_request(self, ctx: PlanContext) -> dict[str, Any]:
+    def plan_request(self, ctx: PlanContext) -> JsonDict:
         opening = self.plan_opening(ctx)
         loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         return loop.request(_opening(opening), forced=loop.run_tool is None)
 
-    def record_request(self, ctx: RecordContext) -> dict[str, Any]:
+    def record_request(self, ctx: RecordContext) -> JsonDict:
         loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record))
         return loop.request(_opening(self.record_opening(ctx)), forced=loop.run_tool is None)
 
-    def repair_request(
-        self, ctx: RecordContext, record: Record, misses: list[Miss]
-    ) -> dict[str, Any]:
+    def repair_request(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> JsonDict:
         loop = self._loop("-", self._record_phase(record.id, self.budgets.repair))
         return loop.request(
             _opening(self.repair_opening(ctx, record, misses)), forced=loop.run_tool is None
         )
 
-    def account_request(self, ctx: AccountContext) -> dict[str, Any]:
+    def account_request(self, ctx: AccountContext) -> JsonDict:
         loop = self._loop("-", self._account_phase())
         return loop.request(_opening(self.account_opening(ctx)), forced=loop.run_tool is None)
 
@@ -337,7 +336,7 @@ class ClaudeProposer(ProposerBase):
 
     # -- calling ------------------------------------------------------------------
 
-    def _send(self, request: dict[str, Any]) -> Any:
+    def _send(self, request: JsonDict) -> Any:
         """One paid call: replayed from the journal when this exact request was answered
         before (a resumed run), else sent with retries and journaled before use.  Either
         way it is charged once to the current node, so the draft's usage counts every
@@ -356,7 +355,7 @@ class ClaudeProposer(ProposerBase):
         costs.charge(self.model, msg.usage, self.price)
         return msg
 
-    def _call(self, request: dict[str, Any]) -> Any:
+    def _call(self, request: JsonDict) -> Any:
         """The call with retries.  With a context window set (a local endpoint), a
         request the server refuses as invalid (HTTP 400, e.g. longer than its real
         window) rejects this item rather than the run: resuming would only send it
@@ -375,7 +374,7 @@ class ClaudeProposer(ProposerBase):
                 f"--context-window {self.window.window} larger than the server's window?"
             ) from exc
 
-    def _fit(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _fit(self, request: JsonDict) -> JsonDict:
         """The request cut to the context window, its cuts noted for the draft; one
         that cannot fit is not sent and its item is rejected (the run goes on)."""
         if self.window is None:
@@ -401,7 +400,7 @@ class ClaudeProposer(ProposerBase):
             self.journal.put_tool(key, {"text": text, "is_error": is_error})
         return text, is_error
 
-    def _structured(self, request: dict[str, Any], model: type[BaseModel], convert: Any) -> Any:
+    def _structured(self, request: JsonDict, model: type[BaseModel], convert: Any) -> Any:
         """One prebuilt request whose ``tool_choice`` forces a submit tool, sent through
         the same call path (journal, retries, meter) with one corrective turn.
 
@@ -462,5 +461,5 @@ class ClaudeProposer(ProposerBase):
         return self._loop(key, phase)
 
 
-def _opening(texts: list[str]) -> list[dict[str, Any]]:
+def _opening(texts: list[str]) -> list[JsonDict]:
     return [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}]

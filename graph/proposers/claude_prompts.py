@@ -18,6 +18,7 @@ from typing import Any
 from drafter.model import LEAD_LABELS
 from drafter.sanitize import frame_escape
 from graph.proposers.claude_map import MAX_FILE_LINES, file_map, survey_summary
+from retrieval.survey import Finding, Survey
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
 _TAG = "repository_data"
@@ -58,7 +59,7 @@ def data_block(kind: str, body: str, **attrs: str) -> str:
     return f'<repository_data kind="{kind}"{extra}>\n{_escape(body)}\n</repository_data>'
 
 
-def finding_line(f: Any) -> str:
+def finding_line(f: Finding) -> str:
     """A compact, deterministic line per survey finding."""
     first = (getattr(f, "snippet", "") or "").strip().splitlines()
     snippet = first[0][:160] if first else ""
@@ -67,7 +68,7 @@ def finding_line(f: Any) -> str:
 
 
 def shared_context(
-    system: str, repository: str, revision: str, paths: list[str], survey: Any
+    system: str, repository: str, revision: str, paths: list[str], survey: Survey | None
 ) -> str:
     """The block every call of a run shares (and caches): a map of the repository.
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
 from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
+from retrieval.survey import Survey
 
 README_LINES = 120
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
@@ -46,7 +46,7 @@ def readme_path(files: list[str]) -> str | None:
     return min(readmes, key=lambda f: (f.count("/"), len(f), f))
 
 
-def orientation(tools: SnapshotTools, survey: Any) -> str:
+def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
     """What a planner reads first besides the shared map: the README head.
 
     The entry units, the survey's counts and key findings and the file list are in the

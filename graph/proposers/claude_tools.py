@@ -36,6 +36,7 @@ from drafter.errors import RepoError
 from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
+from graph.jsontypes import JsonDict
 from graph.proposers.claude_prompts import data_block
 from graph.proposers.claude_schema import inline_schema, model_witness
 
@@ -115,7 +116,7 @@ class ToolSpec:
     description: str
     model: type[BaseModel]
 
-    def definition(self) -> dict[str, Any]:
+    def definition(self) -> JsonDict:
         return {
             "name": self.name,
             "description": self.description,
@@ -143,7 +144,7 @@ SPECS: tuple[ToolSpec, ...] = (
 TOOL_NAMES = tuple(s.name for s in SPECS)
 
 
-def tool_definitions(search: bool = True) -> list[dict[str, Any]]:
+def tool_definitions(search: bool = True) -> list[JsonDict]:
     """The investigation tools' definitions; without an index (``--no-index``) ``search``
     is not offered at all, rather than offered and then refused."""
     return [s.definition() for s in SPECS if search or s.name != "search"]
