@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -283,95 +284,113 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     return click.option(flag, type=int, default=default, show_default=True, help=help)
 
 
+#: The options of ``drafter draft``, in the order its help lists them.
+_DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
+    click.argument("repo", required=False),
+    click.option(
+        "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
+    ),
+    click.option(
+        "--out",
+        "out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+        "that recorded it.",
+    ),
+    click.option(
+        "--text",
+        "text_out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Also write report text.",
+    ),
+    click.option("--offline", is_flag=True, help="Draft from the static survey, without a model."),
+    cli_options.model,
+    click.option(
+        "--max-cost",
+        type=float,
+        default=None,
+        callback=cli_options.usd_amount,
+        help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
+        "Claude; refused for a model without a price unless --price-in/--price-out are given).",
+    ),
+    cli_options.price_in,
+    cli_options.price_out,
+    cli_options.max_tokens_total,
+    cli_options.context_window,
+    click.option(
+        "--max-records",
+        type=int,
+        default=None,
+        help=f"Records to plan at most (default {defaults.MODEL_MAX_RECORDS} with a model, "
+        f"{defaults.OFFLINE_MAX_RECORDS} offline, "
+        f"{defaults.THOROUGH_MAX_RECORDS} with --thorough).",
+    ),
+    click.option(
+        "--thorough",
+        is_flag=True,
+        help="Offline long form: up to "
+        f"{defaults.THOROUGH_MAX_RECORDS} records and {defaults.THOROUGH_WITNESSES} witnesses each "
+        f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
+        f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
+    ),
+    cli_options.repair_rounds,
+    click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True),
+    click.option(
+        "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
+    ),
+    click.option("--system", default=None, help="System name for the report title."),
+    click.option(
+        "--estimate",
+        "estimate_only",
+        is_flag=True,
+        help="Print the token and USD estimate of a Claude draft and exit without paying.",
+    ),
+    _int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls."),
+    _int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record."),
+    _int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair."),
+    _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
+    cli_options.no_index,
+    cli_options.data_dir,
+    click.option("--chroma-url", default=None, help="Chroma server URL (server mode)."),
+    click.option(
+        "--type",
+        "report_type",
+        type=click.Choice(["runtime", "epistemic"]),
+        default="runtime",
+        show_default=True,
+        help="Report type; epistemic needs --runtime.",
+    ),
+    click.option(
+        "--runtime",
+        "runtime_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
+    ),
+    click.option(
+        "--store",
+        "store_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Review store of the runtime draft (or the runtime draft's path, for its own "
+        "store): cite only its accepted records.",
+    ),
+]
+
+
+def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
+    """Apply click decorators as if stacked in this order (the first one outermost)."""
+
+    def apply(f: _F) -> _F:
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return apply
+
+
 @click.command("draft")
-@click.argument("repo", required=False)
-@click.option(
-    "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
-)
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
-    "that recorded it.",
-)
-@click.option(
-    "--text",
-    "text_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write report text.",
-)
-@click.option("--offline", is_flag=True, help="Draft from the static survey, without a model.")
-@cli_options.model
-@click.option(
-    "--max-cost",
-    type=float,
-    default=None,
-    callback=cli_options.usd_amount,
-    help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
-    "Claude; refused for a model without a price unless --price-in/--price-out are given).",
-)
-@cli_options.price_in
-@cli_options.price_out
-@cli_options.max_tokens_total
-@cli_options.context_window
-@click.option(
-    "--max-records",
-    type=int,
-    default=None,
-    help=f"Records to plan at most (default {defaults.MODEL_MAX_RECORDS} with a model, "
-    f"{defaults.OFFLINE_MAX_RECORDS} offline, {defaults.THOROUGH_MAX_RECORDS} with --thorough).",
-)
-@click.option(
-    "--thorough",
-    is_flag=True,
-    help="Offline long form: up to "
-    f"{defaults.THOROUGH_MAX_RECORDS} records and {defaults.THOROUGH_WITNESSES} witnesses each "
-    f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
-    f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
-)
-@cli_options.repair_rounds
-@click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True)
-@click.option(
-    "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
-)
-@click.option("--system", default=None, help="System name for the report title.")
-@click.option(
-    "--estimate",
-    "estimate_only",
-    is_flag=True,
-    help="Print the token and USD estimate of a Claude draft and exit without paying.",
-)
-@_int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls.")
-@_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
-@_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
-@_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
-@cli_options.no_index
-@cli_options.data_dir
-@click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
-@click.option(
-    "--type",
-    "report_type",
-    type=click.Choice(["runtime", "epistemic"]),
-    default="runtime",
-    show_default=True,
-    help="Report type; epistemic needs --runtime.",
-)
-@click.option(
-    "--runtime",
-    "runtime_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
-)
-@click.option(
-    "--store",
-    "store_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Review store of the runtime draft (or the runtime draft's path, for its own "
-    "store): cite only its accepted records.",
-)
+@_with(_DRAFT_OPTIONS)
 def draft_cmd(
     repo: str | None,
     rev: str,
@@ -404,16 +423,12 @@ def draft_cmd(
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
-    from graph.configuration import Configuration, endpoint_settings, resolve_model
-    from graph.runner import new_thread_id
 
-    console = out_console()
-    root = resolve_data_dir(data_dir)
+    console, root = out_console(), resolve_data_dir(data_dir)
     epi_resume = resume_thread if (resume_thread or "").startswith("epi-") else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        from graph.epistemic.cli import draft_epistemic
-
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
+        from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
             console,
@@ -436,6 +451,63 @@ def draft_cmd(
     if resume_thread:
         _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
+    repo = _check_new_run(repo, rev, out, text_out, estimate_only)
+    config = _configuration(
+        offline,
+        estimate_only,
+        model,
+        max_cost,
+        _Endpoint(price_in, price_out, max_tokens_total, context_window),
+        max_records=max_records,
+        thorough=thorough,
+        repair_rounds=repair_rounds,
+        concurrency=concurrency,
+        tools=_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+    )
+    if estimate_only:
+        _print_estimate(console, repo, rev, config, system, root)
+        return
+    assert out is not None  # required by _check_new_run unless estimate_only
+    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+
+
+def _new_run(
+    console: Console,
+    repo: str,
+    rev: str,
+    config: Configuration,
+    root: Path,
+    system: str | None,
+    out: Path,
+    text_out: Path | None,
+    chroma_url: str | None,
+    no_index: bool,
+) -> None:
+    """Run a new draft to its end, write it and exit by its outcome."""
+    from graph.run import new_thread_id
+
+    result = _execute(
+        console,
+        repo,
+        rev,
+        config,
+        thread_id=new_thread_id(rev),
+        resume=False,
+        data_dir=root,
+        chroma_url=chroma_url,
+        use_index=not no_index,
+        system=system,
+        out=out,
+        estimate_first=config.generator == "claude",
+    )
+    report = _finish(console, result, out, text_out)
+    _outcome(console, report, config)
+
+
+def _check_new_run(
+    repo: str | None, rev: str, out: Path | None, text_out: Path | None, estimate_only: bool
+) -> str:
+    """A new run's inputs, refused before anything is recorded; returns the repository."""
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None and not estimate_only:
@@ -450,6 +522,35 @@ def draft_cmd(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
+    return repo
+
+
+@dataclass(frozen=True)
+class _Endpoint:
+    """The endpoint options of ``drafter draft`` (runtime drafts only)."""
+
+    price_in: float | None
+    price_out: float | None
+    max_tokens_total: int | None
+    context_window: int | None
+
+
+def _configuration(
+    offline: bool,
+    estimate_only: bool,
+    model: str | None,
+    max_cost: float | None,
+    endpoint: _Endpoint,
+    *,
+    max_records: int | None,
+    thorough: bool,
+    repair_rounds: int,
+    concurrency: int,
+    tools: dict[str, int],
+) -> Configuration:
+    """A new run's settings from the command's options; a bad value is bad input.  The
+    proposer kind is the factory's choice (said on stderr when it falls back)."""
+    from graph.configuration import Configuration, endpoint_settings, resolve_model
     from graph.proposers.factory import choose
 
     choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
@@ -460,47 +561,27 @@ def draft_cmd(
         max_records = defaults.max_records(generator, thorough)
     try:
         chosen = resolve_model(model)
-        endpoint = endpoint_settings(
+        settings = endpoint_settings(
             chosen,
             generator,
             max_cost,
-            price_in=price_in,
-            price_out=price_out,
-            max_tokens_total=max_tokens_total,
-            context_window=context_window,
+            price_in=endpoint.price_in,
+            price_out=endpoint.price_out,
+            max_tokens_total=endpoint.max_tokens_total,
+            context_window=endpoint.context_window,
         )
-        config = Configuration(
+        return Configuration(
             model=chosen,
             generator=generator,
             max_records=max_records,
             repair_rounds=repair_rounds,
-            **endpoint,
+            **settings,
             concurrency=concurrency,
-            **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+            **tools,
             thorough=thorough,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    if estimate_only:
-        _print_estimate(console, repo, rev, config, system, root)
-        return
-    result = _execute(
-        console,
-        repo,
-        rev,
-        config,
-        thread_id=new_thread_id(rev),
-        resume=False,
-        data_dir=root,
-        chroma_url=chroma_url,
-        use_index=not no_index,
-        system=system,
-        out=out,
-        estimate_first=generator == "claude",
-    )
-    assert out is not None  # required above unless estimate_only, which returned
-    report = _finish(console, result, out, text_out)
-    _outcome(console, report, config)
 
 
 def _runtime_only(
@@ -614,7 +695,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
-    from graph.runner import new_thread_id
+    from graph.run import new_thread_id
     from graph.summary import draft_table
 
     t0 = time.perf_counter()

@@ -43,7 +43,7 @@ from graph.proposer import (
 if TYPE_CHECKING:  # graph.runner is imported when a redraft runs, not with this module
     from graph.configuration import Configuration
     from graph.resources import Resources
-    from graph.runner import ProposerFactory
+    from graph.runner import ProposerFactory, RunResult
 
 #: ``meta.extra`` key holding the previous version of each redrafted record.
 PREVIOUS_KEY = "previous_versions"
@@ -197,7 +197,7 @@ class RedraftResult:
     report: Report
     log: list[str]
     targets: list[Target]
-    run: Any = None  # graph.runner.RunResult, None when nothing was redrafted
+    run: RunResult | None = None  # None when nothing was redrafted
 
 
 def run_redraft(

@@ -36,7 +36,7 @@ from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
-from graph.runner import checkpoint_path, new_thread_id
+from graph.run import checkpoint_path, journal_path, new_thread_id, stored_values
 
 if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
     from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -247,7 +247,7 @@ def run_epistemic(
     if proposer.uses_journal:
         from graph.journal import CallJournal
 
-        journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
+        journal = CallJournal(journal_path(tid, data_dir))
     proposer.start(RunHandles(resources, journal))
     inputs: EpiState | None = None
     if resume_thread is None:
@@ -280,17 +280,7 @@ def run_epistemic(
 
 def stored_run(thread_id: str, data_dir: Path | None = None) -> JsonDict:
     """The inputs and settings an epistemic run was started with (for ``--resume``)."""
-    path = checkpoint_path(thread_id, data_dir)
-    if not path.exists():
-        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = build_epistemic_graph().compile(checkpointer=saver)
-        values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
-    if not values:
-        raise BadInput(
-            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
-            "to resume; start the draft again"
-        )
+    values = stored_values(thread_id, build_epistemic_graph(), data_dir)
     if not values.get("runtime_path"):
         raise BadInput(f"run {thread_id!r} is not an epistemic run")
     return values
