@@ -1,7 +1,7 @@
 """The Claude proposer: plan, records, repairs and the account through the Messages API.
 
-Every item is one bounded investigation (:mod:`graph.proposers.claude_loop`): the
-model may call the snapshot tools of :mod:`graph.proposers.claude_tools` (read a file
+Every item is one bounded investigation (:mod:`graph.proposers.claude.loop`): the
+model may call the snapshot tools of :mod:`graph.proposers.claude.tools` (read a file
 in pages, grep, search, follow a symbol, check its quotes) within a per-phase budget,
 and must end with the phase's terminal tool (``submit_plan``, ``submit_record``,
 ``submit_account``), whose input is validated against a pydantic schema.  Output is
@@ -43,24 +43,24 @@ from graph.proposer import (
     RecordContext,
     RunHandles,
 )
-from graph.proposers.claude_client import (
+from graph.proposers.claude.client import (
     ModelUnavailable,
     RetryPolicy,
     call_with_retries,
     make_client,
 )
-from graph.proposers.claude_context import LinesFn, PageFn, RecordData, build_record_data
-from graph.proposers.claude_facts import FactCheck
-from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
-from graph.proposers.claude_prompts import (
+from graph.proposers.claude.context import LinesFn, PageFn, RecordData, build_record_data
+from graph.proposers.claude.facts import FactCheck
+from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
+from graph.proposers.claude.prompts import (
     LEAD_HINTS,
     data_block,
     load_prompt,
     render,
     shared_context,
 )
-from graph.proposers.claude_requests import account_data, orientation, text_pages
-from graph.proposers.claude_schema import (
+from graph.proposers.claude.requests import account_data, orientation, text_pages
+from graph.proposers.claude.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
@@ -70,7 +70,7 @@ from graph.proposers.claude_schema import (
     to_account,
     to_record,
 )
-from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, tool_definitions
 from graph.proposers.context_paths import Siblings
 from graph.resources import Resources
 

@@ -2,7 +2,7 @@
 
 Why separate from the prompts: these builders read the snapshot through the same
 tools the model calls (so an opening looks exactly like a ``read_file`` answer, with
-its header and continue hint), while :mod:`graph.proposers.claude_prompts` holds the
+its header and continue hint), while :mod:`graph.proposers.claude.prompts` holds the
 prompt files and the framing helper every piece of repository data goes through.
 """
 
@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
-from graph.proposers.claude_prompts import data_block
-from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
+from graph.proposers.claude.prompts import data_block
+from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
 from retrieval.survey import Survey
 
 README_LINES = 120
@@ -51,7 +51,7 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
 
     The entry units, the survey's counts and key findings and the file list are in the
     shared block every call already carries (``shared_context`` in
-    :mod:`graph.proposers.claude_prompts`), so they are pointed to, not repeated.
+    :mod:`graph.proposers.claude.prompts`), so they are pointed to, not repeated.
     """
     snap = tools.res.snapshot()
     readme = readme_path(snap.files())
