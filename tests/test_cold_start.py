@@ -15,7 +15,7 @@ from claude_scenario import script_sample
 from fakes import FakeAPI
 from gitrepo import commit
 
-from graph.nodes import resources as resources_module
+from graph import resources as resources_module
 from graph.proposers.claude.tools import SnapshotTools
 from graph.resources import Resources
 from retrieval.index import Index
