@@ -144,7 +144,7 @@ class ClaudeProposer(ProposerBase):
     def tool_defs(self) -> list[JsonDict]:
         """The investigation tools this run offers (no ``search`` without an index)."""
         res = self.tools.res if self.tools is not None else None
-        return tool_definitions(search=bool(getattr(res, "use_index", True)))
+        return tool_definitions(search=res.use_index if res is not None else True)
 
     def siblings(self) -> Siblings | None:
         """Near-copies of files in sibling folders, for folding (one per bound run)."""

@@ -45,7 +45,7 @@ class FactCheck:
     """The plan phase's converter: refuses unknown ``facts`` once, then drops them."""
 
     def __init__(self, survey: Survey | None):
-        findings = getattr(survey, "findings", None) or []
+        findings = survey.findings if survey is not None else []
         self.known = [f.id for f in findings]
         self.ids = set(self.known)
         self.by_path: dict[str, list[str]] = {}

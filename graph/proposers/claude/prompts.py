@@ -61,7 +61,7 @@ def data_block(kind: str, body: str, **attrs: str) -> str:
 
 def finding_line(f: Finding) -> str:
     """A compact, deterministic line per survey finding."""
-    first = (getattr(f, "snippet", "") or "").strip().splitlines()
+    first = f.snippet.strip().splitlines()
     snippet = first[0][:160] if first else ""
     where = f"{f.path}:{f.start_line}-{f.end_line}"
     return f"{f.id} | {f.category}/{f.kind} | {where} | {f.symbol} | {snippet}"

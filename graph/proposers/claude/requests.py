@@ -57,7 +57,7 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
     readme = readme_path(snap.files())
     page = _page(tools, readme, README_LINES) if readme else None
     head = f"README head:\n{page}" if page else "README: none found at this revision"
-    n = len(getattr(survey, "findings", None) or [])
+    n = len(survey.findings) if survey is not None else 0
     return (
         f"{head}\n\nThe entry units, a summary of the {n} survey findings and the file list"
         ' are in the shared context above; `survey(category="entry_point")` lists every'

@@ -39,6 +39,7 @@ from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
 from graph.proposers.claude.prompts import data_block
 from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.resources import Resources
 
 PAGE_LINES = 400
 PAGE_CHARS = 24_000
@@ -208,7 +209,7 @@ class SnapshotTools:
 
     def __init__(
         self,
-        resources: Any,
+        resources: Resources,
         *,
         grep_seconds: float = GREP_SECONDS,
         limits: PageLimits | None = None,
