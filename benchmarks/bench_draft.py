@@ -22,9 +22,9 @@ from rich.console import Console
 from rich.table import Table
 
 from drafter.sample import materialize
-from graph.cli import make_proposer
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
+from graph.proposers.factory import build_proposer
 from graph.runner import run_draft
 
 FILES = ["tinkerbot/agent.py", "tinkerbot/tools.py", "tinkerbot/store.py", "tinkerbot/improve.py"]
@@ -93,7 +93,7 @@ def main() -> None:
                 str(sample.path),
                 sample.sha,
                 Configuration(generator="offline"),
-                make_proposer,
+                build_proposer,
                 data_dir=data,
                 system="tinkerbot",
             )

@@ -25,8 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graph.nodes.resources import Resources
-from graph.proposers.claude_tools import SnapshotTools
+from graph.proposers.claude.tools import SnapshotTools
+from graph.resources import Resources
 
 DEFAULT_REPO = "/work/.mirror/facebookresearch+HyperAgents/repo"
 DEFAULT_REV = "59a68f6"

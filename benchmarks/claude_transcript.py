@@ -193,7 +193,7 @@ def main() -> None:
     ap.add_argument("--records", type=int, default=4)
     ap.add_argument("--out", default=None, help="also write the transcript here")
     args = ap.parse_args()
-    from graph.nodes.resources import Resources
+    from graph.resources import Resources
 
     res = Resources(repo=args.repo, rev=args.rev, use_index=False)
     snap = res.snapshot()

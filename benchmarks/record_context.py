@@ -59,7 +59,7 @@ def survey_plan(args: argparse.Namespace) -> dict[str, Any]:
     """One route per surveyed entry file (at most eight), each with the files its entry
     findings' folder holds: a plan with no reasoner behind it, for repositories without
     a transcript."""
-    from graph.nodes.resources import Resources
+    from graph.resources import Resources
 
     res = Resources(repo=args.repo, rev=args.rev, use_index=False)
     try:

@@ -14,17 +14,18 @@ default 1 s), DRAFTER_REQUEST_TIMEOUT and DRAFTER_RETRIES (graph.client_settings
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
+from graph.jsontypes import JsonDict
 
 # LangGraph, the report model and the proposers are imported where they are used:
 # ``drafter --help`` loads every command module and must not pay for them
@@ -33,84 +34,22 @@ if TYPE_CHECKING:
 
     from drafter.model import Report
     from graph.configuration import Configuration
-    from graph.nodes.resources import Resources
+    from graph.estimate import Estimate
     from graph.proposer import Proposer
+    from graph.resources import Resources
     from graph.runner import ProposerFactory, RunResult
 
 #: Seconds between progress lines when the output is not a terminal.
 LINE_EVERY = 5.0
 
-OFFLINE_NOTICE = "drafter: no ANTHROPIC_API_KEY set; drafting offline from the static survey"
 
-
-def generator_for(offline: bool, *, keyless: bool = False) -> Literal["claude", "offline"]:
-    """Which proposer a command runs: offline when asked, else Claude, falling back to
-    offline (said on stderr) when no ANTHROPIC_API_KEY is set, unless the command sends
-    nothing and so needs no key (``keyless``, an estimate)."""
-    if offline:
-        return "offline"
-    if keyless or os.environ.get("ANTHROPIC_API_KEY"):
-        return "claude"
-    click.echo(OFFLINE_NOTICE, err=True)
-    return "offline"
-
-
-def make_proposer(config: Configuration, resources: Resources) -> Proposer:
-    """The proposer a configuration names; the key is read here, never stored."""
-    if config.generator == "offline":
-        from graph.proposers.offline import OfflineProposer
-        from graph.proposers.offline.recipe import Limits
-
-        # the offline rules read whole files, not the size-capped texts of a context;
-        # they search the index only where it helps (claims), and never wait for it
-        # when the run has none
-        return OfflineProposer(
-            snapshot=resources.snapshot(),
-            survey_source=resources.survey,
-            search=resources.search if resources.use_index else None,
-            limits=Limits.for_run(config.max_records, config.thorough),
-        )
-    from graph.client_settings import request_timeout, retry_policy
-    from graph.context_window import sizes_for
-    from graph.proposers.claude import ClaudeProposer
-
-    key = os.environ.get("ANTHROPIC_API_KEY")
-    if not key:
-        raise BadInput("this run drafts with Claude and needs ANTHROPIC_API_KEY")
-    try:
-        retry, timeout = retry_policy(), request_timeout()
-    except ValueError as exc:
-        raise BadInput(str(exc)) from exc
-    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
-    # servers, tests)
-    return ClaudeProposer(
-        config.model,
-        api_key=key,
-        retry=retry,
-        timeout=timeout,
-        budgets=tool_budgets(config),
-        price=config.price,
-        window=sizes_for(config.context_window) if config.context_window else None,
-    )
-
-
-def tool_budgets(config: Configuration) -> Any:
-    from graph.proposers.claude import ToolBudgets
-
-    return ToolBudgets(
-        plan=config.plan_tool_calls,
-        record=config.record_tool_calls,
-        repair=config.repair_tool_calls,
-        account=config.account_tool_calls,
-    )
-
-
-def draft_estimate(config: Configuration, resources: Resources, system: str) -> Any:
+def draft_estimate(config: Configuration, resources: Resources, system: str) -> Estimate:
     """The cost range of this draft, from the survey the run will use anyway (the
     resources cache it, so the survey node does not survey twice)."""
     from graph.context_window import sizes_for
     from graph.estimate import CHARS_PER_TOKEN, estimate
-    from graph.proposers.claude_prompts import shared_context
+    from graph.proposers.claude.prompts import shared_context
+    from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()
     shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
@@ -174,7 +113,7 @@ class _RunProgress:
             f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
         )
 
-    def __call__(self, node: str, update: dict[str, Any]) -> None:
+    def __call__(self, node: str, update: JsonDict) -> None:
         p, t = self.progress, self.task
         if node == "plan":
             items = (update.get("plan") or {}).get("items", [])
@@ -229,7 +168,7 @@ def _execute(
     # libraries has nothing to resume, and the hint must not say otherwise.
     saved = resume
 
-    def on_update(node: str, update: dict[str, Any]) -> None:
+    def on_update(node: str, update: JsonDict) -> None:
         nonlocal saved
         if not saved:
             saved = True
@@ -240,13 +179,16 @@ def _execute(
             )
         bar(node, update)
 
+    from graph.proposers import factory
+
+    build = factory.build_proposer
     try:
         with bar.progress:
             return run_draft(
                 repo,
                 rev,
                 config,
-                _announcing(console, make_proposer, system) if estimate_first else make_proposer,
+                _announcing(console, build, system) if estimate_first else build,
                 thread_id=thread_id,
                 resume=resume,
                 data_dir=data_dir,
@@ -342,95 +284,113 @@ def _int_option(flag: str, default: int, help: str) -> Callable[[_F], _F]:
     return click.option(flag, type=int, default=default, show_default=True, help=help)
 
 
+#: The options of ``drafter draft``, in the order its help lists them.
+_DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
+    click.argument("repo", required=False),
+    click.option(
+        "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
+    ),
+    click.option(
+        "--out",
+        "out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+        "that recorded it.",
+    ),
+    click.option(
+        "--text",
+        "text_out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Also write report text.",
+    ),
+    click.option("--offline", is_flag=True, help="Draft from the static survey, without a model."),
+    cli_options.model,
+    click.option(
+        "--max-cost",
+        type=float,
+        default=None,
+        callback=cli_options.usd_amount,
+        help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
+        "Claude; refused for a model without a price unless --price-in/--price-out are given).",
+    ),
+    cli_options.price_in,
+    cli_options.price_out,
+    cli_options.max_tokens_total,
+    cli_options.context_window,
+    click.option(
+        "--max-records",
+        type=int,
+        default=None,
+        help=f"Records to plan at most (default {defaults.MODEL_MAX_RECORDS} with a model, "
+        f"{defaults.OFFLINE_MAX_RECORDS} offline, "
+        f"{defaults.THOROUGH_MAX_RECORDS} with --thorough).",
+    ),
+    click.option(
+        "--thorough",
+        is_flag=True,
+        help="Offline long form: up to "
+        f"{defaults.THOROUGH_MAX_RECORDS} records and {defaults.THOROUGH_WITNESSES} witnesses each "
+        f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
+        f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
+    ),
+    cli_options.repair_rounds,
+    click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True),
+    click.option(
+        "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
+    ),
+    click.option("--system", default=None, help="System name for the report title."),
+    click.option(
+        "--estimate",
+        "estimate_only",
+        is_flag=True,
+        help="Print the token and USD estimate of a Claude draft and exit without paying.",
+    ),
+    _int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls."),
+    _int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record."),
+    _int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair."),
+    _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
+    cli_options.no_index,
+    cli_options.data_dir,
+    click.option("--chroma-url", default=None, help="Chroma server URL (server mode)."),
+    click.option(
+        "--type",
+        "report_type",
+        type=click.Choice(["runtime", "epistemic"]),
+        default="runtime",
+        show_default=True,
+        help="Report type; epistemic needs --runtime.",
+    ),
+    click.option(
+        "--runtime",
+        "runtime_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
+    ),
+    click.option(
+        "--store",
+        "store_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Review store of the runtime draft (or the runtime draft's path, for its own "
+        "store): cite only its accepted records.",
+    ),
+]
+
+
+def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
+    """Apply click decorators as if stacked in this order (the first one outermost)."""
+
+    def apply(f: _F) -> _F:
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return apply
+
+
 @click.command("draft")
-@click.argument("repo", required=False)
-@click.option(
-    "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
-)
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
-    "that recorded it.",
-)
-@click.option(
-    "--text",
-    "text_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write report text.",
-)
-@click.option("--offline", is_flag=True, help="Draft from the static survey, without a model.")
-@cli_options.model
-@click.option(
-    "--max-cost",
-    type=float,
-    default=None,
-    callback=cli_options.usd_amount,
-    help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
-    "Claude; refused for a model without a price unless --price-in/--price-out are given).",
-)
-@cli_options.price_in
-@cli_options.price_out
-@cli_options.max_tokens_total
-@cli_options.context_window
-@click.option(
-    "--max-records",
-    type=int,
-    default=None,
-    help=f"Records to plan at most (default {defaults.MODEL_MAX_RECORDS} with a model, "
-    f"{defaults.OFFLINE_MAX_RECORDS} offline, {defaults.THOROUGH_MAX_RECORDS} with --thorough).",
-)
-@click.option(
-    "--thorough",
-    is_flag=True,
-    help="Offline long form: up to "
-    f"{defaults.THOROUGH_MAX_RECORDS} records and {defaults.THOROUGH_WITNESSES} witnesses each "
-    f"(default: a short, core-first draft of at most {defaults.OFFLINE_MAX_RECORDS} records "
-    f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
-)
-@cli_options.repair_rounds
-@click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True)
-@click.option(
-    "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
-)
-@click.option("--system", default=None, help="System name for the report title.")
-@click.option(
-    "--estimate",
-    "estimate_only",
-    is_flag=True,
-    help="Print the token and USD estimate of a Claude draft and exit without paying.",
-)
-@_int_option("--plan-tools", defaults.PLAN_TOOL_CALLS, "Planner tool calls.")
-@_int_option("--record-tools", defaults.RECORD_TOOL_CALLS, "Tool calls per record.")
-@_int_option("--repair-tools", defaults.REPAIR_TOOL_CALLS, "Tool calls per repair.")
-@_int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls.")
-@cli_options.no_index
-@cli_options.data_dir
-@click.option("--chroma-url", default=None, help="Chroma server URL (server mode).")
-@click.option(
-    "--type",
-    "report_type",
-    type=click.Choice(["runtime", "epistemic"]),
-    default="runtime",
-    show_default=True,
-    help="Report type; epistemic needs --runtime.",
-)
-@click.option(
-    "--runtime",
-    "runtime_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
-)
-@click.option(
-    "--store",
-    "store_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Review store of the runtime draft (or the runtime draft's path, for its own "
-    "store): cite only its accepted records.",
-)
+@_with(_DRAFT_OPTIONS)
 def draft_cmd(
     repo: str | None,
     rev: str,
@@ -463,22 +423,19 @@ def draft_cmd(
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
-    from graph.configuration import Configuration, endpoint_settings, resolve_model
-    from graph.runner import new_thread_id
 
     console = out_console()
     root = resolve_data_dir(data_dir)
     epi_resume = None
     if resume_thread:
+        from graph.run import checkpoint_path
         from graph.runkind import WorkflowKind, kind_of
-        from graph.runner import checkpoint_path
 
         kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
         epi_resume = resume_thread if kind == WorkflowKind.epistemic else None
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        from graph.epistemic.cli import draft_epistemic
-
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
+        from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
             console,
@@ -501,6 +458,63 @@ def draft_cmd(
     if resume_thread:
         _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
+    repo = _check_new_run(repo, rev, out, text_out, estimate_only)
+    config = _configuration(
+        offline,
+        estimate_only,
+        model,
+        max_cost,
+        _Endpoint(price_in, price_out, max_tokens_total, context_window),
+        max_records=max_records,
+        thorough=thorough,
+        repair_rounds=repair_rounds,
+        concurrency=concurrency,
+        tools=_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+    )
+    if estimate_only:
+        _print_estimate(console, repo, rev, config, system, root)
+        return
+    assert out is not None  # required by _check_new_run unless estimate_only
+    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+
+
+def _new_run(
+    console: Console,
+    repo: str,
+    rev: str,
+    config: Configuration,
+    root: Path,
+    system: str | None,
+    out: Path,
+    text_out: Path | None,
+    chroma_url: str | None,
+    no_index: bool,
+) -> None:
+    """Run a new draft to its end, write it and exit by its outcome."""
+    from graph.run import new_thread_id
+
+    result = _execute(
+        console,
+        repo,
+        rev,
+        config,
+        thread_id=new_thread_id(rev),
+        resume=False,
+        data_dir=root,
+        chroma_url=chroma_url,
+        use_index=not no_index,
+        system=system,
+        out=out,
+        estimate_first=config.generator == "claude",
+    )
+    report = _finish(console, result, out, text_out)
+    _outcome(console, report, config)
+
+
+def _check_new_run(
+    repo: str | None, rev: str, out: Path | None, text_out: Path | None, estimate_only: bool
+) -> str:
+    """A new run's inputs, refused before anything is recorded; returns the repository."""
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None and not estimate_only:
@@ -515,52 +529,66 @@ def draft_cmd(
     from drafter.snapshot import Snapshot
 
     Snapshot(repo, rev).close()
-    generator = generator_for(offline, keyless=estimate_only)  # an estimate sends nothing
+    return repo
+
+
+@dataclass(frozen=True)
+class _Endpoint:
+    """The endpoint options of ``drafter draft`` (runtime drafts only)."""
+
+    price_in: float | None
+    price_out: float | None
+    max_tokens_total: int | None
+    context_window: int | None
+
+
+def _configuration(
+    offline: bool,
+    estimate_only: bool,
+    model: str | None,
+    max_cost: float | None,
+    endpoint: _Endpoint,
+    *,
+    max_records: int | None,
+    thorough: bool,
+    repair_rounds: int,
+    concurrency: int,
+    tools: dict[str, int],
+) -> Configuration:
+    """A new run's settings from the command's options; a bad value is bad input.  The
+    proposer kind is the factory's choice (said on stderr when it falls back)."""
+    from graph.configuration import Configuration, endpoint_settings, resolve_model
+    from graph.proposers.factory import choose
+
+    choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    generator = choice.generator
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:
         chosen = resolve_model(model)
-        endpoint = endpoint_settings(
+        settings = endpoint_settings(
             chosen,
             generator,
             max_cost,
-            price_in=price_in,
-            price_out=price_out,
-            max_tokens_total=max_tokens_total,
-            context_window=context_window,
+            price_in=endpoint.price_in,
+            price_out=endpoint.price_out,
+            max_tokens_total=endpoint.max_tokens_total,
+            context_window=endpoint.context_window,
         )
-        config = Configuration(
+        return Configuration(
             model=chosen,
             generator=generator,
             max_records=max_records,
             repair_rounds=repair_rounds,
-            **endpoint,
+            **settings,
             concurrency=concurrency,
-            **_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+            **tools,
             thorough=thorough,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    if estimate_only:
-        _print_estimate(console, repo, rev, config, system, root)
-        return
-    result = _execute(
-        console,
-        repo,
-        rev,
-        config,
-        thread_id=new_thread_id(rev),
-        resume=False,
-        data_dir=root,
-        chroma_url=chroma_url,
-        use_index=not no_index,
-        system=system,
-        out=out,
-        estimate_first=generator == "claude",
-    )
-    assert out is not None  # required above unless estimate_only, which returned
-    report = _finish(console, result, out, text_out)
-    _outcome(console, report, config)
 
 
 def _runtime_only(
@@ -641,7 +669,7 @@ def _print_estimate(
     root: Path,
 ) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
-    from graph.nodes.resources import Resources
+    from graph.resources import Resources
     from graph.system_name import system_name
 
     if config.generator == "offline":
@@ -674,7 +702,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
-    from graph.runner import new_thread_id
+    from graph.run import new_thread_id
     from graph.summary import draft_table
 
     t0 = time.perf_counter()

@@ -23,7 +23,7 @@ import math
 import os
 
 from graph.configuration import retry_base_seconds
-from graph.proposers.claude_client import RetryPolicy
+from graph.proposers.claude.client import RetryPolicy
 
 ENV_TIMEOUT = "DRAFTER_REQUEST_TIMEOUT"
 ENV_RETRIES = "DRAFTER_RETRIES"

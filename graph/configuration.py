@@ -12,14 +12,15 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from drafter import defaults
 from drafter.config import ENV_MODEL
 from graph.context_window import check_window, window_settings
 from graph.costs import Budget, Price
+from graph.jsontypes import JsonDict
 from graph.pricing import check_prices, resolve_price, unpriced_cap_error
 from graph.proposer import Proposer
+from graph.resources import Resources
 
 #: A current Claude model that the installed anthropic SDK lists and does not mark
 #: deprecated (anthropic._data.DEPRECATED_MODELS); a mid-tier model because a draft
@@ -68,7 +69,7 @@ def endpoint_settings(
     price_out: float | None = None,
     max_tokens_total: int | None = None,
     context_window: int | None = None,
-) -> dict[str, Any]:
+) -> JsonDict:
     """The :class:`Configuration` fields of the endpoint options: the prices, the token
     cap, the window and what it derives, and the cost cap — :data:`DEFAULT_MAX_COST`
     for a model drafter can price, none for one it cannot (the estimate says so)."""
@@ -154,11 +155,11 @@ class Configuration:
         """What this run's calls cost per token, None when unknown (graph.pricing)."""
         return resolve_price(self.model, self.price_in, self.price_out)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonDict:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> Configuration:
+    def from_dict(cls, raw: JsonDict) -> Configuration:
         known = {k: v for k, v in raw.items() if k in cls.__dataclass_fields__}
         return cls(**known)
 
@@ -173,5 +174,5 @@ class RunContext:
 
     proposer: Proposer
     config: Configuration
-    resources: Any  # graph.nodes.resources.Resources (kept Any to avoid an import cycle)
+    resources: Resources
     budget: Budget = field(default_factory=Budget)

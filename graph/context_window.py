@@ -26,7 +26,8 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
-from typing import Any
+
+from graph.jsontypes import JsonDict
 
 #: Characters per token when deciding whether a request fits (the estimate uses 3.5;
 #: code and JSON tokenise denser than prose, and an overflow costs a failed call).
@@ -101,7 +102,7 @@ def sizes_for(window: int) -> WindowSizes:
     )
 
 
-def window_settings(window: int | None) -> dict[str, Any]:
+def window_settings(window: int | None) -> JsonDict:
     """The :class:`graph.configuration.Configuration` fields a window decides."""
     if window is None:
         return {}
@@ -116,19 +117,19 @@ def window_settings(window: int | None) -> dict[str, Any]:
 # -- measuring and cutting ------------------------------------------------------------
 
 
-def request_tokens(request: dict[str, Any]) -> int:
+def request_tokens(request: JsonDict) -> int:
     """A conservative token count of a Messages API request body."""
     return -(-len(json.dumps(request)) // int(FIT_CHARS_PER_TOKEN))
 
 
-def input_budget(request: dict[str, Any], window: int) -> int:
+def input_budget(request: JsonDict, window: int) -> int:
     """Tokens the request itself may take: the window less the answer and a margin."""
     return window - int(request.get("max_tokens") or 0) - max(256, window // 50)
 
 
 @dataclass
 class _Cutter:
-    request: dict[str, Any]
+    request: JsonDict
     window: int
     notes: list[str]
 
@@ -144,7 +145,7 @@ class _Cutter:
             self.notes.append(text)
 
 
-def fit_request(request: dict[str, Any], window: int) -> tuple[dict[str, Any], list[str]]:
+def fit_request(request: JsonDict, window: int) -> tuple[JsonDict, list[str]]:
     """The request cut to fit ``window`` (a copy; the caller's is untouched), and what
     was cut.  Raises :class:`WindowOverflow` when even the fully cut request is too big.
     A request that fits is returned as is, with no notes."""
@@ -164,7 +165,7 @@ def fit_request(request: dict[str, Any], window: int) -> tuple[dict[str, Any], l
     )
 
 
-def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+def _blocks(message: JsonDict) -> list[JsonDict]:
     content = message.get("content")
     return content if isinstance(content, list) else []
 
@@ -189,7 +190,7 @@ def _elide_old_answers(cut: _Cutter) -> None:
             cut.note("earlier tool answers elided")
 
 
-def _shorten(cut: _Cutter, block: dict[str, Any], key: str) -> bool:
+def _shorten(cut: _Cutter, block: JsonDict, key: str) -> bool:
     """Cut the middle out of one text, keeping its head and its last lines (so a
     ``</repository_data>`` close stays in place); True if anything was cut."""
     text = block.get(key)
@@ -214,7 +215,7 @@ def _shorten(cut: _Cutter, block: dict[str, Any], key: str) -> bool:
     return True
 
 
-def _largest_first(blocks: list[tuple[dict[str, Any], str]]) -> list[tuple[dict[str, Any], str]]:
+def _largest_first(blocks: list[tuple[JsonDict, str]]) -> list[tuple[JsonDict, str]]:
     return sorted(blocks, key=lambda bk: -len(str(bk[0].get(bk[1]) or "")))
 
 

@@ -50,19 +50,23 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
+
+from graph.jsontypes import JsonDict
 
 # the workflow, the SDK and httpx2 are imported once the arguments parsed: ``drafter
 # --help`` loads every command module, and ``dump-request --help`` needs none of them
 if TYPE_CHECKING:
     import httpx2
 
+    from graph.proposer import Plan, PlanItem
+
 CANNED_USAGE = {"input_tokens": 0, "output_tokens": 0}
 
 
-def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTransport:
+def _capture(log: list[JsonDict], answer: JsonDict) -> httpx2.MockTransport:
     import httpx2
 
     def handler(request: httpx2.Request) -> httpx2.Response:
@@ -101,7 +105,7 @@ def _capture(log: list[dict[str, Any]], answer: dict[str, Any]) -> httpx2.MockTr
     return httpx2.MockTransport(handler)
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_request") -> None:
+def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     ap.add_argument("repo", nargs="?")
     ap.add_argument("--rev", default="HEAD")
@@ -111,20 +115,54 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
     ap.add_argument("--out", default="request-dump.json")
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--context-window", type=int, default=None)
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def _pick_item(plan: Plan, record_id: str | None) -> PlanItem:
+    """The plan item named by ``--record``, else the first route, else the first item."""
+    from drafter.errors import BadInput
+
+    items = {i.id: i for i in plan.items}
+    item = (
+        items.get(record_id)
+        if record_id
+        else next((i for i in plan.items if i.kind == "RTE"), plan.items[0] if plan.items else None)
+    )
+    if item is None:
+        more = f" and {len(items) - 12} more" if len(items) > 12 else ""
+        shown = ", ".join(list(items)[:12]) + more
+        raise BadInput(f"no plan item {record_id!r}; planned: {shown}")
+    return item
+
+
+def _canned_answer(item: PlanItem) -> JsonDict:
+    """A record answer whose one witness cannot verify, so a repair request follows."""
+    return {
+        "label": item.label,
+        "lead": "Endpoints/progression: (canned answer for the dump)",
+        "witnesses": [
+            {
+                "quote": "a quote that is not in the file",
+                "path": item.files[0] if item.files else "README.md",
+            }
+        ],
+    }
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_request") -> None:
+    args = _arguments(argv, prog)
 
     import httpx2
 
-    from drafter.errors import BadInput
     from drafter.sample import materialize
     from graph.configuration import Configuration, RunContext
     from graph.context_window import sizes_for, window_settings
     from graph.nodes.common import plan_context
     from graph.nodes.draft_record import build_record_context
-    from graph.nodes.resources import Resources
-    from graph.proposer import Miss
+    from graph.proposer import Miss, RunHandles
     from graph.proposers.claude import ClaudeProposer
     from graph.proposers.offline import OfflineProposer
+    from graph.resources import Resources
 
     tmp = None
     if args.repo is None:
@@ -145,36 +183,16 @@ def main(argv: list[str] | None = None, prog: str = "python -m graph.dump_reques
         res.snapshot().identity.rstrip("/").rsplit("/", 1)[-1],
     )
     plan = OfflineProposer(snapshot=res.snapshot()).plan(pctx)
-    items = {i.id: i for i in plan.items}
-    item = (
-        items.get(args.record)
-        if args.record
-        else next((i for i in plan.items if i.kind == "RTE"), plan.items[0] if plan.items else None)
-    )
-    if item is None:
-        more = f" and {len(items) - 12} more" if len(items) > 12 else ""
-        shown = ", ".join(list(items)[:12]) + more
-        raise BadInput(f"no plan item {args.record!r}; planned: {shown}")
-
-    log: list[dict[str, Any]] = []
-    answer = {
-        "label": item.label,
-        "lead": "Endpoints/progression: (canned answer for the dump)",
-        "witnesses": [
-            {
-                "quote": "a quote that is not in the file",
-                "path": item.files[0] if item.files else "README.md",
-            }
-        ],
-    }
+    item = _pick_item(plan, args.record)
+    log: list[JsonDict] = []
     prop = ClaudeProposer(
         config.model,
         api_key="dump",
-        http_client=httpx2.Client(transport=_capture(log, answer)),
+        http_client=httpx2.Client(transport=_capture(log, _canned_answer(item))),
         window=sizes_for(config.context_window) if config.context_window else None,
     )
     ctx = RunContext(proposer=prop, config=config, resources=res)
-    prop.bind_resources(res)
+    prop.start(RunHandles(res))
     prop.prepare(pctx)
     rctx = build_record_context(ctx, plan, item)
     record = prop.draft_record(rctx)

@@ -26,10 +26,11 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+
+from graph.jsontypes import JsonDict
 
 
-def request_key(request: dict[str, Any]) -> str:
+def request_key(request: JsonDict) -> str:
     blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -52,7 +53,7 @@ class CallJournal:
         self.replayed = 0
         self.tools_replayed = 0
 
-    def get(self, request: dict[str, Any]) -> dict[str, Any] | None:
+    def get(self, request: JsonDict) -> JsonDict | None:
         with self._lock:
             row = self._conn.execute(
                 "SELECT response FROM calls WHERE key = ?", (request_key(request),)
@@ -60,17 +61,17 @@ class CallJournal:
         if row is None:
             return None
         self.replayed += 1
-        response: dict[str, Any] = json.loads(row[0])  # put() stored a dict
+        response: JsonDict = json.loads(row[0])  # put() stored a dict
         return response
 
-    def put(self, request: dict[str, Any], response: dict[str, Any]) -> None:
+    def put(self, request: JsonDict, response: JsonDict) -> None:
         with self._lock:
             self._conn.execute(
                 "INSERT OR REPLACE INTO calls (key, response) VALUES (?, ?)",
                 (request_key(request), json.dumps(response, ensure_ascii=False)),
             )
 
-    def get_tool(self, call: dict[str, Any]) -> dict[str, Any] | None:
+    def get_tool(self, call: JsonDict) -> JsonDict | None:
         with self._lock:
             row = self._conn.execute(
                 "SELECT answer FROM tools WHERE key = ?", (request_key(call),)
@@ -78,10 +79,10 @@ class CallJournal:
         if row is None:
             return None
         self.tools_replayed += 1
-        answer: dict[str, Any] = json.loads(row[0])  # put_tool() stored a dict
+        answer: JsonDict = json.loads(row[0])  # put_tool() stored a dict
         return answer
 
-    def put_tool(self, call: dict[str, Any], answer: dict[str, Any]) -> None:
+    def put_tool(self, call: JsonDict, answer: JsonDict) -> None:
         with self._lock:
             self._conn.execute(
                 "INSERT OR REPLACE INTO tools (key, answer) VALUES (?, ?)",

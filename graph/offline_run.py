@@ -13,8 +13,8 @@ from typing import TypedDict, Unpack
 
 from drafter import defaults
 from drafter.model import Report
-from graph.cli import make_proposer
 from graph.configuration import Configuration
+from graph.proposers.factory import build_proposer
 from graph.runner import RunResult, run_draft
 
 
@@ -41,7 +41,7 @@ def run_offline(
                 max_records=max_records, use_index=use_index,
             )  # fmt: skip
     return run_draft(
-        str(repo), rev, config, make_proposer, data_dir=data_dir, system=system,
+        str(repo), rev, config, build_proposer, data_dir=data_dir, system=system,
         use_index=use_index,
     )  # fmt: skip
 

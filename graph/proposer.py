@@ -5,11 +5,17 @@ record at a time from its own context (draft_record, and repair_record when the
 verifier found misses), and the runtime-account narrative (account).  Keeping this
 contract small is what lets the offline proposer and the Claude proposer run through
 the very same LangGraph nodes.
+
+Everything else the workflow may ask is declared on :class:`ProposerBase` with a
+default, so a new proposer overrides only what it needs and the nodes never probe
+for optional methods: the capability ``wants_chunks``, the :meth:`ProposerBase.start`
+hook that receives the run's handles, and :meth:`ProposerBase.prepare`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -17,6 +23,12 @@ from pydantic.json_schema import SkipJsonSchema
 from drafter import defaults
 from drafter.defaults import DEFAULT_RECORD_CONTEXT_BYTES
 from drafter.model import AccountSection, Passage, Record, Witness
+from graph.jsontypes import JsonDict
+from retrieval.survey import Finding, Survey
+
+if TYPE_CHECKING:  # type-only: the proposer contract loads neither sqlite nor the index
+    from graph.journal import CallJournal
+    from graph.resources import Resources
 
 #: Reading notes a plan item may carry, and the characters each may hold: short, so the
 #: plan still fits in one answer and a record's request stays within its budget.
@@ -80,7 +92,7 @@ class PlanItem(BaseModel):
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
     # records) but hidden from a model's tool schema, which has no use for them.
     recipe: SkipJsonSchema[str] = Field(default="", description="Record builder to use.")
-    hints: SkipJsonSchema[dict[str, Any]] = Field(
+    hints: SkipJsonSchema[JsonDict] = Field(
         default_factory=dict, description="Parameters for the record builder."
     )
 
@@ -105,14 +117,13 @@ class Miss(BaseModel):
 
 
 class PlanContext(BaseModel):
-    """What the planner sees: the survey and repository overview (opaque dicts keep
-    this module free of retrieval imports)."""
+    """What the planner sees: the survey and repository overview."""
 
     system: str
     repository: str
     revision: str
     files: list[str]
-    survey: Any = None
+    survey: Survey | None = None
     max_records: int = defaults.MODEL_MAX_RECORDS
 
 
@@ -121,7 +132,7 @@ class RecordContext(BaseModel):
 
     item: PlanItem
     plan: Plan
-    findings: list[Any] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
     chunks: list[Any] = Field(default_factory=list)
     file_texts: dict[str, str] = Field(default_factory=dict)
     repair_round: int = Field(default=0, description="1-based repair round when repairing, else 0.")
@@ -132,26 +143,61 @@ class RecordContext(BaseModel):
 class AccountContext(BaseModel):
     plan: Plan
     records: list[Record]
-    survey: Any = None
+    survey: Survey | None = None
 
 
-class Proposer(Protocol):
-    """Implemented by graph.proposers.offline.OfflineProposer and the Claude proposer."""
+@dataclass(frozen=True)
+class RunHandles:
+    """What a run hands its proposer when it starts, once per process (a resumed run
+    starts again in its new process): the live handles, never checkpointed."""
 
-    @property
-    def name(self) -> str:
-        """Read-only: a class attribute or a property (the redraft wrapper's) both do."""
-        ...
+    #: This process's snapshot, index, survey and verifier of the pinned revision.
+    resources: Resources
+    #: The run's call journal (answered calls are replayed, not paid again); None for a
+    #: run that keeps none.
+    journal: CallJournal | None = None
 
-    def plan(self, ctx: PlanContext) -> Plan: ...
 
-    def draft_record(self, ctx: RecordContext) -> Record | None: ...
+class ProposerBase:
+    """Base of every runtime proposer: the four calls, plus declared defaults.
+
+    A subclass sets ``name`` and implements :meth:`plan`, :meth:`draft_record`,
+    :meth:`repair_record` and :meth:`account`; it overrides the rest only when it
+    differs from the default (see the README, "a new proposer")."""
+
+    #: Shown in the draft's metadata (``generator``); a class attribute or a property.
+    name: str = "proposer"
+    #: Capability: the workflow searches the index for each record and hands the hits
+    #: in :attr:`RecordContext.chunks`.  A proposer that does its own retrieval says
+    #: False, so no record waits for the index.
+    wants_chunks: bool = True
+
+    def start(self, run: RunHandles) -> None:
+        """Called once by the run, in each process, before the first node: a proposer
+        that reads the repository itself or journals its calls keeps the handles."""
+
+    def prepare(self, ctx: PlanContext) -> None:
+        """Called before each model-facing node (plan, record, repair, account) with the
+        planner's view of the run, so a proposer with shared per-run context (Claude's
+        cached block) rebuilds the same one in any process.  Default: nothing."""
+
+    def plan(self, ctx: PlanContext) -> Plan:
+        raise NotImplementedError
+
+    def draft_record(self, ctx: RecordContext) -> Record | None:
+        raise NotImplementedError
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
-    ) -> Record | None: ...
+    ) -> Record | None:
+        raise NotImplementedError
 
-    def account(self, ctx: AccountContext) -> list[AccountSection]: ...
+    def account(self, ctx: AccountContext) -> list[AccountSection]:
+        raise NotImplementedError
+
+
+#: The name the workflow types use: every proposer is a :class:`ProposerBase`.
+Proposer = ProposerBase
 
 
 class ProposalRejected(Exception):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from drafter.model import AccountSection, Flag, FlagKind, Record, Report
 from drafter.review_identity import derive_meta
 from drafter.review_store import Mark, ReviewStore
+from graph.jsontypes import JsonDict
 from graph.proposer import (
     AccountContext,
     Miss,
@@ -34,13 +35,15 @@ from graph.proposer import (
     PlanContext,
     PlanItem,
     Proposer,
+    ProposerBase,
     RecordContext,
+    RunHandles,
 )
 
 if TYPE_CHECKING:  # graph.runner is imported when a redraft runs, not with this module
     from graph.configuration import Configuration
-    from graph.nodes.resources import Resources
-    from graph.runner import ProposerFactory
+    from graph.resources import Resources
+    from graph.runner import ProposerFactory, RunResult
 
 #: ``meta.extra`` key holding the previous version of each redrafted record.
 PREVIOUS_KEY = "previous_versions"
@@ -90,7 +93,7 @@ def item_for(t: Target) -> PlanItem:
 
 
 @dataclass
-class RedraftProposer:
+class RedraftProposer(ProposerBase):
     """Wraps the run's real proposer; see the module docstring."""
 
     inner: Proposer
@@ -100,15 +103,15 @@ class RedraftProposer:
     #: rejected record ID -> the ID of the record drafted in its place
     replaced_by: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def name(self) -> str:
-        return f"redraft:{self.inner.name}"
+    def __post_init__(self) -> None:
+        self.name = f"redraft:{self.inner.name}"
+        self.wants_chunks = self.inner.wants_chunks
 
-    def __getattr__(self, attr: str) -> Any:
-        # optional hooks of the real proposer (prepare, attach_journal, ...)
-        if attr == "inner":
-            raise AttributeError(attr)
-        return getattr(self.inner, attr)
+    def start(self, run: RunHandles) -> None:
+        self.inner.start(run)
+
+    def prepare(self, ctx: PlanContext) -> None:
+        self.inner.prepare(ctx)
 
     def plan(self, ctx: PlanContext) -> Plan:
         if not self.offline:
@@ -152,7 +155,7 @@ def merge_redraft(
     by_target = {t.record.id: t for t in targets}
     out = old.model_copy(deep=True)
     out.meta = derive_meta(old, fmt)
-    previous: dict[str, Any] = dict(out.meta.extra.get(PREVIOUS_KEY) or {})
+    previous: JsonDict = dict(out.meta.extra.get(PREVIOUS_KEY) or {})
     log: list[str] = []
     for sec in out.sections:
         kept: list[Record] = []
@@ -195,7 +198,7 @@ class RedraftResult:
     report: Report
     log: list[str]
     targets: list[Target]
-    run: Any = None  # graph.runner.RunResult, None when nothing was redrafted
+    run: RunResult | None = None  # None when nothing was redrafted
 
 
 def run_redraft(

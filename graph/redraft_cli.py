@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,11 @@ from drafter.sanitize import markup_safe
 
 # the workflow, the store and the model are imported inside the command, so that
 # ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from graph.configuration import Configuration
+    from graph.redraft import RedraftResult
 
 
 @click.command("redraft")
@@ -67,29 +73,18 @@ def redraft_cmd(
     A record rejected without a reason is left alone (only left out of exports).
     """
     from drafter.console import out_console
-    from drafter.reportio import check_output_path, load_report, save_report
+    from drafter.reportio import check_output_path, load_report
     from drafter.repository import repository_of
     from drafter.review_identity import file_kind, resolve_store
     from drafter.review_store import ReviewStore
-    from graph.cli import generator_for, make_proposer
-    from graph.configuration import Configuration, resolve_model
-    from graph.costs import summarize, usage_table
+    from graph.proposers.factory import build_proposer
     from graph.redraft import run_redraft
 
     report = load_report(draft)
     if out is not None:  # refused now, not after paying for the redraft
         check_output_path(out)
     repo = repository_of(report, repo, str(draft))
-    generator = generator_for(offline)
-    try:
-        config = Configuration(
-            model=resolve_model(model),
-            generator=generator,
-            repair_rounds=repair_rounds,
-            max_cost=max_cost,
-        )
-    except ValueError as exc:
-        raise BadInput(str(exc)) from exc
+    config = _configuration(offline, model, repair_rounds, max_cost)
     console = out_console()
     store_file = resolve_store(store_path, draft, report)
     console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
@@ -99,11 +94,43 @@ def redraft_cmd(
             store,
             repo,
             config,
-            make_proposer,
+            build_proposer,
             fmt=file_kind(draft),
             data_dir=resolve_data_dir(data_dir),
             use_index=not no_index,
         )
+    _say_result(console, res, draft, out, repo)
+
+
+def _configuration(
+    offline: bool, model: str | None, repair_rounds: int, max_cost: float | None
+) -> Configuration:
+    """The redraft's settings; the proposer kind is the factory's choice (said on stderr
+    when it falls back to offline)."""
+    from graph.configuration import Configuration, resolve_model
+    from graph.proposers.factory import choose
+
+    choice = choose(offline)
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    try:
+        return Configuration(
+            model=resolve_model(model),
+            generator=choice.generator,
+            repair_rounds=repair_rounds,
+            max_cost=max_cost,
+        )
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+
+
+def _say_result(
+    console: Console, res: RedraftResult, draft: Path, out: Path | None, repo: str
+) -> None:
+    """Write the merged draft and say what changed, what it cost, how to review it."""
+    from drafter.reportio import save_report
+    from graph.costs import summarize, usage_table
+
     if not res.targets:
         console.print(
             "nothing to redraft: no record is rejected with a reason "

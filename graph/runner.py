@@ -12,17 +12,13 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 
 from __future__ import annotations
 
-import secrets
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from drafter.config import data_dir as default_data_dir
 from drafter.errors import BadInput
 from drafter.model import Report
 from drafter.repository import location_of
@@ -30,38 +26,34 @@ from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
-from graph.nodes.resources import Resources
-from graph.proposer import Proposer
+from graph.jsontypes import JsonDict
+from graph.proposer import Proposer, RunHandles
+from graph.resources import Resources
+from graph.run import (
+    checkpoint_path,
+    existing_checkpoint,
+    journal_path,
+    new_thread_id,
+    stored_values,
+)
 from graph.runkind import WorkflowKind, record_kind
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
 ProposerFactory = Callable[[Configuration, Resources], Proposer]
-UpdateHook = Callable[[str, dict[str, Any]], None]
+UpdateHook = Callable[[str, JsonDict], None]
 
 
 @dataclass
 class RunResult:
     thread_id: str
     checkpoint: Path
-    state: dict[str, Any]
+    state: JsonDict
     report: Report | None = None
     resumed: bool = False
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[JsonDict] = field(default_factory=list)
     #: Model calls answered from the journal in this process (paid for by an earlier one).
     replayed: int = 0
-
-
-def new_thread_id(rev: str = "") -> str:
-    return f"draft-{secrets.token_hex(4)}"
-
-
-def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:
-    if not thread_id or any(c in thread_id for c in "/\\") or thread_id.startswith("."):
-        raise BadInput(f"thread id {thread_id!r} is not valid")
-    root = (data_dir or default_data_dir()) / "runs"
-    root.mkdir(parents=True, exist_ok=True)
-    return root / f"{thread_id}.sqlite"
 
 
 def _graph_config(thread_id: str, cfg: Configuration) -> RunnableConfig:
@@ -70,6 +62,50 @@ def _graph_config(thread_id: str, cfg: Configuration) -> RunnableConfig:
         "max_concurrency": cfg.concurrency,
         "recursion_limit": 50 + 4 * cfg.repair_rounds,
     }
+
+
+def _fresh_inputs(
+    repo: str, rev: str, config: Configuration, tid: str, system: str | None, out: str | None
+) -> DraftState:
+    return {
+        # absolute, so that --resume from another folder finds the same repository
+        "repo": location_of(repo),
+        "rev": rev,
+        "system": system,
+        "out": out,
+        "settings": config.to_dict(),
+        "thread_id": tid,
+        "drafts": {},
+        "outcomes": {},
+        "usage": [],
+        "missing": [],
+        "notes": [],
+        "round": 0,
+    }
+
+
+@dataclass
+class _Stored:
+    """What a resumed run takes from its checkpoint: settings, inputs and what it spent."""
+
+    config: Configuration
+    repo: str
+    rev: str
+    spent: float
+    tokens: int
+
+
+def _stored(values: JsonDict, tid: str, repo: str, rev: str) -> _Stored:
+    if not values:
+        raise BadInput(f"run {tid!r} has no checkpoint to resume")
+    usage = values.get("usage") or []
+    return _Stored(
+        Configuration.from_dict(values.get("settings") or {}),
+        values.get("repo", repo),
+        values.get("sha") or values.get("rev", rev),
+        total_cost(usage),
+        total_tokens(usage),
+    )
 
 
 def run_draft(
@@ -89,9 +125,7 @@ def run_draft(
 ) -> RunResult:
     """Start (or, with ``resume``, continue) a run and return its final state."""
     tid = thread_id or new_thread_id(rev)
-    path = checkpoint_path(tid, data_dir)
-    if resume and not path.exists():
-        raise BadInput(f"no run {tid!r} to resume (looked for {path})")
+    path = existing_checkpoint(tid, data_dir) if resume else checkpoint_path(tid, data_dir)
     if not resume:
         record_kind(path, WorkflowKind.runtime)
     with SqliteSaver.from_conn_string(str(path)) as saver:
@@ -100,40 +134,18 @@ def run_draft(
         inputs: DraftState | None
         spent, tokens = 0.0, 0
         if resume:
-            snap = app.get_state(gconf)
-            values = dict(snap.values or {})
-            if not values:
-                raise BadInput(f"run {tid!r} has no checkpoint to resume")
-            config = Configuration.from_dict(values.get("settings") or {})
-            repo, rev = values.get("repo", repo), values.get("sha") or values.get("rev", rev)
-            spent = total_cost(values.get("usage") or [])
-            tokens = total_tokens(values.get("usage") or [])
+            got = _stored(dict(app.get_state(gconf).values or {}), tid, repo, rev)
+            config, repo, rev, spent, tokens = got.config, got.repo, got.rev, got.spent, got.tokens
             gconf = _graph_config(tid, config)
             inputs = None
         else:
-            inputs = {
-                # absolute, so that --resume from another folder finds the same repository
-                "repo": location_of(repo),
-                "rev": rev,
-                "system": system,
-                "out": out,
-                "settings": config.to_dict(),
-                "thread_id": tid,
-                "drafts": {},
-                "outcomes": {},
-                "usage": [],
-                "missing": [],
-                "notes": [],
-                "round": 0,
-            }
+            inputs = _fresh_inputs(repo, rev, config, tid, system, out)
         resources = Resources(
             repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
         )
         proposer = proposer_factory(config, resources)
-        journal = CallJournal(path.with_suffix(".calls.sqlite"))
-        attach = getattr(proposer, "attach_journal", None)
-        if attach is not None:
-            attach(journal)
+        journal = CallJournal(journal_path(tid, data_dir))
+        proposer.start(RunHandles(resources, journal))
         ctx = RunContext(
             proposer=proposer,
             config=config,
@@ -161,25 +173,6 @@ def run_draft(
     )
 
 
-def read_settings(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+def read_settings(thread_id: str, data_dir: Path | None = None) -> JsonDict:
     """The stored settings and inputs of a run, for the CLI to rebuild its proposer."""
-    path = checkpoint_path(thread_id, data_dir)
-    if not path.exists():
-        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
-    try:
-        with SqliteSaver.from_conn_string(str(path)) as saver:
-            app = build_graph().compile(checkpointer=saver)
-            values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
-    except (sqlite3.DatabaseError, ValueError) as exc:
-        # a damaged checkpoint cannot be resumed; say so in one line naming the file
-        raise BadInput(
-            f"checkpoint of run {thread_id!r} is unreadable ({str(exc).splitlines()[0]}); "
-            "start a new run",
-            where=str(path),
-        ) from None
-    if not values:
-        raise BadInput(
-            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
-            "to resume; start the draft again"
-        )
-    return values
+    return stored_values(thread_id, build_graph(), data_dir)

@@ -12,10 +12,12 @@ Fields written by parallel record nodes use merging reducers: ``drafts`` and
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
+
+from graph.jsontypes import JsonDict
 
 
-def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+def merge_dicts(left: JsonDict | None, right: JsonDict | None) -> JsonDict:
     """Right wins per key: a repair replaces the record it repaired."""
     out = dict(left or {})
     out.update(right or {})
@@ -27,7 +29,7 @@ class DraftState(TypedDict, total=False):
     repo: str
     rev: str
     system: str | None
-    settings: dict[str, Any]  # graph.configuration.Configuration.to_dict()
+    settings: JsonDict  # graph.configuration.Configuration.to_dict()
     thread_id: str
     out: str | None  # where the CLI writes the draft; lets --resume omit --out
     # resolve_snapshot
@@ -35,32 +37,32 @@ class DraftState(TypedDict, total=False):
     identity: str
     files: list[str]
     # ensure_index / survey: short summaries only; the objects live in Resources
-    index_info: dict[str, Any]
-    survey_info: dict[str, Any]
+    index_info: JsonDict
+    survey_info: JsonDict
     # plan
-    plan: dict[str, Any]
+    plan: JsonDict
     # draft_record / repair (parallel writers)
-    drafts: Annotated[dict[str, dict[str, Any] | None], merge_dicts]
-    outcomes: Annotated[dict[str, dict[str, Any]], merge_dicts]
+    drafts: Annotated[dict[str, JsonDict | None], merge_dicts]
+    outcomes: Annotated[dict[str, JsonDict], merge_dicts]
     # verify: misses awaiting repair, by item ID; replaced by each verify pass
-    pending: dict[str, list[dict[str, Any]]]
+    pending: dict[str, list[JsonDict]]
     round: int
     # account
-    account: list[dict[str, Any]]
+    account: list[JsonDict]
     account_dropped: int  # witnesses the account verifier dropped (DraftCounts)
     # everyone
-    usage: Annotated[list[dict[str, Any]], operator.add]
+    usage: Annotated[list[JsonDict], operator.add]
     missing: Annotated[list[str], operator.add]
     notes: Annotated[list[str], operator.add]
     # assemble
-    report: dict[str, Any]
+    report: JsonDict
 
 
 class RecordTask(TypedDict, total=False):
     """What a Send hands to one draft_record or repair invocation."""
 
-    item: dict[str, Any]
-    plan: dict[str, Any]
-    record: dict[str, Any] | None
-    misses: list[dict[str, Any]]
+    item: JsonDict
+    plan: JsonDict
+    record: JsonDict | None
+    misses: list[JsonDict]
     round: int

@@ -12,9 +12,9 @@ from anthropic.types.model_param import ModelParam
 
 from graph.configuration import DEFAULT_MODEL, Configuration, resolve_model
 from graph.costs import CallUsage, price_for
-from graph.proposers.claude_client import retry_after
-from graph.proposers.claude_prompts import PROMPT_NAMES, data_block, load_prompt
-from graph.proposers.claude_schema import ACCOUNT_TOOL_DEF, PLAN_TOOL_DEF, RECORD_TOOL_DEF
+from graph.proposers.claude.client import retry_after
+from graph.proposers.claude.prompts import PROMPT_NAMES, data_block, load_prompt
+from graph.proposers.claude.schema import ACCOUNT_TOOL_DEF, PLAN_TOOL_DEF, RECORD_TOOL_DEF
 
 
 def _sdk_models() -> set[str]:
@@ -80,7 +80,7 @@ def test_shared_context_summarises_instead_of_listing() -> None:
 
     from fakes import make_finding
 
-    from graph.proposers import claude_prompts as cp
+    from graph.proposers.claude import prompts as cp
     from retrieval.survey import Finding
 
     def finding(cat: str, i: int) -> Finding:

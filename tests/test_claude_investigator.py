@@ -26,8 +26,8 @@ from claude_investigation import (
 from fakes import MODEL, FakeAPI, Reply, tool, use
 
 from drafter.model import VerifyStatus
-from graph.nodes.resources import Resources
 from graph.proposer import PlanContext
+from graph.resources import Resources
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +204,7 @@ def test_tool_calls_beyond_the_budget_in_one_turn_are_not_run(repo) -> None:
 def test_a_prebuilt_forced_request_keeps_its_single_shot_path() -> None:
     """The epistemic proposer builds its own forced request and calls ``_structured``."""
     from graph.proposer import ProposalRejected
-    from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
+    from graph.proposers.claude.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 
     fake = FakeAPI()
     ok = {"label": "x", "lead": "l", "witnesses": [{"quote": "q", "path": "a.py"}]}

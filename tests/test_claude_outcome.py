@@ -107,8 +107,8 @@ def test_draft_estimate_prices_the_shared_block_that_is_sent(sample: SampleRepo)
     smaller block shows at once in the printed range."""
     from graph.cli import draft_estimate
     from graph.configuration import Configuration
-    from graph.nodes.resources import Resources
-    from graph.proposers.claude_prompts import shared_context
+    from graph.proposers.claude.prompts import shared_context
+    from graph.resources import Resources
 
     config = Configuration(generator="claude")
     res = Resources(repo=str(sample.path), rev=sample.sha, use_index=False)

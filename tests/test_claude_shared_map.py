@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 
-from graph.proposers.claude_map import (
+from graph.proposers.claude.map import (
     MAX_ENTRY_UNITS,
     MAX_FILE_LINES,
     PER_CATEGORY,
     file_map,
 )
-from graph.proposers.claude_prompts import shared_context
+from graph.proposers.claude.prompts import shared_context
 from retrieval.survey.index import EFFECT_CATEGORIES
 from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from gitrepo import commit
 
-from graph.nodes.resources import Resources
-from graph.proposers.claude_tools import (
+from graph.proposers.claude.tools import (
     MAX_OUTPUT_CHARS,
     MAX_PATTERN_CHARS,
     PAGE_CHARS,
@@ -17,6 +16,7 @@ from graph.proposers.claude_tools import (
     SnapshotTools,
     tool_definitions,
 )
+from graph.resources import Resources
 
 
 @pytest.fixture(scope="module")

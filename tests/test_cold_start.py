@@ -15,9 +15,9 @@ from claude_scenario import script_sample
 from fakes import FakeAPI
 from gitrepo import commit
 
-from graph.nodes import resources as resources_module
-from graph.nodes.resources import Resources
-from graph.proposers.claude_tools import SnapshotTools
+from graph import resources as resources_module
+from graph.proposers.claude.tools import SnapshotTools
+from graph.resources import Resources
 from retrieval.index import Index
 
 #: A build that is not let through is released after this many seconds, so that the

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from drafter.sample import SampleRepo
-from graph.cli import make_proposer
 from graph.configuration import Configuration
+from graph.proposers.factory import build_proposer
 from graph.runner import run_draft
 
 
@@ -19,7 +19,7 @@ def offline_run(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory):
         str(sample.path),
         sample.sha,
         Configuration(generator="offline"),
-        make_proposer,
+        build_proposer,
         data_dir=data,
         system="tinkerbot",
         on_update=lambda node, _u: seen.append(node),

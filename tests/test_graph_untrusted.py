@@ -184,8 +184,8 @@ def test_self_declared_verification_is_erased() -> None:
 
 def test_no_key_and_no_offline_flag_never_builds_claude(monkeypatch) -> None:
     from drafter.errors import BadInput
-    from graph.cli import make_proposer
+    from graph.proposers.factory import build_proposer
 
     with pytest.raises(BadInput, match="ANTHROPIC_API_KEY"):
-        make_proposer(Configuration(generator="claude"), None)  # type: ignore[arg-type]
+        build_proposer(Configuration(generator="claude"), None)  # type: ignore[arg-type]
     assert re.match(r"claude-", Configuration().model)

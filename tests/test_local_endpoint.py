@@ -24,15 +24,16 @@ from local_endpoint import (
 from rich.console import Console
 
 from drafter.model import FlagKind, VerifyStatus
-from graph.cli import draft_estimate, tool_budgets
+from graph.cli import draft_estimate
 from graph.configuration import Configuration, endpoint_settings
 from graph.context_window import sizes_for
 from graph.costs import summarize, usage_table
 from graph.journal import request_key
-from graph.nodes.resources import Resources
 from graph.outcome import problems
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude_client import ModelUnavailable, RetryPolicy
+from graph.proposers.claude.client import ModelUnavailable, RetryPolicy
+from graph.proposers.factory import tool_budgets
+from graph.resources import Resources
 from graph.runner import RunResult, run_draft
 
 
@@ -53,7 +54,7 @@ def local_config(**options: object) -> Configuration:
 def run_local(
     repo: tuple[Path, str], data: Path, fake: LocalAPI, config: Configuration, **run: Any
 ) -> RunResult:
-    """The run ``make_proposer`` would start, with this fake as the endpoint."""
+    """The run ``build_proposer`` would start, with this fake as the endpoint."""
     window = sizes_for(config.context_window) if config.context_window else None
     prop = ClaudeProposer(
         config.model,

@@ -18,9 +18,9 @@ import pytest
 from fakes import FakeAPI, tool, use
 from gitrepo import git, make_repo
 
-from graph.nodes.resources import Resources
-from graph.proposers.claude_prompts import render
-from graph.proposers.claude_tools import SnapshotTools
+from graph.proposers.claude.prompts import render
+from graph.proposers.claude.tools import SnapshotTools
+from graph.resources import Resources
 
 APP = (
     "import subprocess\n"  # 1

@@ -24,21 +24,21 @@ from drafter.sample import SampleRepo
 #: Runs ``drafter draft`` with one function replaced by a SIGKILL of the process itself.
 _KILLER = """
 import os, signal, sys
-import graph.cli as gc
-real = gc.make_proposer
+import graph.proposers.factory as gc
+real = gc.build_proposer
 where = sys.argv.pop(1)
 
 def die(*_a, **_k):
     os.kill(os.getpid(), signal.SIGKILL)
 
 if where == "before-first-step":
-    gc.make_proposer = die          # called before the graph runs its first step
+    gc.build_proposer = die          # called before the graph runs its first step
 else:
     def make(config, resources):   # the first step (pinning the revision) is done
         proposer = real(config, resources)
         proposer.plan = die
         return proposer
-    gc.make_proposer = make
+    gc.build_proposer = make
 from drafter.cli import main
 sys.exit(main(sys.argv[1:]))
 """

@@ -86,10 +86,10 @@ def test_offline_redraft_replaces_by_next_ranked_candidate(reviewed) -> None:  #
     for sec in cut.sections:
         sec.records = [r for r in sec.records if r.id != spare.id]
     config = Configuration(generator="offline", concurrency=1)
-    from graph.cli import make_proposer
+    from graph.proposers.factory import build_proposer
 
     res = run_redraft(
-        cut, store, str(repo), config, make_proposer, data_dir=tmp / "data", use_index=False
+        cut, store, str(repo), config, build_proposer, data_dir=tmp / "data", use_index=False
     )
     new = res.report
     assert new.record(target.id) is None
@@ -103,7 +103,7 @@ def test_offline_redraft_replaces_by_next_ranked_candidate(reviewed) -> None:  #
     assert kept and all(after[rid].mark == before[rid].mark for rid in kept)
     # with every candidate already in the draft, the rejected record is simply dropped
     again = run_redraft(
-        report, store, str(repo), config, make_proposer, data_dir=tmp / "data", use_index=False
+        report, store, str(repo), config, build_proposer, data_dir=tmp / "data", use_index=False
     )
     assert again.report.record(target.id) is None
     assert len(again.report.records) == len(report.records) - 1

@@ -25,6 +25,7 @@ from graph.epistemic.scan import (
     truth_class,
 )
 from graph.proposers.offline.deciding import deciding_quote
+from retrieval.survey import Survey
 from retrieval.survey.model import Category
 
 _FORMS = (
@@ -49,7 +50,7 @@ def _form(text: str) -> str:
     return "text file"
 
 
-def _persisted(survey: Any) -> list[Artifact]:
+def _persisted(survey: Survey) -> list[Artifact]:
     out: list[Artifact] = []
     for f in survey.index().category(Category.PERSISTENCE):
         if skip_path(f.path):
@@ -64,12 +65,12 @@ def _persisted(survey: Any) -> list[Artifact]:
     return out
 
 
-def _function(survey: Any, path: str, symbol: str) -> Any:
+def _function(survey: Survey, path: str, symbol: str) -> Any:
     return survey.call_graph.functions.get(f"{path}::{symbol}")
 
 
 def _report_keys(
-    survey: Any, owners: set[tuple[str, str]], persisted: set[tuple[str, str]], text_of: TextOf
+    survey: Survey, owners: set[tuple[str, str]], persisted: set[tuple[str, str]], text_of: TextOf
 ) -> list[Artifact]:
     out: list[Artifact] = []
     for path, symbol in sorted(owners):
@@ -93,7 +94,7 @@ def _report_keys(
     return out
 
 
-def _model_answers(survey: Any, text_of: TextOf) -> list[Artifact]:
+def _model_answers(survey: Survey, text_of: TextOf) -> list[Artifact]:
     out: list[Artifact] = []
     for f in survey.index().category(Category.MODEL_CALL):
         if skip_path(f.path):
@@ -134,7 +135,7 @@ def _check_outputs(sites: list[CheckSite], text_of: TextOf) -> list[Artifact]:
     return out
 
 
-def find_artifacts(survey: Any, sites: list[CheckSite], text_of: TextOf) -> list[Artifact]:
+def find_artifacts(survey: Survey, sites: list[CheckSite], text_of: TextOf) -> list[Artifact]:
     """Every truth-apt artifact the four rules find, persisted ones first."""
     persisted = _persisted(survey)
     stored = {(a.path, a.symbol) for a in persisted}

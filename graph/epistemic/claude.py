@@ -2,8 +2,8 @@
 
 Seam: the offline rules decide *which* EPI objects and routes exist, build the four
 tables and find each record's deciding lines.  Claude then investigates: one bounded
-conversation per record (:class:`graph.proposers.claude_loop.ToolLoop` with the
-snapshot tools of :mod:`graph.proposers.claude_tools`: read a file in pages, grep,
+conversation per record (:class:`graph.proposers.claude.loop.ToolLoop` with the
+snapshot tools of :mod:`graph.proposers.claude.tools`: read a file in pages, grep,
 search, survey, follow a symbol, check its quotes) ending in ``submit_record``, and
 one more conversation ending in ``submit_sections`` that rewrites the
 Source-and-claim boundary, the Bounded conclusion and the table cells it can decide
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.resources import files
-from typing import Any
 
 from drafter.model import Flag, FlagKind, Record, Report, Witness
 from drafter.text import collapse
@@ -40,12 +39,13 @@ from graph.epistemic.claude_sections import (
 )
 from graph.epistemic.estimate import EpiEstimate, estimate_epistemic
 from graph.epistemic.idguard import guard_record
-from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
-from graph.proposer import ProposalRejected
+from graph.epistemic.offline import OfflineEpistemicProposer
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
+from graph.proposer import ProposalRejected, RunHandles
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
-from graph.proposers.claude_prompts import LEAD_HINTS, data_block
-from graph.proposers.claude_schema import RECORD_TOOL_DEF, RecordDraft, to_record
+from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
+from graph.proposers.claude.prompts import LEAD_HINTS, data_block
+from graph.proposers.claude.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 
 #: Lines of the owning file shown around a record's witnesses.
 CONTEXT_LINES = 12
@@ -99,27 +99,28 @@ def excerpt(ctx: EpistemicContext, record: Record) -> str:
     return "\n\n".join(parts) or "(no verified lines)"
 
 
-class ClaudeEpistemicProposer:
+class ClaudeEpistemicProposer(EpistemicProposerBase):
     """Epistemic drafts with Claude investigating each EPI record and the framing."""
 
     name = "claude"
+    uses_journal = True
 
     def __init__(self, inner: ClaudeProposer, announce: Callable[[str], None] | None = None):
+        super().__init__()
         self.inner = inner
         self.offline = OfflineEpistemicProposer()
         self.announce = announce
-        self.max_cost: float | None = None
         self._shared = ""
-        self.notes: list[str] = []
-        self.missing: list[str] = []
         self.estimate: EpiEstimate | None = None
 
-    def attach_journal(self, journal: Any) -> None:
-        self.inner.attach_journal(journal)
+    @property
+    def model(self) -> str | None:
+        return self.inner.model
 
-    def bind_resources(self, resources: Any) -> None:
-        """The investigation tools read this run's snapshot, survey and verifier."""
-        self.inner.bind_resources(resources)
+    def start(self, run: RunHandles) -> None:
+        """Journal the calls; the investigation tools read this run's snapshot, survey
+        and verifier."""
+        self.inner.start(run)
 
     # -- requests -------------------------------------------------------------------
 

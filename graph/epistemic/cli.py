@@ -6,9 +6,8 @@ check (the problems are printed and kept in the draft's notes); 2 bad input.
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -18,6 +17,7 @@ from drafter.reportio import load_report, save_report
 from drafter.sanitize import markup_safe
 from drafter.verify import report_summary
 from graph.costs import usage_table
+from graph.epistemic.proposer import EpistemicProposerBase
 from graph.epistemic.workflow import EpiResult, run_epistemic
 from graph.summary import draft_table, say_review_store
 
@@ -26,37 +26,16 @@ def make_epistemic_proposer(
     offline: bool,
     model: str | None,
     budgets: dict[str, int] | None = None,
-    announce: Any = None,
-) -> Any:
+    announce: Callable[[str], None] | None = None,
+) -> EpistemicProposerBase:
     """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude
-    with the given tool budgets (``record``, ``account`` for the sections)."""
-    from graph.cli import generator_for
-    from graph.epistemic.offline import OfflineEpistemicProposer
+    (the choice and the building are :mod:`graph.proposers.factory`'s)."""
+    from graph.proposers.factory import build_epistemic_proposer, choose
 
-    if generator_for(offline) == "offline":
-        return OfflineEpistemicProposer()
-    key = os.environ.get("ANTHROPIC_API_KEY")
-    from graph.client_settings import request_timeout, retry_policy
-    from graph.configuration import resolve_model
-    from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.pricing import table_price
-    from graph.proposers.claude import ClaudeProposer, ToolBudgets
-
-    try:
-        retry, timeout = retry_policy(), request_timeout()
-        tools = ToolBudgets(**(budgets or {}))
-    except (ValueError, TypeError) as exc:
-        raise BadInput(str(exc)) from exc
-    chosen = resolve_model(model)
-    inner = ClaudeProposer(
-        chosen,
-        api_key=key,
-        retry=retry,
-        timeout=timeout,
-        budgets=tools,
-        price=table_price(chosen),
-    )
-    return ClaudeEpistemicProposer(inner, announce=announce)
+    choice = choose(offline)
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    return build_epistemic_proposer(choice.generator, model, budgets, announce)
 
 
 def _cost_cap(model: str | None, max_cost: float | None) -> float | None:
@@ -184,7 +163,7 @@ def print_estimate(
     console.print(markup_safe(proposer.estimate.line(cap)), soft_wrap=True)
 
 
-def _announcer(console: Console) -> Any:
+def _announcer(console: Console) -> Callable[[str], None]:
     return lambda line: console.print(markup_safe(line), soft_wrap=True)
 
 
@@ -197,8 +176,10 @@ def resume_epistemic(
     stored = stored_run(thread, data_dir)
     settings = dict(stored.get("settings") or {})
     claude = settings.get("generator") == "claude"
-    if claude and not os.environ.get("ANTHROPIC_API_KEY"):
-        raise BadInput(f"run {thread} was drafted with Claude: resuming needs ANTHROPIC_API_KEY")
+    from graph.proposers.factory import API_KEY_ENV, api_key
+
+    if claude and not api_key():
+        raise BadInput(f"run {thread} was drafted with Claude: resuming needs {API_KEY_ENV}")
     out = out or (Path(settings["out"]) if settings.get("out") else None)
     if out is None:
         raise BadInput("--out is required (the run did not record where to write)")

@@ -9,10 +9,6 @@ prose states counts and limits the rules can stand behind; everything else is le
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from drafter.model import (
     EPISTEMIC_TYPE_PATH,
     AccountSection,
@@ -26,8 +22,8 @@ from drafter.model import (
 )
 from drafter.textformat.parser import EPISTEMIC_ACCOUNT_SECTIONS
 from graph.epistemic.plan import EpiPlan, make_plan
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.epistemic.records import object_record, route_record
-from graph.epistemic.runtime_input import RuntimeInput
 from graph.epistemic.scan import CheckKind
 from graph.epistemic.tables import (
     Inputs,
@@ -38,20 +34,7 @@ from graph.epistemic.tables import (
 )
 
 
-@dataclass
-class EpistemicContext:
-    """What the proposer reads: survey, runtime input and the revision's files."""
-
-    system: str
-    identity: str
-    sha: str
-    survey: Any
-    runtime: RuntimeInput
-    text_of: Callable[[str], list[str] | None]
-    path_exists: Callable[[str], bool]
-
-
-class OfflineEpistemicProposer:
+class OfflineEpistemicProposer(EpistemicProposerBase):
     """Drafts an epistemic report without a model."""
 
     name = "offline"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from drafter.ids import slug, unique_id
 from graph.epistemic.artifacts import find_artifacts
@@ -25,6 +25,7 @@ from graph.epistemic.scan import (
     secondary,
     truth_class,
 )
+from retrieval.survey import Survey
 
 MAX_OBJECTS = 10
 MAX_ROUTES = 12
@@ -129,7 +130,7 @@ def _group_objects(artifacts: list[Artifact], runtime: RuntimeInput) -> list[Epi
     return out
 
 
-def _link(site: CheckSite, objects: list[EpiObject], survey: Any) -> list[str]:
+def _link(site: CheckSite, objects: list[EpiObject], survey: Survey) -> list[str]:
     same = [o for o in objects if o.path == site.path]
     own = [o for o in same if any(a.symbol == site.symbol for a in o.artifacts)]
     if own or same:
@@ -164,7 +165,7 @@ def fold_copies(
 
 
 def make_plan(
-    survey: Any, runtime: RuntimeInput, text_of: Callable[[str], list[str] | None]
+    survey: Survey, runtime: RuntimeInput, text_of: Callable[[str], list[str] | None]
 ) -> EpiPlan:
     """Scan, rank, cap and link: the typed outline of the epistemic draft."""
     sites, site_copies = fold_copies(

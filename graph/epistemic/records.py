@@ -15,6 +15,7 @@ from typing import Any
 from drafter.model import Bullet, LineRange, Paragraph, Record, Witness, WitnessBlock
 from graph.epistemic.plan import EpiObject, EpiPlan, EpiRoute
 from graph.epistemic.scan import CheckKind, CheckLine
+from retrieval.survey import Survey
 
 TextOf = Callable[[str], list[str] | None]
 MAX_ROUTE_WITNESSES = 4
@@ -68,7 +69,7 @@ def _pick_lines(lines: list[CheckLine]) -> list[CheckLine]:
     return sorted(chosen[:MAX_ROUTE_WITNESSES], key=lambda c: c.line)
 
 
-def callers_of(survey: Any, node: str) -> list[str]:
+def callers_of(survey: Survey, node: str) -> list[str]:
     return sorted(survey.index().callers.get(node, ()))
 
 
@@ -112,7 +113,7 @@ def _same_in(paths: list[str]) -> str:
     )
 
 
-def route_record(route: EpiRoute, plan: EpiPlan, survey: Any, text_of: TextOf) -> Record:
+def route_record(route: EpiRoute, plan: EpiPlan, survey: Survey, text_of: TextOf) -> Record:
     site = route.site
     objs = [plan.object(o) for o in route.objects]
     target = ", ".join(o.id for o in objs if o) or "an unpersisted value"

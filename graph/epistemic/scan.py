@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from graph.proposers.offline.deciding import deciding_quote
+from retrieval.survey import Survey
 
 #: Lines of a file at the pinned revision, or None when it cannot be read as text.
 TextOf = Callable[[str], list[str] | None]
@@ -178,7 +178,7 @@ def _check_kind(line: str, truthy_fn: bool) -> CheckKind | None:
     return None
 
 
-def find_check_sites(survey: Any, text_of: TextOf) -> list[CheckSite]:
+def find_check_sites(survey: Survey, text_of: TextOf) -> list[CheckSite]:
     """Functions holding check lines, best first; ``text_of(path)`` gives file lines."""
     sites: list[CheckSite] = []
     for fn in survey.call_graph.functions.values():

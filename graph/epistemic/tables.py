@@ -16,6 +16,7 @@ from graph.epistemic.plan import EpiPlan, EpiRoute
 from graph.epistemic.records import KIND_LIMIT, KIND_STEP
 from graph.epistemic.runtime_input import RuntimeInput
 from graph.epistemic.scan import CheckKind, auxiliary, truth_class
+from retrieval.survey import Survey
 from retrieval.survey.model import Category
 
 COVERAGE_HEADER = [
@@ -106,7 +107,7 @@ class Inputs:
 
     plan: EpiPlan
     runtime: RuntimeInput
-    survey: Any
+    survey: Survey
     path_exists: Any  # Callable[[str], bool]
 
     def paths_of(self, rec: Record) -> list[str]:

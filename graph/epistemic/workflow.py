@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -30,11 +30,17 @@ from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBloc
 from drafter.repository import location_of
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
-from graph.epistemic.offline import EpistemicContext, OfflineEpistemicProposer
+from graph.epistemic.offline import OfflineEpistemicProposer
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
-from graph.nodes.resources import Resources
+from graph.jsontypes import JsonDict
+from graph.proposer import RunHandles
+from graph.resources import Resources
+from graph.run import checkpoint_path, journal_path, new_thread_id, stored_values
 from graph.runkind import WorkflowKind, record_kind
-from graph.runner import checkpoint_path, new_thread_id
+
+if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
+    from graph.epistemic.claude import ClaudeEpistemicProposer
 
 
 class EpiState(TypedDict, total=False):
@@ -45,21 +51,21 @@ class EpiState(TypedDict, total=False):
     system: str | None
     sha: str
     identity: str
-    runtime: dict[str, Any]
+    runtime: JsonDict
     accepted_only: bool
-    report: dict[str, Any]
+    report: JsonDict
     problems: list[str]
-    usage: list[dict[str, Any]]
+    usage: list[JsonDict]
     proposer_notes: list[str]
     missing: list[str]
     #: What ``--resume`` needs to rebuild the proposer: generator, model, cap, outputs.
-    settings: dict[str, Any]
+    settings: JsonDict
 
 
 @dataclass
 class EpiRunContext:
     resources: Resources
-    proposer: Any = field(default_factory=OfflineEpistemicProposer)
+    proposer: EpistemicProposerBase = field(default_factory=OfflineEpistemicProposer)
     budget: Budget = field(default_factory=Budget)
     _lines: dict[str, list[str] | None] = field(default_factory=dict)
 
@@ -107,13 +113,10 @@ def _context(state: EpiState, ctx: EpiRunContext) -> EpistemicContext:
     )
 
 
-def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Draft every section with the run's proposer."""
     ctx = runtime.context
-    res = ctx.resources
     ectx = _context(state, ctx)
-    if hasattr(ctx.proposer, "bind_resources"):
-        ctx.proposer.bind_resources(res)  # the model's tools read this run's snapshot
     with metered("propose", ctx.budget) as meter:
         report = ctx.proposer.draft(ectx)
     if report.source is not None and state.get("repo"):
@@ -121,8 +124,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
     return {
         "report": report.model_dump(mode="json"),
         "usage": meter.entries(),
-        "proposer_notes": list(getattr(ctx.proposer, "notes", [])),
-        "missing": list(getattr(ctx.proposer, "missing", [])),
+        "proposer_notes": list(ctx.proposer.notes),
+        "missing": list(ctx.proposer.missing),
     }
 
 
@@ -136,7 +139,7 @@ def _keep_verified(r: Record) -> Record:
     return r.model_copy(update={"blocks": blocks, "flags": flags})
 
 
-def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Verify through drafter.verify; drop failing witnesses and records left without one."""
     report = verify_report(
         Report.model_validate(state["report"]), runtime.context.resources.snapshot()
@@ -153,7 +156,7 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[s
     return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 
-def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, Any]:
+def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     """Paths in source-citing cells must exist; cited IDs must be runtime or draft records."""
     report = Report.model_validate(state["report"])
     rt = _runtime(state)
@@ -178,7 +181,7 @@ def check_cells(state: EpiState, runtime: Runtime[EpiRunContext]) -> dict[str, A
         generator=f"{runtime.context.proposer.name}-epistemic",
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         drafter_version=__version__,
-        model=getattr(getattr(runtime.context.proposer, "inner", None), "model", None),
+        model=runtime.context.proposer.model,
         usage=summarize(state.get("usage") or []),
         notes=[
             f"runtime input: {rt.origin} ({len(rt.ids)} records)",
@@ -227,9 +230,9 @@ def run_epistemic(
     store: str | Path | None = None,
     system: str | None = None,
     data_dir: Path | None = None,
-    proposer: Any = None,
+    proposer: EpistemicProposerBase | None = None,
     max_cost: float | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: JsonDict | None = None,
     resume_thread: str | None = None,
     on_saved: Callable[[str], None] | None = None,
 ) -> EpiResult:
@@ -247,11 +250,11 @@ def run_epistemic(
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
     journal = None
-    if hasattr(proposer, "attach_journal"):
+    if proposer.uses_journal:
         from graph.journal import CallJournal
 
-        journal = CallJournal(checkpoint_path(tid, data_dir).with_suffix(".calls.sqlite"))
-        proposer.attach_journal(journal)
+        journal = CallJournal(journal_path(tid, data_dir))
+    proposer.start(RunHandles(resources, journal))
     inputs: EpiState | None = None
     if resume_thread is None:
         inputs = {
@@ -281,19 +284,9 @@ def run_epistemic(
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
 
 
-def stored_run(thread_id: str, data_dir: Path | None = None) -> dict[str, Any]:
+def stored_run(thread_id: str, data_dir: Path | None = None) -> JsonDict:
     """The inputs and settings an epistemic run was started with (for ``--resume``)."""
-    path = checkpoint_path(thread_id, data_dir)
-    if not path.exists():
-        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = build_epistemic_graph().compile(checkpointer=saver)
-        values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
-    if not values:
-        raise BadInput(
-            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
-            "to resume; start the draft again"
-        )
+    values = stored_values(thread_id, build_epistemic_graph(), data_dir)
     if not values.get("runtime_path"):
         raise BadInput(f"run {thread_id!r} is not an epistemic run")
     return values
@@ -303,12 +296,12 @@ def plan_epistemic(
     repo: str,
     rev: str,
     runtime_path: str | Path,
-    proposer: Any,
+    proposer: ClaudeEpistemicProposer,
     *,
     store: str | Path | None = None,
     system: str | None = None,
     data_dir: Path | None = None,
-) -> Any:
+) -> tuple[Report, dict[str, list[str]]]:
     """``--estimate``: the inputs a run would load and the proposer's plan, no thread
     and no paid call; returns what ``proposer.plan`` returns."""
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)

@@ -8,12 +8,12 @@ went), and record IDs it mentions that are not in the draft are reported.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langgraph.runtime import Runtime
 
 from drafter.model import AccountSection, WitnessBlock
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_from_state
 from graph.proposer import AccountContext, Plan
 from graph.state import DraftState
@@ -21,14 +21,14 @@ from graph.state import DraftState
 _REF = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9][a-z0-9-]*[a-z0-9]\b")
 
 
-def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     ctx = runtime.context
     records = [record_from_state(r) for r in (state.get("drafts") or {}).values() if r is not None]
     plan = Plan.model_validate(state.get("plan") or {"system": state.get("system") or "system"})
     prepare_proposer(ctx, plan.system)
     actx = AccountContext(plan=plan, records=records, survey=ctx.resources.survey())
     result = call_proposer(ctx, "account", lambda: ctx.proposer.account(actx))
-    update: dict[str, Any] = {
+    update: JsonDict = {
         "usage": result.usage,
         "account": [],
         "notes": result.notes_for("runtime account"),
@@ -40,7 +40,7 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     known = {r.id for r in records}
     notes: list[str] = []
     dropped = 0
-    sections: list[dict[str, Any]] = []
+    sections: list[JsonDict] = []
     for sec in result.value:
         blocks = []
         for b in sec.blocks:

@@ -33,6 +33,7 @@ from drafter.model import (
 from drafter.repository import location_of
 from graph.configuration import RunContext
 from graph.costs import summarize
+from graph.jsontypes import JsonDict
 from graph.nodes.common import record_from_state
 from graph.state import DraftState
 
@@ -137,7 +138,7 @@ def build_report(state: DraftState, generator: str, model: str | None) -> Report
     )
 
 
-def assemble(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def assemble(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     cfg = runtime.context.config
     model = cfg.model if cfg.generator != "offline" else None
     report = build_report(state, runtime.context.proposer.name, model)

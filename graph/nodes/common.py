@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from drafter.model import Record
 from graph.costs import BudgetExceeded, metered
+from graph.jsontypes import JsonDict
 from graph.proposer import PlanContext, ProposalRejected
 
 from ..configuration import RunContext
@@ -24,7 +25,7 @@ T = TypeVar("T")
 @dataclass
 class CallResult:
     value: Any = None
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[JsonDict] = field(default_factory=list)
     budget_stop: str | None = None
     rejected: str | None = None
     #: What the proposer noted about its calls (a request cut to fit the context
@@ -53,11 +54,11 @@ def call_proposer(ctx: RunContext, node: str, fn: Callable[[], T]) -> CallResult
     return out
 
 
-def record_to_state(record: Record) -> dict[str, Any]:
+def record_to_state(record: Record) -> JsonDict:
     return record.model_dump(mode="json")
 
 
-def record_from_state(raw: dict[str, Any]) -> Record:
+def record_from_state(raw: JsonDict) -> Record:
     return Record.model_validate(raw)
 
 
@@ -76,13 +77,6 @@ def plan_context(ctx: RunContext, system: str) -> PlanContext:
 
 
 def prepare_proposer(ctx: RunContext, system: str) -> None:
-    """Let a proposer with shared per-run context (Claude's cached block) build it.
-
-    Optional in the contract: the offline proposer has no ``prepare``.  A proposer
-    that investigates with tools (Claude) is bound to this process's resources here."""
-    bind = getattr(ctx.proposer, "bind_resources", None)
-    if bind is not None:
-        bind(ctx.resources)
-    prepare = getattr(ctx.proposer, "prepare", None)
-    if prepare is not None:
-        prepare(plan_context(ctx, system))
+    """Let a proposer with shared per-run context (Claude's cached block) build it
+    (:meth:`graph.proposer.ProposerBase.prepare`; a no-op by default)."""
+    ctx.proposer.prepare(plan_context(ctx, system))

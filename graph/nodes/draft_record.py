@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from drafter.errors import RepoError
 from drafter.model import Record, WitnessBlock
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_to_state
 from graph.proposer import Plan, PlanItem, RecordContext
 from graph.proposers.context_paths import DataPaths
@@ -32,13 +33,13 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
     sv = res.survey()
     findings = sv.index().related(item.files, item.facts) if sv is not None else []
     query = f"{item.label}. {item.rationale}".strip()
-    chunks: list[dict[str, Any]] = []
+    chunks: list[JsonDict] = []
     seen: set[tuple[Any, Any, Any]] = set()
 
     snap = res.snapshot()
     data = DataPaths(snap.files())
 
-    def add(hits: list[dict[str, Any]]) -> None:
+    def add(hits: list[JsonDict]) -> None:
         for h in hits:
             key = (h["path"], h["start"], h["end"])
             # data sets, result dumps and licences answer a label's words, not its
@@ -50,7 +51,7 @@ def build_record_context(ctx: RunContext, plan: Plan, item: PlanItem) -> RecordC
 
     # a proposer that does its own retrieval (the offline recipes) does not make every
     # record wait for the index
-    if getattr(ctx.proposer, "wants_chunks", True):
+    if ctx.proposer.wants_chunks:
         add(res.search(query, k=cfg.retrieval_k))
         for path in item.files[:SEARCH_FILES]:
             add(res.search(query, k=2, path_glob=path))
@@ -83,14 +84,14 @@ def clean_record(record: Record, item: PlanItem) -> Record:
 
 
 # the Send payload is the node's ``state``: LangGraph's node protocols name the parameter so
-def draft_record(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def draft_record(state: RecordTask, runtime: Runtime[RunContext]) -> JsonDict:
     ctx = runtime.context
     item = PlanItem.model_validate(state["item"])
     plan = Plan.model_validate(state["plan"])
     rctx = build_record_context(ctx, plan, item)
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "draft_record", lambda: ctx.proposer.draft_record(rctx))
-    update: dict[str, Any] = {"usage": result.usage, "notes": result.notes_for(item.id)}
+    update: JsonDict = {"usage": result.usage, "notes": result.notes_for(item.id)}
     if result.budget_stop:
         update["drafts"] = {item.id: None}
         update["outcomes"] = {item.id: {"status": "missing", "reason": result.budget_stop}}

@@ -10,20 +10,19 @@ continues it.  With ``--no-index`` nothing is built at all.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.state import DraftState
 
 
-def ensure_index(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def ensure_index(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     res = runtime.context.resources
     if not res.use_index:
         return {"index_info": {"used": False}, "notes": ["retrieval index not used for this run"]}
     res.start_index()
-    info: dict[str, Any] = {"used": True, "built": "in the background"}
+    info: JsonDict = {"used": True, "built": "in the background"}
     stats = res.index_stats
     for attr in ("collection", "chunks", "files_indexed"):
         value = getattr(stats, attr, None)

@@ -7,28 +7,24 @@ otherwise be read or searched), and the outline is capped at ``max_records``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from drafter.ids import slug, unique_id
 from drafter.model import KIND_ORDER, RECORD_ID_RE
 from drafter.snapshot import safe_relpath
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, plan_context
 from graph.proposer import Plan, PlanItem, ReadingNote
 from graph.state import DraftState
 
 
-def plan(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def plan(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     ctx = runtime.context
     system = state.get("system") or "system"
-    bind = getattr(ctx.proposer, "bind_resources", None)
-    if bind is not None:  # a proposer that investigates with tools (Claude)
-        bind(ctx.resources)
     pctx = plan_context(ctx, system)
     result = call_proposer(ctx, "plan", lambda: ctx.proposer.plan(pctx))
-    update: dict[str, Any] = {"usage": result.usage, "round": 0, "notes": result.notes_for("plan")}
+    update: JsonDict = {"usage": result.usage, "round": 0, "notes": result.notes_for("plan")}
     if result.value is None:
         reason = result.budget_stop or result.rejected or "the proposer returned no plan"
         update["plan"] = Plan(system=pctx.system, items=[]).model_dump(mode="json")

@@ -7,18 +7,17 @@ for.  Its answer goes back through verify; nothing here marks anything verified.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_from_state, record_to_state
 from graph.nodes.draft_record import build_record_context, clean_record
 from graph.proposer import Miss, Plan, PlanItem
 from graph.state import RecordTask
 
 
-def repair(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def repair(state: RecordTask, runtime: Runtime[RunContext]) -> JsonDict:
     ctx = runtime.context
     item = PlanItem.model_validate(state["item"])
     plan = Plan.model_validate(state["plan"])
@@ -29,7 +28,7 @@ def repair(state: RecordTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     )
     prepare_proposer(ctx, plan.system)
     result = call_proposer(ctx, "repair", lambda: ctx.proposer.repair_record(rctx, record, misses))
-    update: dict[str, Any] = {"usage": result.usage, "notes": result.notes_for(item.id)}
+    update: JsonDict = {"usage": result.usage, "notes": result.notes_for(item.id)}
     if result.value is not None:
         fixed = clean_record(result.value, item)
         fixed = fixed.model_copy(

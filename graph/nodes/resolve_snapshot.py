@@ -6,17 +6,16 @@ the run is paused (or between a crash and ``--resume``) cannot mix two revisions
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from drafter.errors import UnknownRevision
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.state import DraftState
 from graph.system_name import system_name
 
 
-def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     snap = runtime.context.resources.snapshot()
     pinned = state.get("sha")
     if pinned and snap.sha != pinned:

@@ -9,13 +9,12 @@ kept.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from drafter.model import Flag, FlagKind, Record, VerifyStatus, WitnessBlock
 from graph.configuration import RunContext
+from graph.jsontypes import JsonDict
 from graph.nodes.common import record_from_state, record_to_state
 from graph.proposer import Miss
 from graph.state import DraftState
@@ -72,13 +71,13 @@ def _drop_failing(record: Record, rounds: int) -> Record:
     return record.model_copy(update={"blocks": blocks, "flags": flags})
 
 
-def verify(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def verify(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
     ctx = runtime.context
     rnd = state.get("round", 0)
     budget_spent = ctx.budget.exhausted  # --max-cost or --max-tokens-total
     can_repair = rnd < ctx.config.repair_rounds and not budget_spent
-    drafts: dict[str, dict[str, Any] | None] = {}
-    pending: dict[str, list[dict[str, Any]]] = {}
+    drafts: dict[str, JsonDict | None] = {}
+    pending: dict[str, list[JsonDict]] = {}
     for item_id, raw in (state.get("drafts") or {}).items():
         if raw is None:
             continue
@@ -91,7 +90,7 @@ def verify(state: DraftState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             flag = Flag(kind=FlagKind.no_witness, text="no witness given")
             rec = rec.model_copy(update={"flags": [*rec.flags, flag]})
         drafts[item_id] = record_to_state(rec)
-    update: dict[str, Any] = {"drafts": drafts, "pending": pending}
+    update: JsonDict = {"drafts": drafts, "pending": pending}
     if pending:
         update["round"] = rnd + 1
     return update

@@ -29,6 +29,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from graph.jsontypes import JsonDict
+
 MAX_TEXT = 200_000
 MAX_OBJECTS = 200
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*?)```", re.DOTALL)
@@ -41,18 +43,18 @@ class TextCall:
 
     id: str
     name: str
-    input: dict[str, Any] = field(default_factory=dict)
+    input: JsonDict = field(default_factory=dict)
     type: str = "tool_use"
 
-    def block(self) -> dict[str, Any]:
+    def block(self) -> JsonDict:
         return {"type": "tool_use", "id": self.id, "name": self.name, "input": self.input}
 
 
-def json_objects(text: str) -> list[dict[str, Any]]:
+def json_objects(text: str) -> list[JsonDict]:
     """JSON objects in ``text``: fenced blocks first, then bare ones, in order of
     appearance within each kind (bounded; see the module docstring)."""
     text = text[:MAX_TEXT]
-    found: list[dict[str, Any]] = []
+    found: list[JsonDict] = []
     decoder = json.JSONDecoder()
     for m in _FENCE.finditer(text):
         body = m.group(1).strip()
@@ -78,7 +80,7 @@ def json_objects(text: str) -> list[dict[str, Any]]:
     return found
 
 
-def _named(obj: dict[str, Any], offered: set[str]) -> tuple[str, dict[str, Any]] | None:
+def _named(obj: JsonDict, offered: set[str]) -> tuple[str, JsonDict] | None:
     name = obj.get("name") if isinstance(obj.get("name"), str) else obj.get("tool")
     if not isinstance(name, str) or name not in offered:
         return None
@@ -93,7 +95,7 @@ def _named(obj: dict[str, Any], offered: set[str]) -> tuple[str, dict[str, Any]]
     return (name, args) if isinstance(args, dict) else None
 
 
-def matches_schema(obj: dict[str, Any], tool_def: dict[str, Any], model: type[BaseModel]) -> bool:
+def matches_schema(obj: JsonDict, tool_def: JsonDict, model: type[BaseModel]) -> bool:
     """True when ``obj`` is exactly an input of this tool (see the module docstring)."""
     schema = tool_def.get("input_schema") or {}
     props = set(schema.get("properties") or {})
@@ -108,8 +110,8 @@ def matches_schema(obj: dict[str, Any], tool_def: dict[str, Any], model: type[Ba
 
 def recover_call(
     content: list[Any],
-    offered: list[dict[str, Any]],
-    terminal: dict[str, Any],
+    offered: list[JsonDict],
+    terminal: JsonDict,
     terminal_model: type[BaseModel],
     call_id: str,
 ) -> TextCall | None:

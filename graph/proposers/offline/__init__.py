@@ -15,7 +15,14 @@ from typing import Any
 
 from drafter.model import AccountSection, Block, Flag, FlagKind, Record, WitnessBlock
 from drafter.snapshot import Snapshot
-from graph.proposer import AccountContext, Miss, Plan, PlanContext, RecordContext
+from graph.proposer import (
+    AccountContext,
+    Miss,
+    Plan,
+    PlanContext,
+    ProposerBase,
+    RecordContext,
+)
 from graph.proposers.offline.account import account_sections
 from graph.proposers.offline.labels import relabel, unsupported
 from graph.proposers.offline.plan import RECIPES, plan_items
@@ -38,7 +45,7 @@ def _as_survey(obj: Any) -> Survey | None:
     return Survey.model_validate(obj)
 
 
-class OfflineProposer:
+class OfflineProposer(ProposerBase):
     """Rule-based proposer over a survey; deterministic for a given revision."""
 
     name = "offline"

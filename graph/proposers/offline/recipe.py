@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from drafter import defaults
 from drafter.ids import unique_id
 from drafter.model import Block, Record
 from drafter.text import clip
+from graph.jsontypes import JsonDict
 from graph.proposer import Plan, PlanItem
 from graph.proposers.offline.deciding import deciding
 from graph.proposers.offline.prose import TextOf, wblock, witness
@@ -26,7 +27,7 @@ from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
 #: Hybrid search over the revision's chunks: (query, k, path glob) -> hit dicts.
-Search = Callable[[str, int, str | None], list[dict[str, Any]]]
+Search = Callable[[str, int, str | None], list[JsonDict]]
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class PlanState:
         label: str,
         facts: list[Finding],
         rationale: str,
-        hints: dict[str, Any] | None = None,
+        hints: JsonDict | None = None,
     ) -> PlanItem:
         """A plan item of ``recipe``, its ID taken from ``slug_`` under the recipe's kind
         (``RT-<kind>-<slug>``, made unique in plan order)."""
@@ -153,7 +154,7 @@ def make_item(
     label: str,
     facts: list[Finding],
     rationale: str,
-    hints: dict[str, Any] | None = None,
+    hints: JsonDict | None = None,
 ) -> PlanItem:
     """A plan item whose files are those of its findings, in their order."""
     return PlanItem(

@@ -17,7 +17,7 @@ with three guarantees:
   which is what lets a resumed run replay its journal (see :mod:`graph.journal`).
 
 Repository text in an answer is framed with
-:func:`graph.proposers.claude_prompts.data_block`, like every other piece of
+:func:`graph.proposers.claude.prompts.data_block`, like every other piece of
 repository data the model sees.
 """
 
@@ -36,8 +36,10 @@ from drafter.errors import RepoError
 from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
-from graph.proposers.claude_prompts import data_block, framed_size
-from graph.proposers.claude_schema import inline_schema, model_witness
+from graph.jsontypes import JsonDict
+from graph.proposers.claude.prompts import data_block, framed_size
+from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.resources import Resources
 
 PAGE_LINES = 400
 PAGE_CHARS = 24_000
@@ -117,7 +119,7 @@ class ToolSpec:
     description: str
     model: type[BaseModel]
 
-    def definition(self) -> dict[str, Any]:
+    def definition(self) -> JsonDict:
         return {
             "name": self.name,
             "description": self.description,
@@ -145,7 +147,7 @@ SPECS: tuple[ToolSpec, ...] = (
 TOOL_NAMES = tuple(s.name for s in SPECS)
 
 
-def tool_definitions(search: bool = True) -> list[dict[str, Any]]:
+def tool_definitions(search: bool = True) -> list[JsonDict]:
     """The investigation tools' definitions; without an index (``--no-index``) ``search``
     is not offered at all, rather than offered and then refused."""
     return [s.definition() for s in SPECS if search or s.name != "search"]
@@ -209,7 +211,7 @@ class SnapshotTools:
 
     def __init__(
         self,
-        resources: Any,
+        resources: Resources,
         *,
         grep_seconds: float = GREP_SECONDS,
         limits: PageLimits | None = None,
@@ -436,7 +438,7 @@ class SnapshotTools:
         return "\n\n".join(parts)
 
     def survey(self, args: SurveyInput) -> str:
-        from graph.proposers.claude_prompts import finding_line
+        from graph.proposers.claude.prompts import finding_line
 
         sv = self.res.survey()
         path = clean_path(args.path) if args.path else None

@@ -25,13 +25,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from drafter.sanitize import frame_escape
 from drafter.text import collapse
+from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
-from graph.proposers.claude_prompts import data_block, finding_line
+from graph.proposers.claude.prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
+from retrieval.survey import Finding
 
 #: Shares of the data budget (what the task text leaves) each section may take at most.
 NOTES_SHARE = 0.22
@@ -90,7 +91,7 @@ def _words(text: str) -> set[str]:
 class Folded:
     """One finding shown for itself and the identical findings it stands for."""
 
-    finding: Any
+    finding: Finding
     score: float
     same_lines: list[int] = field(default_factory=list)  # same file
     same_files: list[str] = field(default_factory=list)  # sibling files, "path:line"
@@ -110,18 +111,20 @@ def _some(items: list[str], show: int = 3) -> str:
     return ", ".join(items[:show]) + f" and {len(items) - show} more"
 
 
-def rank_findings(findings: list[Any], item: PlanItem, extra_words: str = "") -> list[Any]:
+def rank_findings(findings: list[Finding], item: PlanItem, extra_words: str = "") -> list[Finding]:
     """Findings most relevant to ``item`` first (stable for equal scores)."""
     return [f for f, _ in _scored(findings, item, extra_words)]
 
 
-def _scored(findings: list[Any], item: PlanItem, extra_words: str) -> list[tuple[Any, float]]:
+def _scored(
+    findings: list[Finding], item: PlanItem, extra_words: str
+) -> list[tuple[Finding, float]]:
     facts = set(item.facts)
     files = {p: i for i, p in enumerate(item.files)}
     cats = KIND_CATEGORIES.get(item.kind, ())
     words = _words(f"{item.label} {item.rationale} {extra_words}")
 
-    def score(f: Any) -> float:
+    def score(f: Finding) -> float:
         s = 0.0
         if f.id in facts:
             s += 100
@@ -137,7 +140,7 @@ def _scored(findings: list[Any], item: PlanItem, extra_words: str) -> list[tuple
     return sorted(scored, key=lambda t: (-t[1], order[id(t[0])]))
 
 
-def fold_findings(ranked: list[tuple[Any, float]], siblings: Siblings | None) -> list[Folded]:
+def fold_findings(ranked: list[tuple[Finding, float]], siblings: Siblings | None) -> list[Folded]:
     """Identical findings (same category, kind, symbol and code) folded into the best
     ranked one: within one file, and across sibling files."""
     out: list[Folded] = []
@@ -162,7 +165,7 @@ def fold_findings(ranked: list[tuple[Any, float]], siblings: Siblings | None) ->
 
 
 def findings_section(
-    findings: list[Any],
+    findings: list[Finding],
     item: PlanItem,
     siblings: Siblings | None,
     budget: int,
@@ -261,7 +264,7 @@ def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
 # -- search hits -------------------------------------------------------------------------------
 
 
-def hits_section(chunks: list[dict[str, Any]], budget: int) -> str:
+def hits_section(chunks: list[JsonDict], budget: int) -> str:
     parts: list[str] = []
     used = 0
     for h in chunks[:MAX_HITS]:
@@ -375,8 +378,8 @@ class RecordData:
     """Inputs of one record's data turn (everything but the task text)."""
 
     item: PlanItem
-    findings: list[Any]
-    chunks: list[dict[str, Any]]
+    findings: list[Finding]
+    chunks: list[JsonDict]
     reads: list[ReadRange]
     page: PageFn
     lines_of: LinesFn

@@ -17,7 +17,8 @@ from typing import Any
 
 from drafter.model import LEAD_LABELS
 from drafter.sanitize import frame_escape
-from graph.proposers.claude_map import MAX_FILE_LINES, file_map, survey_summary
+from graph.proposers.claude.map import MAX_FILE_LINES, file_map, survey_summary
+from retrieval.survey import Finding, Survey
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
 _TAG = "repository_data"
@@ -63,22 +64,22 @@ def data_block(kind: str, body: str, **attrs: str) -> str:
     return f'<repository_data kind="{kind}"{extra}>\n{_escape(body)}\n</repository_data>'
 
 
-def finding_line(f: Any) -> str:
+def finding_line(f: Finding) -> str:
     """A compact, deterministic line per survey finding."""
-    first = (getattr(f, "snippet", "") or "").strip().splitlines()
+    first = f.snippet.strip().splitlines()
     snippet = first[0][:160] if first else ""
     where = f"{f.path}:{f.start_line}-{f.end_line}"
     return f"{f.id} | {f.category}/{f.kind} | {where} | {f.symbol} | {snippet}"
 
 
 def shared_context(
-    system: str, repository: str, revision: str, paths: list[str], survey: Any
+    system: str, repository: str, revision: str, paths: list[str], survey: Survey | None
 ) -> str:
     """The block every call of a run shares (and caches): a map of the repository.
 
     A map, not the whole survey: this block is re-read on every turn of every tool loop,
     while the ``survey`` tool lists any finding on request and each record's request
-    carries the findings of its own files in full (see :mod:`graph.proposers.claude_map`).
+    carries the findings of its own files in full (see :mod:`graph.proposers.claude.map`).
     """
     summary, total, busy = survey_summary(survey, finding_line)
     files, folded, hidden = file_map(paths, keep=busy)

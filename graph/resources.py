@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from drafter.model import Verification, Witness
 from drafter.snapshot import Snapshot
+from graph.jsontypes import JsonDict
 
 #: Chunks per build batch in a run: small, so a stop at the end of the draft is prompt.
 BUILD_BATCH = 64
@@ -23,7 +24,11 @@ BUILD_BATCH = 64
 BACKGROUND_NICE = 10
 
 if TYPE_CHECKING:  # imported on first use: most runs that build Resources never verify
+    # (nor index: chromadb loads with the index)
     from drafter.verify import Verifier
+    from retrieval.index import Index
+    from retrieval.index_stats import IndexStats
+    from retrieval.survey import Survey
 
 
 @dataclass
@@ -36,11 +41,11 @@ class Resources:
     chroma_url: str | None = None
     use_index: bool = True
     progress: bool = False
-    index_stats: Any = None
+    index_stats: IndexStats | None = None
     _snapshot: Snapshot | None = field(default=None, repr=False)
     _verifier: Verifier | None = field(default=None, repr=False)
-    _index: Any = field(default=None, repr=False)
-    _survey: Any = field(default=None, repr=False)
+    _index: Index | None = field(default=None, repr=False)
+    _survey: Survey | None = field(default=None, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     # the index has its own lock: a build in the background must not block the
     # snapshot, the verifier or the survey, which share ``_lock``
@@ -72,7 +77,7 @@ class Resources:
 
     # -- index and search ---------------------------------------------------------
 
-    def index(self) -> Any:
+    def index(self) -> Index | None:
         """The Chroma index handle of this run (None with ``--no-index``).  Opening it
         never waits for embedding: the build runs in :meth:`start_index`."""
         with self._index_lock:
@@ -96,6 +101,8 @@ class Resources:
                 # opened first: its imports (chromadb) run under the index lock, never
                 # beside a search's in another thread
                 idx = self.index()
+                if idx is None:  # use_index is checked above; None only without it
+                    return
                 _background_priority()
                 self.index_stats = idx.ensure(
                     self.snapshot(), progress=self.progress, stop=self._stop, order=self.rank
@@ -117,13 +124,13 @@ class Resources:
             return {}
         return rank_paths(survey.findings)
 
-    def search(self, query: str, k: int, path_glob: str | None = None) -> list[dict[str, Any]]:
+    def search(self, query: str, k: int, path_glob: str | None = None) -> list[JsonDict]:
         """Hybrid search hits as plain dicts (path, start, end, symbol, score, text)."""
         return self.search_answer(query, k, path_glob)[0]
 
     def search_answer(
         self, query: str, k: int, path_glob: str | None = None
-    ) -> tuple[list[dict[str, Any]], str]:
+    ) -> tuple[list[JsonDict], str]:
         """Hits from what is ready now, and a note saying what dense search did not cover
         yet (empty once the index is complete)."""
         idx = self.index()
@@ -155,7 +162,7 @@ class Resources:
 
     # -- survey -------------------------------------------------------------------
 
-    def survey(self) -> Any:
+    def survey(self) -> Survey:
         with self._lock:
             if self._survey is None:
                 from drafter.config import data_dir
@@ -195,7 +202,7 @@ def _background_priority() -> None:
         pass
 
 
-def _hit_dict(hit: Any) -> dict[str, Any]:
+def _hit_dict(hit: Any) -> JsonDict:
     """Search hits may be objects or dicts; the proposers only need these keys."""
 
     def get(*names: str) -> Any:

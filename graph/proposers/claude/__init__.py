@@ -1,7 +1,7 @@
 """The Claude proposer: plan, records, repairs and the account through the Messages API.
 
-Every item is one bounded investigation (:mod:`graph.proposers.claude_loop`): the
-model may call the snapshot tools of :mod:`graph.proposers.claude_tools` (read a file
+Every item is one bounded investigation (:mod:`graph.proposers.claude.loop`): the
+model may call the snapshot tools of :mod:`graph.proposers.claude.tools` (read a file
 in pages, grep, search, follow a symbol, check its quotes) within a per-phase budget,
 and must end with the phase's terminal tool (``submit_plan``, ``submit_record``,
 ``submit_account``), whose input is validated against a pydantic schema.  Output is
@@ -31,33 +31,36 @@ from drafter.model import AccountSection, Record
 from graph import costs
 from graph.context_window import WindowOverflow, WindowSizes, fit_request
 from graph.journal import CallJournal
+from graph.jsontypes import JsonDict
 from graph.proposer import (
     AccountContext,
     Miss,
     Plan,
     PlanContext,
     ProposalRejected,
+    ProposerBase,
     ReadRange,
     RecordContext,
+    RunHandles,
 )
-from graph.proposers.claude_client import (
+from graph.proposers.claude.client import (
     ModelUnavailable,
     RetryPolicy,
     call_with_retries,
     make_client,
 )
-from graph.proposers.claude_context import LinesFn, PageFn, RecordData, build_record_data
-from graph.proposers.claude_facts import FactCheck
-from graph.proposers.claude_loop import CACHE, Phase, ResultT, ToolLoop, Transcript
-from graph.proposers.claude_prompts import (
+from graph.proposers.claude.context import LinesFn, PageFn, RecordData, build_record_data
+from graph.proposers.claude.facts import FactCheck
+from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
+from graph.proposers.claude.prompts import (
     LEAD_HINTS,
     data_block,
     load_prompt,
     render,
     shared_context,
 )
-from graph.proposers.claude_requests import account_data, orientation, text_pages
-from graph.proposers.claude_schema import (
+from graph.proposers.claude.requests import account_data, orientation, text_pages
+from graph.proposers.claude.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
@@ -67,8 +70,9 @@ from graph.proposers.claude_schema import (
     to_account,
     to_record,
 )
-from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, tool_definitions
 from graph.proposers.context_paths import Siblings
+from graph.resources import Resources
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ class ToolBudgets:
     account: int = 10
 
 
-class ClaudeProposer:
+class ClaudeProposer(ProposerBase):
     """Implements :class:`graph.proposer.Proposer` with Claude."""
 
     name = "claude"
@@ -120,21 +124,27 @@ class ClaudeProposer:
         #: Per item ID (or "plan"/"account"): what its last conversation did.
         self.transcripts: dict[str, Transcript] = {}
 
+    def start(self, run: RunHandles) -> None:
+        """Journal the run's calls and give the model its tools over the run's handles."""
+        if run.journal is not None:
+            self.attach_journal(run.journal)
+        self.bind_resources(run.resources)
+
     def attach_journal(self, journal: CallJournal) -> None:
         """Answer repeated requests and tool calls from the run's journal."""
         self.journal = journal
 
-    def bind_resources(self, resources: Any) -> None:
+    def bind_resources(self, resources: Resources) -> None:
         """Give the model its tools over this run's snapshot, index and survey."""
         if self.tools is None or self.tools.res is not resources:
             limits = self.window.pages if self.window else None
             self.tools = SnapshotTools(resources, limits=limits)
             self._siblings = None
 
-    def tool_defs(self) -> list[dict[str, Any]]:
+    def tool_defs(self) -> list[JsonDict]:
         """The investigation tools this run offers (no ``search`` without an index)."""
         res = self.tools.res if self.tools is not None else None
-        return tool_definitions(search=bool(getattr(res, "use_index", True)))
+        return tool_definitions(search=res.use_index if res is not None else True)
 
     def siblings(self) -> Siblings | None:
         """Near-copies of files in sibling folders, for folding (one per bound run)."""
@@ -148,8 +158,8 @@ class ClaudeProposer:
 
     # -- payloads -----------------------------------------------------------------
 
-    def _system(self) -> list[dict[str, Any]]:
-        blocks: list[dict[str, Any]] = [{"type": "text", "text": load_prompt("system")}]
+    def _system(self) -> list[JsonDict]:
+        blocks: list[JsonDict] = [{"type": "text", "text": load_prompt("system")}]
         if self._shared:
             blocks.append({"type": "text", "text": self._shared, "cache_control": CACHE})
         else:
@@ -168,7 +178,7 @@ class ClaudeProposer:
         if self._shared is None:
             raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
 
-    def _base(self, max_tokens: int | None = None) -> dict[str, Any]:
+    def _base(self, max_tokens: int | None = None) -> JsonDict:
         return {
             "model": self.model,
             "max_tokens": max_tokens or self.max_tokens,
@@ -280,24 +290,22 @@ class ClaudeProposer:
             transcript=self.transcripts.setdefault(key, Transcript()),
         )
 
-    def plan_request(self, ctx: PlanContext) -> dict[str, Any]:
+    def plan_request(self, ctx: PlanContext) -> JsonDict:
         opening = self.plan_opening(ctx)
         loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         return loop.request(_opening(opening), forced=loop.run_tool is None)
 
-    def record_request(self, ctx: RecordContext) -> dict[str, Any]:
+    def record_request(self, ctx: RecordContext) -> JsonDict:
         loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record))
         return loop.request(_opening(self.record_opening(ctx)), forced=loop.run_tool is None)
 
-    def repair_request(
-        self, ctx: RecordContext, record: Record, misses: list[Miss]
-    ) -> dict[str, Any]:
+    def repair_request(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> JsonDict:
         loop = self._loop("-", self._record_phase(record.id, self.budgets.repair))
         return loop.request(
             _opening(self.repair_opening(ctx, record, misses)), forced=loop.run_tool is None
         )
 
-    def account_request(self, ctx: AccountContext) -> dict[str, Any]:
+    def account_request(self, ctx: AccountContext) -> JsonDict:
         loop = self._loop("-", self._account_phase())
         return loop.request(_opening(self.account_opening(ctx)), forced=loop.run_tool is None)
 
@@ -328,7 +336,7 @@ class ClaudeProposer:
 
     # -- calling ------------------------------------------------------------------
 
-    def _send(self, request: dict[str, Any]) -> Any:
+    def _send(self, request: JsonDict) -> Any:
         """One paid call: replayed from the journal when this exact request was answered
         before (a resumed run), else sent with retries and journaled before use.  Either
         way it is charged once to the current node, so the draft's usage counts every
@@ -347,7 +355,7 @@ class ClaudeProposer:
         costs.charge(self.model, msg.usage, self.price)
         return msg
 
-    def _call(self, request: dict[str, Any]) -> Any:
+    def _call(self, request: JsonDict) -> Any:
         """The call with retries.  With a context window set (a local endpoint), a
         request the server refuses as invalid (HTTP 400, e.g. longer than its real
         window) rejects this item rather than the run: resuming would only send it
@@ -366,7 +374,7 @@ class ClaudeProposer:
                 f"--context-window {self.window.window} larger than the server's window?"
             ) from exc
 
-    def _fit(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _fit(self, request: JsonDict) -> JsonDict:
         """The request cut to the context window, its cuts noted for the draft; one
         that cannot fit is not sent and its item is rejected (the run goes on)."""
         if self.window is None:
@@ -392,7 +400,7 @@ class ClaudeProposer:
             self.journal.put_tool(key, {"text": text, "is_error": is_error})
         return text, is_error
 
-    def _structured(self, request: dict[str, Any], model: type[BaseModel], convert: Any) -> Any:
+    def _structured(self, request: JsonDict, model: type[BaseModel], convert: Any) -> Any:
         """One prebuilt request whose ``tool_choice`` forces a submit tool, sent through
         the same call path (journal, retries, meter) with one corrective turn.
 
@@ -453,5 +461,5 @@ class ClaudeProposer:
         return self._loop(key, phase)
 
 
-def _opening(texts: list[str]) -> list[dict[str, Any]]:
+def _opening(texts: list[str]) -> list[JsonDict]:
     return [{"role": "user", "content": [{"type": "text", "text": t} for t in texts]}]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
 
 from retrieval.survey.index import EntryUnit, SurveyIndex
 from retrieval.survey.model import CATEGORIES, Category, Finding, Survey
@@ -38,7 +37,7 @@ MAX_EXTS = 4
 _RANK = {c: i for i, c in enumerate(CATEGORIES)}
 
 
-def _as_survey(survey: Any) -> Survey:
+def _as_survey(survey: Survey | None) -> Survey:
     """The survey to index: a real one as is, else one built from its findings (a run
     without a survey, or a test's stand-in, still gets a block of the same shape)."""
     if isinstance(survey, Survey):
@@ -145,7 +144,9 @@ def busy_files(ix: SurveyIndex) -> list[str]:
     return out
 
 
-def survey_summary(survey: Any, line: Callable[[Finding], str]) -> tuple[str, int, set[str]]:
+def survey_summary(
+    survey: Survey | None, line: Callable[[Finding], str]
+) -> tuple[str, int, set[str]]:
     """The survey's map as text, how many findings it summarises, and the files that
     hold findings (the file list keeps those listed longest)."""
     ix = _as_survey(survey).index()

@@ -32,6 +32,7 @@ from drafter.model import (
     WitnessBlock,
 )
 from drafter.sanitize import unescape
+from graph.jsontypes import JsonDict
 from graph.proposer import Plan
 
 PLAN_TOOL = "submit_plan"
@@ -115,7 +116,7 @@ class AccountDraft(BaseModel):
 # -- schemas ----------------------------------------------------------------------
 
 
-def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
+def inline_schema(model: type[BaseModel]) -> JsonDict:
     """The model's JSON schema with ``$ref``s inlined, so the tool schema is
     self-contained (the shapes here are not recursive)."""
     schema = model.model_json_schema()
@@ -131,11 +132,11 @@ def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
             return [walk(v) for v in node]
         return node
 
-    resolved: dict[str, Any] = walk(schema)  # walk keeps a dict a dict; it is typed Any
+    resolved: JsonDict = walk(schema)  # walk keeps a dict a dict; it is typed Any
     return resolved
 
 
-def tool(name: str, description: str, model: type[BaseModel]) -> dict[str, Any]:
+def tool(name: str, description: str, model: type[BaseModel]) -> JsonDict:
     return {"name": name, "description": description, "input_schema": inline_schema(model)}
 
 

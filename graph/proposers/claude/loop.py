@@ -32,12 +32,13 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from graph import costs
+from graph.jsontypes import JsonDict
 from graph.proposer import ProposalRejected
 from graph.proposers.text_calls import TextCall, recover_call
 
 CACHE = {"type": "ephemeral"}
 
-Send = Callable[[dict[str, Any]], Any]
+Send = Callable[[JsonDict], Any]
 RunTool = Callable[[str, Any], tuple[str, bool]]
 #: What a conversation's accepted answer becomes (a Plan, a Record, account sections…).
 ResultT = TypeVar("ResultT")
@@ -47,7 +48,7 @@ ResultT = TypeVar("ResultT")
 class Phase(Generic[ResultT]):
     """What one conversation must end with, and what its answer is turned into."""
 
-    terminal_def: dict[str, Any]
+    terminal_def: JsonDict
     model: type[BaseModel]
     convert: Callable[[Any], ResultT]
     budget: int
@@ -75,22 +76,22 @@ class Transcript:
 @dataclass
 class ToolLoop(Generic[ResultT]):
     send: Send
-    base: dict[str, Any]  # model, max_tokens, system
+    base: JsonDict  # model, max_tokens, system
     phase: Phase[ResultT]
-    tool_defs: list[dict[str, Any]]
+    tool_defs: list[JsonDict]
     run_tool: RunTool | None
     transcript: Transcript = field(default_factory=Transcript)
 
     # -- requests -------------------------------------------------------------------
 
-    def request(self, messages: list[dict[str, Any]], forced: bool) -> dict[str, Any]:
+    def request(self, messages: list[JsonDict], forced: bool) -> JsonDict:
         tools = copy.deepcopy([*(self.tool_defs if self.run_tool else []), self.phase.terminal_def])
         tools[-1]["cache_control"] = CACHE
         msgs = copy.deepcopy(messages)
         last = msgs[-1]["content"]
         if isinstance(last, list) and last:
             last[-1]["cache_control"] = CACHE
-        choice: dict[str, Any] = (
+        choice: JsonDict = (
             {"type": "tool", "name": self.phase.terminal} if forced else {"type": "any"}
         )
         return {**self.base, "tools": tools, "tool_choice": choice, "messages": msgs}
@@ -98,7 +99,7 @@ class ToolLoop(Generic[ResultT]):
     # -- the loop -------------------------------------------------------------------
 
     def run(self, opening: list[str]) -> ResultT:
-        messages: list[dict[str, Any]] = [
+        messages: list[JsonDict] = [
             {"role": "user", "content": [{"type": "text", "text": t} for t in opening]}
         ]
         invalid = cut = 0
@@ -187,7 +188,7 @@ class ToolLoop(Generic[ResultT]):
             )
         return found
 
-    def _investigate(self, content: list[dict[str, Any]], uses: list[Any]) -> list[dict[str, Any]]:
+    def _investigate(self, content: list[JsonDict], uses: list[Any]) -> list[JsonDict]:
         """Run the requested tools within the budget; answer every tool_use."""
         results = []
         budget = self.phase.budget
@@ -214,16 +215,14 @@ class ToolLoop(Generic[ResultT]):
 
     def _answer(
         self,
-        content: list[dict[str, Any]],
+        content: list[JsonDict],
         uses: list[Any],
         errors: dict[str, str],
         note: str | None,
         default: str,
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonDict]:
         """The assistant turn as given, then an error tool_result for each of its calls."""
-        results: list[dict[str, Any]] = [
-            _result(u.id, errors.get(u.id, default), True) for u in uses
-        ]
+        results: list[JsonDict] = [_result(u.id, errors.get(u.id, default), True) for u in uses]
         if note:
             results.append({"type": "text", "text": note})
         return [
@@ -236,8 +235,8 @@ class ToolLoop(Generic[ResultT]):
         return self.phase.convert(self.phase.model.model_validate(block.input))
 
 
-def _result(tool_use_id: str, text: str, is_error: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id, "content": text}
+def _result(tool_use_id: str, text: str, is_error: bool) -> JsonDict:
+    out: JsonDict = {"type": "tool_result", "tool_use_id": tool_use_id, "content": text}
     if is_error:
         out["is_error"] = True
     return out

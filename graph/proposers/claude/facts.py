@@ -12,9 +12,9 @@ costing the whole plan.
 from __future__ import annotations
 
 from difflib import get_close_matches
-from typing import Any
 
 from graph.proposer import Plan
+from retrieval.survey import Survey
 
 #: Nearest real IDs offered per unknown one.
 NEAREST_IDS = 3
@@ -44,8 +44,8 @@ def nearest_ids(fid: str, known: list[str], by_path: dict[str, list[str]]) -> li
 class FactCheck:
     """The plan phase's converter: refuses unknown ``facts`` once, then drops them."""
 
-    def __init__(self, survey: Any):
-        findings = getattr(survey, "findings", None) or []
+    def __init__(self, survey: Survey | None):
+        findings = survey.findings if survey is not None else []
         self.known = [f.id for f in findings]
         self.ids = set(self.known)
         self.by_path: dict[str, list[str]] = {}

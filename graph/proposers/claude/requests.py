@@ -2,7 +2,7 @@
 
 Why separate from the prompts: these builders read the snapshot through the same
 tools the model calls (so an opening looks exactly like a ``read_file`` answer, with
-its header and continue hint), while :mod:`graph.proposers.claude_prompts` holds the
+its header and continue hint), while :mod:`graph.proposers.claude.prompts` holds the
 prompt files and the framing helper every piece of repository data goes through.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
-from graph.proposers.claude_prompts import data_block
-from graph.proposers.claude_tools import ReadFileInput, SnapshotTools, ToolError
+from graph.proposers.claude.prompts import data_block
+from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
+from retrieval.survey import Survey
 
 README_LINES = 120
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
@@ -46,18 +46,18 @@ def readme_path(files: list[str]) -> str | None:
     return min(readmes, key=lambda f: (f.count("/"), len(f), f))
 
 
-def orientation(tools: SnapshotTools, survey: Any) -> str:
+def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
     """What a planner reads first besides the shared map: the README head.
 
     The entry units, the survey's counts and key findings and the file list are in the
     shared block every call already carries (``shared_context`` in
-    :mod:`graph.proposers.claude_prompts`), so they are pointed to, not repeated.
+    :mod:`graph.proposers.claude.prompts`), so they are pointed to, not repeated.
     """
     snap = tools.res.snapshot()
     readme = readme_path(snap.files())
     page = _page(tools, readme, README_LINES) if readme else None
     head = f"README head:\n{page}" if page else "README: none found at this revision"
-    n = len(getattr(survey, "findings", None) or [])
+    n = len(survey.findings) if survey is not None else 0
     return (
         f"{head}\n\nThe entry units, a summary of the {n} survey findings and the file list"
         ' are in the shared context above; `survey(category="entry_point")` lists every'

@@ -1,0 +1,146 @@
+"""Which proposer a run uses, and building it: the one place that decides.
+
+Commands (``drafter draft``, ``redraft``, the epistemic draft) and scripts call
+:func:`choose` and :func:`build_proposer` / :func:`build_epistemic_proposer`; they
+print what :func:`choose` says instead of deciding themselves.  ANTHROPIC_API_KEY is
+read here only (:func:`api_key`), and never stored in a run's settings.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from drafter.errors import BadInput
+
+if TYPE_CHECKING:  # the SDK and the rules load when a proposer is built, not before
+    from collections.abc import Callable
+
+    from graph.configuration import Configuration
+    from graph.epistemic.proposer import EpistemicProposerBase
+    from graph.proposer import Proposer
+    from graph.proposers.claude import ToolBudgets
+    from graph.resources import Resources
+
+#: The environment variable holding the Anthropic API key.
+API_KEY_ENV = "ANTHROPIC_API_KEY"
+
+OFFLINE_NOTICE = f"drafter: no {API_KEY_ENV} set; drafting offline from the static survey"
+
+Generator = Literal["claude", "offline"]
+
+
+def api_key() -> str | None:
+    """The Anthropic API key of this process, None when unset or empty."""
+    return os.environ.get(API_KEY_ENV) or None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The proposer kind a command runs, and why."""
+
+    generator: Generator
+    #: Why this kind, in a few words (``--offline``, a key is set, ...).
+    why: str
+    #: A line the command prints on stderr (the fallback to offline), else None.
+    notice: str | None = None
+
+
+def choose(offline: bool, *, keyless: bool = False) -> Choice:
+    """Offline when asked, else Claude, falling back to offline (with a notice) when no
+    API key is set, unless the command sends nothing and so needs no key (``keyless``,
+    an estimate)."""
+    if offline:
+        return Choice("offline", "--offline")
+    if keyless:
+        return Choice("claude", "an estimate sends nothing and needs no key")
+    if api_key():
+        return Choice("claude", f"{API_KEY_ENV} is set")
+    return Choice("offline", f"no {API_KEY_ENV}", notice=OFFLINE_NOTICE)
+
+
+def build_proposer(config: Configuration, resources: Resources) -> Proposer:
+    """The runtime proposer a configuration names; the key is read here, never stored."""
+    if config.generator == "offline":
+        from graph.proposers.offline import OfflineProposer
+        from graph.proposers.offline.recipe import Limits
+
+        # the offline rules read whole files, not the size-capped texts of a context;
+        # they search the index only where it helps (claims), and never wait for it
+        # when the run has none
+        return OfflineProposer(
+            snapshot=resources.snapshot(),
+            survey_source=resources.survey,
+            search=resources.search if resources.use_index else None,
+            limits=Limits.for_run(config.max_records, config.thorough),
+        )
+    from graph.client_settings import request_timeout, retry_policy
+    from graph.context_window import sizes_for
+    from graph.proposers.claude import ClaudeProposer
+
+    key = api_key()
+    if not key:
+        raise BadInput(f"this run drafts with Claude and needs {API_KEY_ENV}")
+    try:
+        retry, timeout = retry_policy(), request_timeout()
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
+    # servers, tests)
+    return ClaudeProposer(
+        config.model,
+        api_key=key,
+        retry=retry,
+        timeout=timeout,
+        budgets=tool_budgets(config),
+        price=config.price,
+        window=sizes_for(config.context_window) if config.context_window else None,
+    )
+
+
+def tool_budgets(config: Configuration) -> ToolBudgets:
+    """The tool calls each kind of Claude conversation may make in this run."""
+    from graph.proposers.claude import ToolBudgets
+
+    return ToolBudgets(
+        plan=config.plan_tool_calls,
+        record=config.record_tool_calls,
+        repair=config.repair_tool_calls,
+        account=config.account_tool_calls,
+    )
+
+
+def build_epistemic_proposer(
+    generator: Generator,
+    model: str | None,
+    budgets: dict[str, int] | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> EpistemicProposerBase:
+    """The epistemic proposer of ``generator``: the rules, or Claude with the given
+    tool budgets (``record``, ``account`` for the sections)."""
+    from graph.epistemic.offline import OfflineEpistemicProposer
+
+    if generator == "offline":
+        return OfflineEpistemicProposer()
+    from graph.client_settings import request_timeout, retry_policy
+    from graph.configuration import resolve_model
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.pricing import table_price
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
+
+    try:
+        retry, timeout = retry_policy(), request_timeout()
+        tools = ToolBudgets(**(budgets or {}))
+    except (ValueError, TypeError) as exc:
+        raise BadInput(str(exc)) from exc
+    chosen = resolve_model(model)
+    inner = ClaudeProposer(
+        chosen,
+        api_key=api_key(),
+        retry=retry,
+        timeout=timeout,
+        budgets=tools,
+        price=table_price(chosen),
+    )
+    return ClaudeEpistemicProposer(inner, announce=announce)

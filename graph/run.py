@@ -1,0 +1,75 @@
+"""One run's bookkeeping, shared by the runtime and the epistemic workflows.
+
+Both keep one SQLite checkpoint per run (``<data dir>/runs/<thread id>.sqlite``) and,
+for a model proposer, a call journal beside it; both continue a stopped run from its
+thread ID alone.  The naming of threads and files and the reading of a stored run
+back for ``--resume`` live here, once, so the two workflows cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from drafter.config import data_dir as default_data_dir
+from drafter.errors import BadInput
+from graph.jsontypes import JsonDict
+
+if TYPE_CHECKING:
+    from langgraph.graph import StateGraph
+
+
+def new_thread_id(rev: str = "") -> str:
+    return f"draft-{secrets.token_hex(4)}"
+
+
+def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:
+    """The run's checkpoint file; a thread ID that could name another path is refused."""
+    if not thread_id or any(c in thread_id for c in "/\\") or thread_id.startswith("."):
+        raise BadInput(f"thread id {thread_id!r} is not valid")
+    root = (data_dir or default_data_dir()) / "runs"
+    root.mkdir(parents=True, exist_ok=True)
+    return root / f"{thread_id}.sqlite"
+
+
+def journal_path(thread_id: str, data_dir: Path | None = None) -> Path:
+    """The run's call journal (graph.journal), beside its checkpoint."""
+    return checkpoint_path(thread_id, data_dir).with_suffix(".calls.sqlite")
+
+
+def existing_checkpoint(thread_id: str, data_dir: Path | None = None) -> Path:
+    """The checkpoint of a run to resume; a run that never started is bad input."""
+    path = checkpoint_path(thread_id, data_dir)
+    if not path.exists():
+        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
+    return path
+
+
+def stored_values(
+    thread_id: str, graph: StateGraph[Any, Any], data_dir: Path | None = None
+) -> JsonDict:
+    """The last saved state of a run of ``graph``, for ``--resume`` to rebuild it from.
+
+    A damaged checkpoint, or a run stopped before its first step was saved, is bad
+    input said in one line: there is nothing to continue."""
+    path = existing_checkpoint(thread_id, data_dir)
+    try:
+        with SqliteSaver.from_conn_string(str(path)) as saver:
+            app = graph.compile(checkpointer=saver)
+            values = dict(app.get_state({"configurable": {"thread_id": thread_id}}).values or {})
+    except (sqlite3.DatabaseError, ValueError) as exc:
+        raise BadInput(
+            f"checkpoint of run {thread_id!r} is unreadable ({str(exc).splitlines()[0]}); "
+            "start a new run",
+            where=str(path),
+        ) from None
+    if not values:
+        raise BadInput(
+            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
+            "to resume; start the draft again"
+        )
+    return values
