@@ -391,6 +391,18 @@ def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
 
 @click.command("draft")
 @_with(_DRAFT_OPTIONS)
+def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
+    """The thread to resume when it is an epistemic run (the kind its run recorded, or
+    for a run from before that record, what its checkpoint holds), else None."""
+    if not resume_thread:
+        return None
+    from graph.run import checkpoint_path
+    from graph.runkind import WorkflowKind, kind_of
+
+    kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
+    return resume_thread if kind == WorkflowKind.epistemic else None
+
+
 def draft_cmd(
     repo: str | None,
     rev: str,
@@ -424,15 +436,8 @@ def draft_cmd(
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
 
-    console = out_console()
-    root = resolve_data_dir(data_dir)
-    epi_resume = None
-    if resume_thread:
-        from graph.run import checkpoint_path
-        from graph.runkind import WorkflowKind, kind_of
-
-        kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
-        epi_resume = resume_thread if kind == WorkflowKind.epistemic else None
+    console, root = out_console(), resolve_data_dir(data_dir)
+    epi_resume = _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
         from graph.epistemic.cli import draft_epistemic
