@@ -24,7 +24,7 @@ from rich.console import Console
 
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
-from drafter.console import err_console, progress_bar
+from drafter.console import progress_bar
 from drafter.errors import BadInput, DrafterError
 from drafter.model import Report
 from graph.configuration import (
@@ -127,13 +127,14 @@ def _announcing(console: Console, factory: ProposerFactory, system: str | None) 
 
 class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates; without a terminal
-    (a script, CI) a plain line on stderr at each stage and every few seconds."""
+    (a script, CI) a plain line at each stage and every few seconds."""
 
     def __init__(self, console: Console):
         self.progress = progress_bar(
             label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
+        self.console = console
         self.lines = not console.is_terminal
         self.t0 = time.monotonic()
         self.last = 0.0
@@ -149,7 +150,8 @@ class _RunProgress:
             return
         self.stage, self.last = stage, now
         count = f" {self.done}/{self.total}" if self.total is not None else ""
-        err_console().print(
+        # on the run's own console, where the bar would be: stderr stays one line on error
+        self.console.print(
             f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
         )
 
