@@ -83,7 +83,7 @@ def _announcing(console: Console, factory: ProposerFactory, system: str | None) 
 
 class _RunProgress:
     """A rich progress bar fed by the graph's per-node updates; without a terminal
-    (a script, CI) a plain line on stderr at each stage and every few seconds."""
+    (a script, CI) a plain line at each stage and every few seconds."""
 
     def __init__(self, console: Console):
         from drafter.console import progress_bar
@@ -92,6 +92,7 @@ class _RunProgress:
             label="[bold]{task.description}", console=console, transient=False
         )
         self.task = self.progress.add_task("pinning revision", total=None)
+        self.console = console
         self.lines = not console.is_terminal
         self.t0 = time.monotonic()
         self.last = 0.0
@@ -107,9 +108,8 @@ class _RunProgress:
             return
         self.stage, self.last = stage, now
         count = f" {self.done}/{self.total}" if self.total is not None else ""
-        from drafter.console import err_console
-
-        err_console().print(
+        # on the run's own console, where the bar would be: stderr stays one line on error
+        self.console.print(
             f"drafter: {stage}{count} ({now - self.t0:.0f} s)", highlight=False, soft_wrap=True
         )
 
@@ -389,8 +389,6 @@ def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
     return apply
 
 
-@click.command("draft")
-@_with(_DRAFT_OPTIONS)
 def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
     """The thread to resume when it is an epistemic run (the kind its run recorded, or
     for a run from before that record, what its checkpoint holds), else None."""
@@ -403,6 +401,8 @@ def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
     return resume_thread if kind == WorkflowKind.epistemic else None
 
 
+@click.command("draft")
+@_with(_DRAFT_OPTIONS)
 def draft_cmd(
     repo: str | None,
     rev: str,

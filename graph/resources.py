@@ -8,7 +8,6 @@ None of these objects is checkpointed — they are rebuilt from ``repo`` and ``r
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +19,6 @@ from graph.jsontypes import JsonDict
 
 #: Chunks per build batch in a run: small, so a stop at the end of the draft is prompt.
 BUILD_BATCH = 64
-#: Nice value of the background build (a draft's own work goes first).
-BACKGROUND_NICE = 10
 
 if TYPE_CHECKING:  # imported on first use: most runs that build Resources never verify
     # (nor index: chromadb loads with the index)
@@ -191,15 +188,12 @@ class Resources:
 
 
 def _background_priority() -> None:
-    """Let the draft have the CPU: this thread (and the model's worker threads it
-    starts) run at a lower priority, and the model uses one thread."""
+    """Leave a core to the draft: the model uses one thread.  The thread is not niced:
+    a niced thread holding the interpreter lock (or the step a closing run waits for)
+    made a loaded machine wait on it (measured: the demo 1.5x slower in wall time)."""
     from retrieval.embeddings import use_threads
 
     use_threads(1)
-    try:  # Linux sets the nice value per thread (task id); elsewhere this is a no-op
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
-    except (AttributeError, OSError):
-        pass
 
 
 def _hit_dict(hit: Any) -> JsonDict:

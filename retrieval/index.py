@@ -13,6 +13,11 @@ Why this shape:
   embeds only the chunks whose text (or path/symbol header) changed.  The cache lives
   in the local data dir in both embedded and server mode: it is an optimisation, and
   losing it only costs time.
+* **What an analyst reads, most needed first.**  Files get roles (:mod:`retrieval.roles`):
+  code, docs, config and prompts are embedded; data, logs and results keep only their
+  opening part for word search (:meth:`Index.lexical`), the rest is listed.  Chunks are
+  embedded and stored batch by batch in the order the caller ranks their files, so dense
+  hits arrive as files do, and a ``stop`` event ends a build between small steps.
 * **One model per collection.**  The model name and version are stored in the
   collection's metadata and checked on every open; a mismatch is refused.
 """

@@ -100,6 +100,16 @@ _DATA_SUFFIXES = frozenset(
 )
 _LOG_SUFFIXES = frozenset(".log .out .err .trace .traj".split())
 _PROMPT_SUFFIXES = frozenset(".j2 .jinja .jinja2 .tmpl .tpl .mustache .hbs .prompt".split())
+#: A folder holding this many files of one data-like extension is a corpus, not docs.
+CORPUS_FILES = 50
+_CORPUS_SUFFIXES = frozenset(".txt .json .xml .html .htm .yaml .yml".split())
+#: Plain text over this size is data (a dump, a transcript), not documentation.
+MAX_PLAIN_TEXT_BYTES = 100_000
+#: A name that starts with a date and time was written by a run.
+_RUN_STAMP = re.compile(r"^\d{8}[_\-T]?\d{4,6}")
+_LOG_NAME = re.compile(
+    r"(^|[_\-.])(log|logs|transcripts?|trajector(y|ies)|history)([_\-.]|$)", re.I
+)
 _LICENCE = re.compile(r"^(licen[cs]e|copying|notice|authors|contributors)(\.[a-z]+)?$", re.I)
 _RESULT_NAME = re.compile(r"(^|[_\-.])(results?|predictions?|scores?|metrics)([_\-.]|$)", re.I)
 _PROMPT_NAME = re.compile(r"prompt|instruction|system_message", re.I)
@@ -184,15 +194,17 @@ def classify(
     *,
     read_by_code: frozenset[str] = frozenset(),
     paths: frozenset[str] = frozenset(),
+    corpora: frozenset[str] = frozenset(),
 ) -> FileRole:
     """The role of one file from its path, size and opening text (``head``, may be empty).
 
     ``read_by_code`` holds the base names that strings of the repository's code name;
     ``paths`` all paths of the revision (a ``.py`` file in a package folder is code even
-    when the folder is called like run output).
+    when the folder is called like run output); ``corpora`` the ``folder/*.ext`` groups
+    of :data:`CORPUS_FILES` or more files (see :func:`corpus_groups`).
     """
     p = PurePosixPath(path)
-    verdict = _by_kind(p, paths) or _by_place_and_shape(p, size, head, read_by_code)
+    verdict = _by_kind(p, paths) or _by_place_and_shape(p, size, head, read_by_code, corpora)
     role, reason, treatment = verdict
     if treatment is None:
         treatment = Treatment.embed if role in READ_ROLES else Treatment.lexical
@@ -239,11 +251,15 @@ def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
         return Role.logs, f"{suffix} file (run output)", None
     if is_code:
         return Role.code, f"{suffix or name} source", None
+    if _RUN_STAMP.match(p.stem):
+        return Role.logs, "named with a run's date and time", None
+    if _LOG_NAME.search(p.stem) and (suffix in _DOC_SUFFIXES or suffix in _STRUCTURED_SUFFIXES):
+        return Role.logs, "named like a log or transcript", None
     return None
 
 
 def _by_place_and_shape(
-    p: PurePosixPath, size: int, head: str, read_by_code: frozenset[str]
+    p: PurePosixPath, size: int, head: str, read_by_code: frozenset[str], corpora: frozenset[str]
 ) -> _Verdict:
     """Config, data, results, prompts and documents: decided by folder, name, size and
     the opening text."""
@@ -254,6 +270,9 @@ def _by_place_and_shape(
     if suffix in _STRUCTURED_SUFFIXES:
         if base in read_by_code and size <= MAX_READ_BACK_BYTES:
             return Role.config, "named by the repository's code", Treatment.embed
+    group = f"{p.parent}/*{suffix}"
+    if suffix in _CORPUS_SUFFIXES and group in corpora:
+        return Role.data, f"one of {CORPUS_FILES}+ {suffix} files in {p.parent}/ (a corpus)", None
     data_dir = next((d for d in folders if d in _DATA_DIRS), None)
     if data_dir is not None:
         return Role.data, f"under {data_dir}/", None
@@ -274,6 +293,8 @@ def _by_place_and_shape(
         return Role.config, f"{suffix or name} settings", None
     if _LICENCE.match(name):
         return Role.docs, "licence or notice text", Treatment.lexical
+    if suffix == ".txt" and size > MAX_PLAIN_TEXT_BYTES:
+        return Role.data, f"plain text over {MAX_PLAIN_TEXT_BYTES // 1000} KB", None
     if suffix in _DOC_SUFFIXES or not suffix:
         if _PROMPT_NAME.search(p.stem):
             return Role.prompt, "named like a prompt", None
@@ -291,6 +312,17 @@ _RECORD_LIST = re.compile(r"^\s*\[\s*\{")
 def _records_shape(head: str) -> bool:
     """A JSON document that opens as an array of objects: rows of a dataset, not settings."""
     return bool(_RECORD_LIST.match(head)) and head.count("{") >= 8
+
+
+def corpus_groups(paths: Iterable[str]) -> frozenset[str]:
+    """``folder/*.ext`` for every folder holding :data:`CORPUS_FILES` or more files of one
+    data-like extension (parsed papers, one JSON per task)."""
+    count: Counter[str] = Counter()
+    for path in paths:
+        p = PurePosixPath(path)
+        if p.suffix.lower() in _CORPUS_SUFFIXES:
+            count[f"{p.parent}/*{p.suffix.lower()}"] += 1
+    return frozenset(g for g, n in count.items() if n >= CORPUS_FILES)
 
 
 def code_named_files(texts: Iterable[str]) -> frozenset[str]:
@@ -325,9 +357,12 @@ def classify_revision(snapshot: Snapshot) -> RoleMap:
         except Exception:  # noqa: BLE001 - an unreadable file names nothing
             continue
     named = code_named_files(texts)
+    corpora = corpus_groups(paths)
     roles = RoleMap()
     for e in entries:
-        roles.files[e.path] = classify(e.path, e.size, read_by_code=named, paths=paths)
+        roles.files[e.path] = classify(
+            e.path, e.size, read_by_code=named, paths=paths, corpora=corpora
+        )
     # the opening text only matters for files that would be read: a line too long to
     # read, a JSON document shaped like a table of records
     second = [

@@ -16,7 +16,7 @@ from drafter.model import LineRange, Verification
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier
 from retrieval.index import make_plan
-from retrieval.roles import Role, Treatment, classify, classify_revision
+from retrieval.roles import Role, Treatment, classify, classify_revision, corpus_groups
 from retrieval.survey.runner import run_survey
 
 AGENT = """\
@@ -96,15 +96,15 @@ def test_roles_of_a_built_repository_each_with_its_reason(repo: Path) -> None:
         "results/run_1/summary.md": (Role.results, Treatment.lexical),
         "dump/state.json": (Role.data, Treatment.lexical),
         "prompts/system.md": (Role.prompt, Treatment.embed),
-        # read as docs, but too large to embed: its opening part is searchable
-        "dump/notes.txt": (Role.docs, Treatment.lexical),
+        # plain text of 5 MB is a dump, not documentation: its opening part is searchable
+        "dump/notes.txt": (Role.data, Treatment.lexical),
     }
     assert all(f.reason for f in roles.files.values())
     assert "named by" in roles.files["conf/agent_settings.json"].reason
     assert "results/" in roles.files["results/run_1/eval.sh"].reason
     left = roles.left_out()
     assert sum(n for n, _ in left.values()) == 6
-    assert "too large to embed" in roles.files["dump/notes.txt"].reason
+    assert "plain text over" in roles.files["dump/notes.txt"].reason
     assert "not embedded" in roles.summary_line()
 
 
@@ -121,6 +121,16 @@ def test_the_same_json_unnamed_by_code_and_large_is_data() -> None:
     pkg = frozenset({"lib/logs/__init__.py", "lib/logs/handler.py"})
     assert classify("lib/logs/handler.py", 900, "", paths=pkg).role is Role.code
     assert classify("runs/a/handler.py", 900, "", paths=pkg).role is Role.logs
+    # names a run writes: a date-time stamp, a log or transcript
+    assert classify("papers/x/20240731_205208_idea_aider.txt", 900).role is Role.logs
+    assert classify("papers/x/log.txt", 900).role is Role.logs
+    assert classify("papers/x/notes.txt", 900).role is Role.docs
+    # fifty parsed papers in one folder are a corpus; the folder's README stays docs
+    corpus = [f"bench/parsed/p{i}.txt" for i in range(50)] + ["bench/parsed/README.md"]
+    groups = corpus_groups(corpus)
+    assert classify("bench/parsed/p1.txt", 900, corpora=groups).role is Role.data
+    assert classify("bench/parsed/README.md", 900, corpora=groups).role is Role.docs
+    assert corpus_groups(corpus[:49]) == frozenset()
 
 
 def test_index_plan_embeds_only_what_is_read_and_bounds_the_rest(repo: Path) -> None:
