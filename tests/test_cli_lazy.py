@@ -4,8 +4,8 @@ Why a test of imports and not of seconds: the help once took 7-9 s because listi
 commands imported every command module, and those imported LangGraph, Chroma, the
 embedder, tree-sitter and the report model at module level.  Timing belongs to
 benchmarks (time the whole process, e.g. ``/usr/bin/time drafter --help``); what a
-test can pin is the cause: the
-modules a fresh interpreter has loaded after printing the help.  Also here: the
+test can pin is the cause: the modules a fresh interpreter has loaded after printing the
+help.  Also here: the
 constants the light command modules spell out agree with the heavy modules they stand
 in for.
 """
