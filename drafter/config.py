@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from platformdirs import user_data_dir
 
@@ -17,6 +19,8 @@ from drafter.errors import BadInput
 ENV_DATA_DIR = "DRAFTER_DATA_DIR"
 ENV_CHROMA_URL = "DRAFTER_CHROMA_URL"
 ENV_MODEL = "DRAFTER_MODEL"
+
+N = TypeVar("N", int, float)
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -53,3 +57,24 @@ def usable_dir(path: Path, what: str) -> Path:
 def chroma_url(override: str | None = None) -> str | None:
     """The Chroma server URL for server mode, or None for an embedded persistent client."""
     return override or os.environ.get(ENV_CHROMA_URL) or None
+
+
+def env_number(
+    name: str, default: N, parse: Callable[[str], N], ok: Callable[[N], bool], expect: str
+) -> N:
+    """$``name`` read with ``parse`` when it is set and not blank, else ``default``.
+
+    One shape for every numeric environment setting (timeouts, retries, backoff): a value
+    ``parse`` refuses or ``ok`` rejects raises ``ValueError("NAME must be <expect>, not
+    '<raw>'")``, which the commands turn into one line and exit 2.
+    """
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = parse(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be {expect}, not {raw!r}") from None
+    if not ok(value):
+        raise ValueError(f"{name} must be {expect}, not {raw!r}")
+    return value

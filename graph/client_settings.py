@@ -19,9 +19,7 @@ A bad value is bad input: one line naming the variable, exit 2.
 
 from __future__ import annotations
 
-import math
-import os
-
+from drafter.config import env_number
 from graph.configuration import retry_base_seconds
 from graph.proposers.claude.client import RetryPolicy
 
@@ -36,35 +34,24 @@ MAX_RETRIES = 20
 
 def request_timeout() -> float:
     """$DRAFTER_REQUEST_TIMEOUT in seconds (> 0), else :data:`DEFAULT_TIMEOUT`."""
-    raw = os.environ.get(ENV_TIMEOUT)
-    if raw is None or not raw.strip():
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not (0 < value <= MAX_TIMEOUT):
-        raise ValueError(
-            f"{ENV_TIMEOUT} must be a number of seconds above 0 and at most "
-            f"{MAX_TIMEOUT:g}, not {raw!r}"
-        )
-    return value
+    return env_number(
+        ENV_TIMEOUT,
+        DEFAULT_TIMEOUT,
+        float,
+        lambda v: 0 < v <= MAX_TIMEOUT,
+        f"a number of seconds above 0 and at most {MAX_TIMEOUT:g}",
+    )
 
 
 def retry_count() -> int:
     """$DRAFTER_RETRIES (a whole number 0..20), else :data:`DEFAULT_RETRIES`."""
-    raw = os.environ.get(ENV_RETRIES)
-    if raw is None or not raw.strip():
-        return DEFAULT_RETRIES
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_RETRIES:
-        raise ValueError(
-            f"{ENV_RETRIES} must be a whole number from 0 to {MAX_RETRIES}, not {raw!r}"
-        )
-    return value
+    return env_number(
+        ENV_RETRIES,
+        DEFAULT_RETRIES,
+        lambda raw: int(raw.strip()),
+        lambda v: 0 <= v <= MAX_RETRIES,
+        f"a whole number from 0 to {MAX_RETRIES}",
+    )
 
 
 def retry_policy() -> RetryPolicy:

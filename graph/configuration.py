@@ -14,7 +14,7 @@ import os
 from dataclasses import asdict, dataclass, field
 
 from drafter import defaults
-from drafter.config import ENV_MODEL
+from drafter.config import ENV_MODEL, env_number
 from graph.context_window import check_window, window_settings
 from graph.costs import Budget, Price
 from graph.jsontypes import JsonDict
@@ -48,16 +48,13 @@ def resolve_model(cli_value: str | None = None) -> str:
 
 def retry_base_seconds() -> float:
     """$DRAFTER_RETRY_BASE_SECONDS, else :data:`DEFAULT_RETRY_BASE`; bad values are bad input."""
-    raw = os.environ.get(ENV_RETRY_BASE)
-    if raw is None or not raw.strip():
-        return DEFAULT_RETRY_BASE
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise ValueError(f"{ENV_RETRY_BASE} must be a non-negative number of seconds, not {raw!r}")
-    return value
+    return env_number(
+        ENV_RETRY_BASE,
+        DEFAULT_RETRY_BASE,
+        float,
+        lambda v: 0 <= v < math.inf,
+        "a non-negative number of seconds",
+    )
 
 
 def endpoint_settings(
