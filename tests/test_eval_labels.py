@@ -119,21 +119,6 @@ def test_alignment_against_labels(
     assert after.recall > (before.recall or 0.0)
 
 
-SAVED = sorted(p.name.removesuffix(".labels.json") for p in DATA.glob("*.labels.json"))
-
-
-@pytest.mark.parametrize("name", SAVED)
-def test_every_saved_pair_is_whole(name: str, gold_dir: Path) -> None:
-    """Structure only, for every saved pair (also those no score test lists yet): the
-    labels cover their side completely and name only existing records, the draft is the
-    labelled revision, and every gold and draft witness has a saved location -- so a
-    pair added as evaluation data cannot fail later, mid-fit, on a gap."""
-    labels, gold, draft, _, _ = _pair(name, gold_dir)  # runs check_complete
-    assert labels.name == name and labels.draft == f"{name}.draft.json"
-    assert draft.source is not None and labels.revision == draft.source.revision
-    assert labels.answers, "a pair whose draft covers nothing teaches the eval nothing"
-
-
 def test_saved_sample_locations_match_the_verifier(tmp_path: Path, gold_dir: Path) -> None:
     labels, gold, draft, _, _ = _pair("sample-offline", gold_dir)
     cached = cached_locate(DATA / "sample-offline.locations.json")
