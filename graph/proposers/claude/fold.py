@@ -102,8 +102,8 @@ def folded_answer(name: str, raw: Any, text: str, span: SpanFn | None) -> str:
     what = head + (_grep_files(text) if name == "grep" else "")
     return _safe(
         f"[folded {name} answer: {what}. Its text is no longer in this conversation "
-        "(older tool answers are folded to keep requests small; what you wrote about it, "
-        f"if anything, is in your turn above). To see it again: {_again(name, raw, span)}]"
+        "(older tool answers are folded to keep requests small; your notes on it, if you "
+        f"took any, are in your own turns). To see it again: {_again(name, raw, span)}]"
     )
 
 
