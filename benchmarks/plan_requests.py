@@ -17,7 +17,10 @@ Printed per request: bytes of the JSON body, estimated tokens (bytes / 3.5, as
 is split into blocks (tool definitions, system blocks, message blocks); the longest
 prefix that ends where an earlier request of the run put a cache breakpoint is read,
 the rest up to this request's last breakpoint is written.  Approximate (the API counts
-tokens and looks back at most 20 blocks), but the same measure for every checkout.
+tokens and looks back at most 20 blocks), but the same measure for every checkout.  The
+last lines total them, and price the input in plain input tokens (cache reads at 0.1x,
+writes at 1.25x, the API's multipliers).  To measure the code before a change, run this
+script with ``PYTHONPATH`` pointing at an export of that commit (``git archive``).
 
     .venv/bin/python benchmarks/plan_requests.py REPO --rev REV [--no-index] [--transcript T]
 """
@@ -214,7 +217,7 @@ def main() -> None:
     print(f"{args.repo} @ {args.rev}: {len(model.log)} planning requests, plan of {len(got.items)}")
     cols = ("turn", "calls", "bytes", "~tokens", "cache read", "cache write")
     print("{:>4} {:<22} {:>9} {:>8} {:>11} {:>12}".format(*cols))
-    total = written = 0
+    total = written = cached = 0
     figures = zip(model.sizes, cache_figures(model.log), strict=True)
     for i, (size, (read, write)) in enumerate(figures, 1):
         calls = ",".join(n for n, _ in turns[i - 1][1]) if i <= len(turns) else "submit_plan"
@@ -223,8 +226,16 @@ def main() -> None:
         print(f"{i:>4} {calls[:22]:<22} {size:>9,} {tokens:>8,} {read:>11,} {write:>12,}")
         total += size
         written += write
+        cached += read
     tokens = int(total / CHARS_PER_TOKEN)
-    print(f"all requests: {total:,} bytes (~{tokens:,} tokens); cache writes {written:,} bytes")
+    # what the input costs in plain input tokens: reads at 0.1x, writes at 1.25x, the rest 1x
+    plain = total - cached - written
+    paid = int((0.1 * cached + 1.25 * written + max(0, plain)) / CHARS_PER_TOKEN)
+    print(f"all requests: {total:,} bytes (~{tokens:,} tokens)")
+    print(
+        f"cache reads {cached:,} bytes, cache writes {written:,} bytes; input priced as "
+        f"~{paid:,} plain input tokens (reads 0.1x, writes 1.25x)"
+    )
 
 
 if __name__ == "__main__":
