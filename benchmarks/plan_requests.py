@@ -45,7 +45,9 @@ MODEL_CALLS = r"messages\.create|chat\.completions|ChatCompletion|anthropic\.|op
 class ScriptedPlanner:
     """Answers each planning request with the next scripted turn."""
 
-    def __init__(self, turns: list[tuple[str, list[tuple[str, dict[str, Any]]]]], plan: dict):
+    def __init__(
+        self, turns: list[tuple[str, list[tuple[str, dict[str, Any]]]]], plan: dict[str, Any]
+    ):
         self.turns, self.plan = turns, plan
         self.log: list[dict[str, Any]] = []
         self.sizes: list[int] = []  # bytes of each request body as the SDK sent it
