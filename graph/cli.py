@@ -61,6 +61,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
         config.repair_rounds,
         price=config.price,
         page_tokens=int(page / CHARS_PER_TOKEN) if page else None,
+        record_context_bytes=config.record_context_bytes,
     )
 
 
