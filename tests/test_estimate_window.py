@@ -58,3 +58,20 @@ def test_context_window_lowers_the_estimate_through_the_opening(
     assert main([*args, "--context-window", str(WINDOW)]) == 0
     with_window = _low_usd(capsys.readouterr().out)
     assert with_window < without
+
+
+def test_the_planner_conversation_is_counted_folded() -> None:
+    """The planner re-sends older tool answers folded to a line (graph.proposers.claude
+    .fold), so its reads grow by a line per turn, not by a page; record conversations
+    still re-send every answer whole."""
+    from graph.estimate import FOLDED_ANSWER, Conversation, Tokens
+
+    whole = Conversation(turns=16, opening=5_000, answer=5_000, submit=1_000)
+    folded = Conversation(16, 5_000, 5_000, 1_000, folded=FOLDED_ANSWER)
+    a, b = Tokens(), Tokens()
+    a.add(10_000, whole, 1)
+    b.add(10_000, folded, 1)
+    assert b.cache_read < a.cache_read / 2
+    # the last request carries one whole answer and fourteen folded ones
+    assert folded.sent(15) == 5_000 + 15 * 150 + 5_000 + 14 * FOLDED_ANSWER
+    assert folded.sent(1) == whole.sent(1)  # nothing to fold yet
