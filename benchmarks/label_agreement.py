@@ -5,9 +5,11 @@ precision and recall.  Whether that is attainable depends on how far two careful
 labellers agree with each other on the same draft and gold report.  A second
 labelling, made blind to the first and to every score, is saved for some pairs in
 ``tests/data/eval_labels/second/`` (same file name as the first; the draft is the
-first labelling's, beside the folder).  This prints, for each, the second labelling's
-figures against the first in the terms of ``benchmarks/loso.py`` (links, "gold record
-is covered", "draft record covers"), so the two tables can be read side by side.
+first labelling's, beside the folder; once a pair is adjudicated from the two, the
+file beside the draft is the adjudicated one and the first is kept in ``first/``).
+This prints, for each, the second labelling's figures against the first in the terms
+of ``benchmarks/loso.py`` (links, "gold record is covered", "draft record covers"), so
+the two tables can be read side by side.
 
     .venv/bin/python benchmarks/label_agreement.py [--gold-dir DIR]
 """
@@ -44,10 +46,13 @@ def agreement(name: str, gold_dir: Path, data: Path = DATA) -> tuple[Agreement, 
     from evals.gold import load
     from evals.labels import check_complete, load_labels
 
-    first = load_labels(data / f"{name}.labels.json")
+    # Once a pair is adjudicated, the file beside the draft is the adjudicated one
+    # and the first labelling is kept in first/: compare the two labellers.
+    kept = data / "first" / f"{name}.labels.json"
+    first = load_labels(kept if kept.is_file() else data / f"{name}.labels.json")
     second = load_labels(data / "second" / f"{name}.labels.json")
     gold = load(first.gold_path(gold_dir), "gold")
-    draft = load(first.draft_path, "draft")
+    draft = load(data / f"{name}.draft.json", "draft")
     check_complete(first, gold, draft)
     check_complete(second, gold, draft)
     g_ids = [r.id for r in gold.records]
