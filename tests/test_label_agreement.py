@@ -34,24 +34,22 @@ def test_every_second_labelling_is_complete(name: str, gold_dir: Path) -> None:
 
 def test_one_moved_link_moves_each_figure(tmp_path: Path, gold_dir: Path) -> None:
     name = "sample-offline"
-    for suffix in (".labels.json", ".draft.json"):
-        shutil.copy(DATA / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
+    # the first labelling (draft-record form), kept in first/ once the pair was adjudicated
+    first_file = DATA / "first" / f"{name}.labels.json"
+    shutil.copy(first_file, tmp_path / f"{name}.labels.json")
+    shutil.copy(DATA / f"{name}.draft.json", tmp_path / f"{name}.draft.json")
     (tmp_path / "second").mkdir()
-    data = json.loads((DATA / f"{name}.labels.json").read_text(encoding="utf-8"))
+    data = json.loads(first_file.read_text(encoding="utf-8"))
     linked = [d for d, e in data["draft_records"].items() if e["gold"]]
     moved = linked[0]
     data["draft_records"][moved]["gold"] = []  # the second labeller drops one record's links
     (tmp_path / "second" / f"{name}.labels.json").write_text(json.dumps(data), encoding="utf-8")
     first_links = sum(
         len(e["gold"])
-        for e in json.loads((DATA / f"{name}.labels.json").read_text(encoding="utf-8"))[
-            "draft_records"
-        ].values()
+        for e in json.loads(first_file.read_text(encoding="utf-8"))["draft_records"].values()
     )
     dropped = len(
-        json.loads((DATA / f"{name}.labels.json").read_text(encoding="utf-8"))["draft_records"][
-            moved
-        ]["gold"]
+        json.loads(first_file.read_text(encoding="utf-8"))["draft_records"][moved]["gold"]
     )
     agr, n1, n2 = agreement(name, gold_dir, tmp_path)
     assert (n1, n2) == (first_links, first_links - dropped)
