@@ -340,6 +340,9 @@ def eval_structure_cmd(repo: str, rev: str, out: Path) -> None:
 
     check_output_path(out)
     with Snapshot(repo, rev) as snap:
-        cmap = from_survey(run_survey(snap))
+        cmap = from_survey(run_survey(snap), snap)
         cmap.save(out, snap.sha)
-    click.echo(f"{out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")
+    click.echo(
+        f"{out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls, "
+        f"{len(cmap.copies)} copies"
+    )
