@@ -136,6 +136,53 @@ def test_support_by_hand() -> None:
     assert witness_support(rep, fixed).summary()["n"] == 2
 
 
+def _support_record(blocks: list[object]) -> object:
+    from drafter.model import RecordSection as Section
+    from drafter.model import Report, ReportType
+
+    rec = Record(id="RT-BAP-x", label="Generated code runs", blocks=blocks)  # type: ignore[arg-type]
+    return Report(
+        system="s", type=ReportType.runtime, sections=[Section(title="Paths", records=[rec])]
+    )
+
+
+def test_quotes_after_one_paragraph_are_all_cited_by_it() -> None:
+    """A record that argues first and quotes after: every quote of the run is cited by
+    the paragraph before it.  Read one witness at a time, only the first was; the rest
+    fell back to the label and the first 400 characters, which name none of them."""
+    filler = "This paragraph sets the scene at length without naming any code. " * 8
+    rep = _support_record(
+        [
+            Paragraph(text=filler),
+            Paragraph(
+                text="Channel: the model's code goes to exec(forward_str, globals(), namespace) "
+                "and is bound by setattr(AgentSystem, 'forward', func)."
+            ),
+            WitnessBlock(
+                witness=Witness(quote="exec(forward_str, globals(), namespace)", path="s.py")
+            ),
+            WitnessBlock(
+                witness=Witness(quote='setattr(AgentSystem, "forward", func)', path="s.py")
+            ),
+        ]
+    )
+
+    def zero(a: list[str], b: list[str]) -> np.ndarray:
+        return np.zeros((len(a), len(b)))
+
+    first, second = witness_support(rep, zero).items  # type: ignore[arg-type]
+    assert first.overlap == 1.0
+    assert second.overlap == 1.0 and second.support == 0.5
+
+
+def test_identifier_overlap_counts_a_name_used_as_the_start_of_a_word() -> None:
+    quote = "exec(forward_str, globals(), namespace)"
+    prose = "The draft executes forward_str in the module's globals namespace."
+    assert identifier_overlap(quote, prose) == 1.0  # exec ~ executes
+    assert identifier_overlap("y = computes(items)", "it compute the item") == 1.0  # both ways
+    assert identifier_overlap("gen = 1", "generated text") == 0.0  # too short to stretch
+
+
 @pytest.fixture(scope="module")
 def sample_snapshot(sample: SampleRepo):  # type: ignore[no-untyped-def]
     with Snapshot(sample.path, SAMPLE_SHA) as snap:
