@@ -298,3 +298,52 @@ def test_lead_labels_match_whatever_their_case() -> None:
         "form": SAME,
         "substrate": SAME,
     }
+
+
+def test_a_lead_value_stops_at_its_paragraph() -> None:
+    """The last lead field of a paragraph is followed by a paragraph that opens in lower
+    case; read across paragraphs, the substrate took that whole paragraph in."""
+    from evals.content import lead_values
+
+    rec = Record(
+        id="RT-CMP-g",
+        label="g",
+        blocks=[
+            Paragraph(
+                text="Source-native identity: LLMAgentBase.model. Representational form: "
+                "distributed-parametric provider model. Storage substrate: an external deployment."
+            ),
+            Paragraph(text="max_tokens is 4096 in one script and 1024 in another."),
+        ],
+    )
+    values = lead_values(rec, "CMP")
+    assert values["substrate"] == "an external deployment."
+    assert values["form"] == "distributed-parametric provider model."
+
+
+def test_form_is_compared_on_its_leading_statement() -> None:
+    """A draft that states the form and then qualifies it at length agrees with a gold
+    that states the same form alone; a different form still disagrees."""
+    gold = _rec(
+        "RT-CMP-g",
+        "Source-native identity: args.model. Representational form: distributed-parametric. "
+        "Storage substrate: external provider deployment.",
+    )
+    long_form = (
+        "Representational form: distributed-parametric; each request is the growing message "
+        "list sent with temperature 0.8, max tokens 4096 and a JSON response format, and the "
+        "reply is parsed into the candidate dictionary with thought, name and code keys."
+    )
+    draft = _rec(
+        "RT-CMP-d",
+        f"Source-native identity: args.model. {long_form} Storage substrate: external provider "
+        "deployment — nothing of the model is in the repository, no key or base URL is set.",
+    )
+    other = _rec("RT-CMP-o", "Representational form: natural-language templates; kept as text.")
+    got = {
+        c.field: c.outcome
+        for c in content_agreement(_one_pair(gold, draft), lexical_similarity).comparisons
+    }
+    assert got == {"identity": SAME, "form": SAME, "substrate": SAME}
+    ca = content_agreement(_one_pair(gold, other), lexical_similarity)
+    assert {c.field: c.outcome for c in ca.comparisons}["form"] == DISAGREE
