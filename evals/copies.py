@@ -90,6 +90,17 @@ class LineMap:
             out = lo_b + round((line - lo_a) * (hi_b - lo_b) / (hi_a - lo_a))
         return min(max(out, 1), max(self.b_lines, 1))
 
+    def project_exact(self, line: int) -> int | None:
+        """The line of ``b`` holding the same text as line ``line`` of ``a``; None when
+        that line is not in a matching block (the copies differ there)."""
+        starts = [x for x, _, _ in self.blocks]
+        k = bisect.bisect_right(starts, line) - 1
+        if k >= 0:
+            x, y, n = self.blocks[k]
+            if line < x + n:
+                return y + (line - x)
+        return None
+
     def to_json(self) -> list[object]:
         return [self.a, self.b, self.a_lines, self.b_lines, [list(b) for b in self.blocks]]
 

@@ -118,25 +118,37 @@ class CodeMap:
                 out.append(node)
         return out
 
-    def counterparts(self, path: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    def counterparts(
+        self, path: str, start: int, end: int, exact: bool = False
+    ) -> list[tuple[str, int, int]]:
         """The lines ``start``-``end`` of ``path`` in each copy of that file
-        (``(path, start, end)``; none when the file has no copy)."""
+        (``(path, start, end)``; none when the file has no copy).  With ``exact`` only
+        copies where both ends are lines of the same text (see LineMap.project_exact)."""
         out: list[tuple[str, int, int]] = []
         for m in self._copies_of.get(path, ()):
-            a, b = m.project(start), m.project(end)
+            if exact:
+                ea, eb = m.project_exact(start), m.project_exact(end)
+                if ea is None or eb is None:
+                    continue
+                a, b = ea, eb
+            else:
+                a, b = m.project(start), m.project(end)
             out.append((m.b, min(a, b), max(a, b)))
         return out
 
-    def copied(self, witnesses: Iterable[LocatedWitness]) -> list[LocatedWitness]:
+    def copied(
+        self, witnesses: Iterable[LocatedWitness], exact: bool = False
+    ) -> list[LocatedWitness]:
         """Each located witness again at the matching lines of every copy of its file
         (same quote, owner and fingerprint; only the path and lines differ), so witness
-        overlap and nearby-line credit see a quote of one copy in the others too."""
+        overlap and nearby-line credit see a quote of one copy in the others too.  With
+        ``exact`` only where the copy holds the same text at both ends of the quote."""
         out: list[LocatedWitness] = []
         for w in witnesses:
             span = w.span
             if span is None:
                 continue
-            for path, start, end in self.counterparts(w.path, span.start, span.end):
+            for path, start, end in self.counterparts(w.path, span.start, span.end, exact):
                 lines = LineRange(start=start, end=end)
                 out.append(
                     replace(

@@ -157,3 +157,47 @@ def test_no_adas_link_reads_zero_on_the_call_path(adas: dict[str, LabelledPair],
         values = pair.parts.part(part)[pair.accepted]
         known = values[~np.isnan(values)]  # NaN: the part cannot say (documents only)
         assert (known == 0).sum() == 0, (part, known)
+
+
+def test_line_recall_counts_the_same_text_in_a_copy_as_equivalent() -> None:
+    """An equivalent hit needs the same text: a draft quote at the matching line of a
+    copy counts, one on lines the copies do not share does not, and without the code
+    map (file names differ) neither does."""
+    from evals.metrics import witness_hits
+
+    cmap = _two_copies()
+    gold = [_lw("one/search.py", 15)]
+    same_text = [_lw("two/two_search.py", 17)]
+    inserted = [_lw("one/search.py", 11, quote="value_10 = 1"), _lw("two/two_search.py", 11)]
+    assert witness_hits(gold, same_text, cmap).gold_equivalent == [True]
+    assert witness_hits(gold, same_text).gold_equivalent == [False]
+    # line 11 of two/two_search.py is an inserted line: no same text in one/search.py
+    assert witness_hits(inserted[:1], inserted[1:], cmap).gold_equivalent == [False]
+
+
+def test_adas_model_draft_equivalent_hits_across_copied_prompt_modules(
+    adas: dict[str, LabelledPair], gold_dir: Path
+) -> None:
+    """The reference quotes one benchmark's prompt module, the draft another's (the
+    files are named after their folders, so the same-file-name rule misses them)."""
+    from evals.gold import load
+    from evals.located import cached_fingerprint, cached_locate
+    from evals.metrics import witness_hits
+    from evals.witnesses import locate_report
+
+    labels = adas["adas-2702bee-model"].labels
+    gold = load(labels.gold_path(gold_dir), "gold")
+    draft = load(labels.draft_path, "draft")
+    saved = DATA / "adas-2702bee-model.locations.json"
+    loc, text = cached_locate(saved), cached_fingerprint(saved)
+    gw = locate_report(gold, loc, text=text).all()
+    dw = locate_report(draft, loc, text=text).all()
+    cmap, _ = load_code_map(DATA / "adas-2702bee.codemap.json")
+    without, with_map = witness_hits(gw, dw), witness_hits(gw, dw, cmap)
+    assert sum(with_map.gold_equivalent) > sum(without.gold_equivalent)
+    prompts = [
+        w.path
+        for (w, _), e in zip(with_map.gold, with_map.gold_equivalent, strict=True)
+        if e and w.path.endswith("_prompt.py")
+    ]
+    assert prompts, "no prompt-module quote counted in its copy"
