@@ -27,6 +27,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from evals.witnesses import MIN_TEXT_LINE
 
@@ -105,14 +106,16 @@ class LineMap:
         return [self.a, self.b, self.a_lines, self.b_lines, [list(b) for b in self.blocks]]
 
     @classmethod
-    def from_json(cls, row: list[object]) -> LineMap:
+    def from_json(cls, row: Any) -> LineMap:
+        """A map saved by :meth:`to_json`; TypeError or ValueError when it is not one."""
+        if not isinstance(row, list) or len(row) != 5 or not isinstance(row[4], list):
+            raise TypeError(f"not a saved line map: {str(row)[:80]}")
         a, b, na, nb, blocks = row
-        assert isinstance(blocks, list)
         return cls(
             str(a),
             str(b),
-            int(str(na)),
-            int(str(nb)),
+            int(na),
+            int(nb),
             tuple((int(x), int(y), int(n)) for x, y, n in blocks),
         )
 

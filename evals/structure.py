@@ -240,7 +240,7 @@ def load(path: Path) -> tuple[CodeMap, str]:
         calls = [(int(a), int(b)) for a, b in data["calls"]]
         copies = [LineMap.from_json(row) for row in data.get("copies", [])]
         revision = str(data["revision"])
-    except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise BadInput(f"{path}: not a saved code map: {exc}") from None
     return CodeMap(functions, calls, copies), revision
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from drafter.errors import BadInput
 from drafter.model import LineRange, Verification, VerifyStatus, Witness
 from evals.alignment import Side, witness_matrix
 from evals.copies import LineMap, find_copies, line_map
@@ -115,6 +116,10 @@ def test_saved_code_map_without_copies_still_loads(tmp_path: Path) -> None:
     old.write_text('{"revision": "abc", "functions": [["a.py", 1, 3]], "calls": []}')
     cmap, rev = load_code_map(old)
     assert (rev, cmap.copies) == ("abc", [])
+    bad = tmp_path / "bad.codemap.json"
+    bad.write_text('{"revision": "abc", "functions": [], "calls": [], "copies": [["a.py", 3]]}')
+    with pytest.raises(BadInput, match="not a saved code map"):
+        load_code_map(bad)
 
 
 @pytest.fixture(scope="module")
