@@ -84,3 +84,78 @@ def test_scores_object_quotes_only_lines_that_compute_or_compare_a_score(
     assert not bad, bad
     assert not any("ids.py" in r.label for r in scores), [r.label for r in scores]
     assert all(w.verified for w in draft.witnesses)
+
+
+PROMPT_REPO = {
+    "README.md": "# Agentlib\n\nA library: `from agentlib.agents import Agent`.\n",
+    "agentlib/__init__.py": "",
+    "agentlib/prompts/agent.yaml": (
+        "system_prompt: |-\n"
+        "  You are an assistant who solves tasks step by step. You must answer in JSON.\n"
+        "  Always explain your reasoning before you give the final answer.\n"
+    ),
+    "agentlib/prompts/structured_agent.yaml": (
+        "system_prompt: |-\n"
+        "  You are an assistant who answers with structured output only. You must not chat.\n"
+        "  Always return one JSON object that follows the schema you are given.\n"
+    ),
+    "agentlib/models.py": (
+        "import litellm\n\n\n"
+        "class Model:\n"
+        "    def __init__(self, model_id):\n"
+        "        self.model_id = model_id\n\n"
+        "    def generate(self, messages):\n"
+        "        return litellm.completion(model=self.model_id, messages=messages)\n"
+    ),
+    "agentlib/agents.py": (
+        "import importlib.resources\n\nimport yaml\n\n\n"
+        "class BaseAgent:\n"
+        "    def __init__(self, model, prompt_templates=None):\n"
+        "        self.model = model\n"
+        "        self.prompt_templates = prompt_templates or {}\n\n"
+        "    def step(self, task):\n"
+        '        system = self.prompt_templates["system_prompt"]\n'
+        '        messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]\n'
+        "        return self.model.generate(messages)\n\n\n"
+        "class Agent(BaseAgent):\n"
+        "    def __init__(self, model, structured=False):\n"
+        "        if structured:\n"
+        "            prompt_templates = yaml.safe_load(\n"
+        '                importlib.resources.files("agentlib.prompts").joinpath("structured_agent.yaml").read_text()\n'
+        "            )\n"
+        "        else:\n"
+        "            prompt_templates = yaml.safe_load(\n"
+        '                importlib.resources.files("agentlib.prompts").joinpath("agent.yaml").read_text()\n'
+        "            )\n"
+        "        super().__init__(model, prompt_templates=prompt_templates)\n"
+    ),
+    "tests/test_agent.py": (
+        "from agentlib.agents import Agent\nfrom agentlib.models import Model\n\n\n"
+        "def test_agent():\n"
+        '    model = Model("vendor/tiny")\n'
+        '    assert Agent(model).step("2+2") is not None\n'
+    ),
+}
+
+
+def test_prompt_file_read_into_an_attribute_is_followed_to_the_model_that_gets_it(
+    tmp_path: Path,
+) -> None:
+    """A YAML prompt read in a constructor, handed on as ``prompt_templates`` and used by
+    a method that calls the model object is sent to a model: its prompt object and its
+    authority path say where, not a test's model and not "read by code".  A file whose
+    name ends another's (``structured_agent.yaml``) is read at its own line."""
+    draft = draft_files(tmp_path, PROMPT_REPO, system="agentlib", thorough=True)
+    text = {r.label: " ".join(getattr(b, "text", "") for b in r.blocks) for r in draft.records}
+    for name in ("agent.yaml", "structured_agent.yaml"):
+        bap = f"Prompt file agentlib/prompts/{name} to the model"
+        assert bap in text, sorted(text)
+        assert "BaseAgent.step() in agentlib/agents.py:14" in text[bap], text[bap]
+        assert "tests/" not in text[bap], text[bap]
+    obj = next(label for label in text if label.startswith("Shipped prompt files in agentlib/"))
+    assert "sends it to a model: BaseAgent.step()" in text[obj], text[obj]
+    bap_ = next(r for r in draft.records if r.label.endswith("structured_agent.yaml to the model"))
+    assert any('"structured_agent.yaml"' in w.quote for w in bap_.witnesses), bap_.witnesses
+    assert not any('"agent.yaml"' in w.quote for w in bap_.witnesses), bap_.witnesses
+    assert all(w.verified for w in draft.witnesses)
+
