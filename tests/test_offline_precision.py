@@ -115,17 +115,20 @@ PROMPT_REPO = {
         "        self.prompt_templates = prompt_templates or {}\n\n"
         "    def step(self, task):\n"
         '        system = self.prompt_templates["system_prompt"]\n'
-        '        messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]\n'
+        '        messages = [{"role": "system", "content": system}, '
+        '{"role": "user", "content": task}]\n'
         "        return self.model.generate(messages)\n\n\n"
         "class Agent(BaseAgent):\n"
         "    def __init__(self, model, structured=False):\n"
         "        if structured:\n"
         "            prompt_templates = yaml.safe_load(\n"
-        '                importlib.resources.files("agentlib.prompts").joinpath("structured_agent.yaml").read_text()\n'
+        '                importlib.resources.files("agentlib.prompts")'
+        '.joinpath("structured_agent.yaml").read_text()\n'
         "            )\n"
         "        else:\n"
         "            prompt_templates = yaml.safe_load(\n"
-        '                importlib.resources.files("agentlib.prompts").joinpath("agent.yaml").read_text()\n'
+        '                importlib.resources.files("agentlib.prompts")'
+        '.joinpath("agent.yaml").read_text()\n'
         "            )\n"
         "        super().__init__(model, prompt_templates=prompt_templates)\n"
     ),
@@ -159,3 +162,80 @@ def test_prompt_file_read_into_an_attribute_is_followed_to_the_model_that_gets_i
     assert not any('"agent.yaml"' in w.quote for w in bap_.witnesses), bap_.witnesses
     assert all(w.verified for w in draft.witnesses)
 
+
+def _search_py(extra: str = "") -> str:
+    return (
+        "import argparse\nimport json\nimport os\n\nimport litellm\n\n\n"
+        "def search(args):\n"
+        '    file_path = os.path.join(args.save_dir, f"{args.expr_name}_run_archive.json")\n'
+        "    if os.path.exists(file_path):\n"
+        '        with open(file_path, "r") as json_file:\n'
+        "            archive = json.load(json_file)\n"
+        "    else:\n"
+        "        archive = []\n"
+        '    out = litellm.completion(model="vendor/m", messages=[str(archive)])\n'
+        "    archive.append(str(out))\n"
+        f"{extra}"
+        '    with open(file_path, "w") as json_file:\n'
+        "        json.dump(archive, json_file, indent=4)\n\n\n"
+        "def parse():\n"
+        "    ap = argparse.ArgumentParser()\n"
+        '    ap.add_argument("--save_dir", default="results")\n'
+        '    ap.add_argument("--expr_name", default="run")\n'
+        "    return ap.parse_args()\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    search(parse())\n"
+    )
+
+
+STORE_REPO = {
+    "README.md": (
+        "# Searcher\n\nRun `python _a/search.py`, `python _b/search.py` or `python _c/search.py`.\n"
+    ),
+    # the first copy in path order is the odd one out: the copy kept is planned second
+    "_a/search.py": _search_py('    with open("notes.txt", "w") as f:\n        f.write("x")\n'),
+    "_b/search.py": _search_py(),
+    "_c/search.py": _search_py(),
+}
+
+
+def test_stored_state_id_names_its_file_without_a_plan_order_suffix(tmp_path: Path) -> None:
+    """The run archive every sibling copy writes and reads back is one object whose ID
+    comes from the file it names, whichever copy the folding kept."""
+    draft = draft_files(tmp_path, STORE_REPO, system="searcher")
+    stores = [r for r in draft.records_of_kind("OBJ") if r.label.startswith("Stored state")]
+    assert [r.id for r in stores] == ["RT-OBJ-run-archive-json"], [
+        (r.id, r.label) for r in draft.records
+    ]
+    ids = [r.id for r in draft.records]
+    assert len(ids) == len(set(ids)), ids
+
+
+def _state_py(step: str) -> str:
+    return (
+        "import json\nimport os\n\nimport litellm\n\n\n"
+        f"def {step}(out_dir):\n"
+        '    path = os.path.join(out_dir, "state.json")\n'
+        "    state = {}\n"
+        "    if os.path.exists(path):\n"
+        "        with open(path) as f:\n"
+        "            state = json.load(f)\n"
+        f'    state["{step}"] = str(litellm.completion(model="vendor/m", messages=["{step}"]))\n'
+        '    with open(path, "w") as f:\n'
+        "        json.dump(state, f)\n\n\n"
+        'if __name__ == "__main__":\n'
+        f'    {step}("out")\n'
+    )
+
+
+def test_stored_states_of_one_name_are_told_apart_by_their_file(tmp_path: Path) -> None:
+    """Two scripts keeping a file of the same name get IDs that say which script's it
+    is, not a number that says which was planned first."""
+    files = {
+        "README.md": "# Two\n\nRun `python train.py`, then `python tune.py`.\n",
+        "train.py": _state_py("train"),
+        "tune.py": _state_py("tune"),
+    }
+    draft = draft_files(tmp_path, files, system="two")
+    stores = sorted(r.id for r in draft.records_of_kind("OBJ") if r.label.startswith("Stored"))
+    assert stores == ["RT-OBJ-state-json", "RT-OBJ-state-json-tune"], stores
