@@ -29,12 +29,13 @@ SCORE_REPO = {
         "    return picked\n\n\n"
         "def grade(preds, golds, workers):\n"
         "    n_workers = min(len(preds), workers)\n"
+        "    top = max(zip(preds, golds), key=lambda pg: len(pg[0]))\n"
         "    score_table = np.zeros([len(golds), len(preds)])\n"
         "    correct = sum(1 for p, g in zip(preds, golds) if p == g)\n"
         "    accuracy_score = correct / len(golds)\n"
         "    if accuracy_score >= 0.8:\n"
-        "        return accuracy_score, score_table, n_workers\n"
-        "    return 0.0, score_table, n_workers\n"
+        "        return accuracy_score, score_table, n_workers, top\n"
+        "    return 0.0, score_table, n_workers, top\n"
     ),
     "ids.py": (
         "import random\nimport re\n\nimport numpy as np\n\n\n"
@@ -73,13 +74,16 @@ def test_scores_object_quotes_only_lines_that_compute_or_compare_a_score(
 ) -> None:
     """Identifier draws, bootstrap resamples, an unweighted pick and what it is stored
     into, an allocation and a ``min`` of sizes are not a score's witnesses; the check,
-    the aggregation and the threshold are.  A file with nothing but such draws and an
-    answer pulled from an output (no score formed from it) has no scores object."""
+    the aggregation, the threshold and a ``max`` by a key are.  A file with nothing
+    but such draws and an answer pulled from an output (no score formed from it) has
+    no scores object."""
     draft = draft_files(tmp_path, SCORE_REPO, system="grader", thorough=True)
     scores = [r for r in draft.records_of_kind("OBJ") if r.id.startswith("RT-OBJ-scores")]
     quotes = [(w.path, w.quote) for r in scores for w in r.witnesses]
     assert ("metrics.py", "accuracy_score = correct / len(golds)") in quotes, quotes
     assert ("metrics.py", "if accuracy_score >= 0.8:") in quotes, quotes
+    # a pick by a key ranks by merit even with no score named
+    assert ("metrics.py", "top = max(zip(preds, golds), key=lambda pg: len(pg[0]))") in quotes
     bad = [q for q in quotes if any(b in q[1] for b in NOT_SCORES)]
     assert not bad, bad
     assert not any("ids.py" in r.label for r in scores), [r.label for r in scores]

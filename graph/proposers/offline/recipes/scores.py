@@ -144,8 +144,9 @@ def shows_score(f: Finding, source: Finding | None = None) -> bool:
     any ``min``/``max`` or ``sorted`` of counts, any line naming ``len(``): a draw that
     no score weights or filters is sampling (an identifier, a bootstrap resample, a
     subset of data), an allocation only prepares a number, and a ``min``/``max`` of
-    sizes chooses nothing by merit.  A promotion stores what its ``source`` line
-    (the selection or gate it keeps) picked, so it shows a score when that line does.
+    sizes chooses nothing by merit (one by a ``key=`` does: it ranks by a computed
+    key).  A promotion stores what its ``source`` line (the selection or gate it
+    keeps) picked, so it shows a score when that line does.
     """
     if f.kind in _SCORE_BY_KIND:
         return True
@@ -154,7 +155,9 @@ def shows_score(f: Finding, source: Finding | None = None) -> bool:
         weighted = _RANDOM_DRAW.search(text) and (
             _WEIGHTED_DRAW.search(text) or re.search(r"\b(?:cum_)?weights\s*=", text)
         )
-        return bool(weighted or _SCORE_NAME.search(text))
+        # a max/min/sort by a key ranks by a computed merit: a pick of the best
+        ranked = not _RANDOM_DRAW.search(text) and re.search(r"\bkey\s*=", text)
+        return bool(weighted or ranked or _SCORE_NAME.search(text))
     if f.kind == "score_aggregate":
         return not _ALLOCATION.search(text)  # the survey already asked for a score name
     if f.kind == "promotion":
