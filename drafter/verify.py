@@ -534,6 +534,23 @@ def summarize(verifications: Iterable[Verification | None]) -> VerifySummary:
     return s
 
 
+def settle_lines(witness: Witness, v: Verification) -> tuple[Witness, str | None]:
+    """The witness carrying its verdict, and the true lines when its line hint was wrong.
+
+    A hint only chooses between occurrences: a quote found once verifies wherever the
+    hint pointed, and the witness then keeps the lines it really is at, with a note
+    ``lines corrected: path hint → true`` for the analyst.  Records and the account
+    (both runtime and epistemic) settle their witnesses' lines through this one rule.
+    """
+    w = witness.model_copy(update={"verification": v})
+    hint = w.lines
+    if v.ok and v.lines is not None and hint is not None and not v.lines.overlaps(hint):
+        return w.model_copy(update={"lines": v.lines}), (
+            f"lines corrected: {w.path} {hint} → {v.lines}"
+        )
+    return w, None
+
+
 def verify_report(
     report: Report,
     snapshot: Snapshot,

@@ -46,9 +46,16 @@ def _common(a: str, b: str) -> int:
 
 
 class EpiModel:
-    def __init__(self, readme_line: str, kill_at: int | None = None) -> None:
+    def __init__(
+        self,
+        readme_line: str,
+        kill_at: int | None = None,
+        boundary_extra: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.readme_line = readme_line
         self.kill_at = kill_at
+        #: More boundary items the sections conversation submits (after the usual ones).
+        self.boundary_extra = list(boundary_extra or [])
         self.log: list[dict[str, Any]] = []
         self.convs: list[str] = []
         self.usage: list[dict[str, int]] = []
@@ -135,6 +142,7 @@ class EpiModel:
                             "text": "a line the README never had",
                             "path": "README.md",
                         },
+                        *self.boundary_extra,
                     ],
                     "conclusion": [
                         {"type": "paragraph", "text": "Scores are conditional on the checks."}

@@ -16,7 +16,7 @@ from graph.proposers.claude.map import (
     file_map,
 )
 from graph.proposers.claude.prompts import shared_context
-from retrieval.survey.index import EFFECT_CATEGORIES
+from retrieval.survey.index import EFFECT_CATEGORIES, SurveyIndex
 from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
 
 #: A cap no survey may push the block past (characters); the old block was ~115k on
@@ -168,3 +168,36 @@ def test_no_survey_still_gives_a_block() -> None:
     text = shared_context("s", "r", "0" * 40, ["a.py"], None)
     assert "(the survey found nothing)" in text
     assert 'kind="file_list" count="1">\na.py\n' in text
+
+
+def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None:
+    """On a survey far past the budget the index fits it, lists whole files, puts
+    the files the entry units reach first, and gives the same bytes every time."""
+    from graph.proposers.claude.map import ID_INDEX_BUDGET, id_index
+
+    survey, _ = _big_survey()
+    text, missing, files = id_index(survey)
+    assert 0 < len(text) <= ID_INDEX_BUDGET and missing > 0 and files > 0
+    assert id_index(survey) == (text, missing, files)
+    rows = text.splitlines()
+    assert rows == sorted(rows)
+    listed = [r.split(": ", 1)[0] for r in rows]
+    ix = survey.index()
+    shown_ids = code_map_shown(ix)
+    busiest = min(ix.by_path, key=lambda p: (-len(ix.by_path[p]), p))
+    assert busiest in listed  # central files first (here: by how many findings they hold)
+    for path in listed:  # whole: every finding of a listed file not shown in the map
+        want = {f.id for f in ix.by_path[path] if f.id not in shown_ids}
+        row = next(r for r in rows if r.startswith(path + ": "))
+        got = {
+            f"{part.split(' ')[0]}:{path}:{t}"
+            for part in row.split(": ", 1)[1].split("; ")
+            for t in part.split(" ")[1:]
+        }
+        assert got == want
+
+
+def code_map_shown(ix: SurveyIndex) -> set[str]:
+    from graph.proposers.claude.map import shown_ids
+
+    return shown_ids(ix)

@@ -240,3 +240,40 @@ def test_estimate_only_sends_nothing_and_needs_no_key(sample, tmp_path, capsys, 
     assert re.search(r"estimate for \d+ epistemic records and the sections", printed)
     assert "stops at --max-cost $15.00" in printed
     assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").glob("epi-*"))
+
+
+def test_section_witnesses_take_line_hints(sample, readme, tmp_path_factory) -> None:
+    """An inline witness of the model's prose takes ``start_line``/``end_line`` as a
+    record witness does: the hint picks one occurrence of a repeated line, a quote
+    found once keeps its true lines whatever the hint (noted), and a repeated quote
+    without a hint is still dropped."""
+    path = "tinkerbot/improve.py"
+    with Snapshot(str(sample.path), sample.sha) as snap:
+        lines = snap.read_str(path).splitlines()
+        readme_at = snap.read_str("README.md").splitlines().index(readme) + 1
+    repeated = "config.PROMPT_PATH.write_text(candidate)"
+    at = [n for n, line in enumerate(lines, 1) if repeated in line]
+    assert len(at) >= 2  # the sample's own text: the quote really is repeated
+    wrong = readme_at + 3
+    extra = [
+        {"type": "witness", "text": repeated, "path": path, "start_line": at[1]},
+        {"type": "witness", "text": repeated, "path": path},  # ambiguous: dropped
+        {"type": "witness", "text": readme, "path": "README.md", "start_line": wrong},
+    ]
+    model = EpiModel(readme, boundary_extra=extra)
+    result, _ = _run(sample, tmp_path_factory.mktemp("data"), model)
+    (turn, *_) = model.requests_of("sections")
+    item = turn["tools"][-1]["input_schema"]["properties"]["boundary"]["items"]
+    assert {"start_line", "end_line"} <= set(item["properties"])
+    boundary = next(a for a in result.report.account if a.title == "Source-and-claim boundary")
+    wits = [b.witness for b in boundary.blocks if isinstance(b, WitnessBlock)]
+    assert [(w.quote, w.lines.start if w.lines else None) for w in wits] == [
+        (readme, None),
+        (repeated, at[1]),
+        (readme, readme_at),
+    ]
+    assert all(w.verified for w in wits)
+    notes = result.report.meta.notes
+    want = f"inline witness lines corrected: README.md {wrong}-{wrong} → {readme_at}-{readme_at}"
+    assert any(want in n for n in notes), notes
+    assert any("2 inline witness(es) dropped" in n for n in notes), notes

@@ -16,7 +16,7 @@ import pytest
 from fakes import FakeAPI, tool
 from gitrepo import git, make_repo
 
-from drafter.model import LineRange, VerifyStatus
+from drafter.model import LineRange, VerifyStatus, WitnessBlock
 from drafter.snapshot import Snapshot
 from drafter.verify import Verifier
 
@@ -109,3 +109,64 @@ def test_check_quotes_tells_the_model_the_lines_were_corrected(repo) -> None:
     assert not err
     assert out.startswith("1 of 1 verified\n1. verified (exact) at lines 2-2 in m.py")
     assert "lines corrected" in out
+
+
+def test_account_witnesses_take_the_same_line_hints(repo, tmp_path_factory) -> None:
+    """The account's witnesses (``submit_account``) take ``start_line``/``end_line``
+    like a record's: the hint picks one occurrence of a repeated quote; a quote found
+    once verifies at its true lines whatever the hint (noted); without a hint a
+    repeated quote is still ambiguous, and a quote not in the file never verifies."""
+    path, sha = repo
+    fake = FakeAPI()
+    plan = {
+        "system": "hints",
+        "items": [{"id": "RT-CMP-once", "kind": "CMP", "label": "Once", "files": ["m.py"]}],
+    }
+    record = {
+        "label": "Once",
+        "lead": "Source-native identity: once.",
+        "witnesses": [{"quote": "return 'only here'", "path": "m.py"}],
+    }
+    repeated = "value = 'repeated line'"
+
+    def wit(quote: str, **lines: int) -> dict[str, object]:
+        return {"type": "witness", "text": quote, "path": "m.py", **lines}
+
+    account = {
+        "sections": [
+            {
+                "title": "Scope and ordinary invocation",
+                "items": [
+                    {"type": "paragraph", "text": "RT-CMP-once sets the value twice."},
+                    wit(repeated, start_line=6, end_line=6),  # the second occurrence
+                    wit("return 'only here'", start_line=5),  # found once, hint wrong
+                    wit(repeated),  # no hint: ambiguous, dropped
+                    wit("return 'only there'", start_line=2),  # absent: dropped
+                ],
+            }
+        ]
+    }
+    fake.script("plan", tool(plan))
+    fake.script("record:RT-CMP-once", tool(record))
+    fake.script("account", tool(account))
+    result = fake.draft(path, sha, tmp_path_factory.mktemp("data"), use_index=False)
+    (account_req,) = fake.calls("account")
+    item = account_req["tools"][-1]["input_schema"]["properties"]["sections"]["items"]
+    assert {"start_line", "end_line"} <= set(item["properties"]["items"]["items"]["properties"])
+    (section,) = result.report.account
+    kept = [b.witness for b in section.blocks if isinstance(b, WitnessBlock)]
+    assert [(w.quote, w.lines) for w in kept] == [
+        (repeated, LineRange(start=6, end=6)),
+        ("return 'only here'", LineRange(start=2, end=2)),
+    ]
+    assert all(w.verified for w in kept)
+    notes = result.report.meta.notes
+    assert any("account witness lines corrected: m.py 5-5 → 2-2" in n for n in notes), notes
+    dropped = [n for n in notes if n.startswith("account witness dropped")]
+    assert len(dropped) == 2 and "ambiguous" in dropped[0] and "not_found" in dropped[1]
+    # the hint is written into the report and read back by the v1 text format
+    from drafter.textformat import parse_report, render_text
+
+    again = parse_report(render_text(result.report)).report
+    back = [b.witness for b in again.account[0].blocks if isinstance(b, WitnessBlock)]
+    assert [w.lines for w in back] == [w.lines for w in kept]

@@ -21,7 +21,7 @@ from drafter.model import AccountSection, Block, Paragraph, Report, Table, Witne
 from drafter.text import collapse
 from graph.epistemic.idguard import scrub
 from graph.proposers.claude.prompts import data_block
-from graph.proposers.claude.schema import model_witness, tool
+from graph.proposers.claude.schema import hint_lines, model_witness, tool
 
 SECTIONS_TOOL = "submit_sections"
 TABLES = (
@@ -40,6 +40,17 @@ class ProseItem(BaseModel):
         max_length=4000, description="Paragraph text; for a witness the verbatim quote."
     )
     path: str | None = Field(default=None, description="For a witness: the file quoted; else null.")
+    start_line: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "For a witness: first line of the quote. Optional when the quote occurs once in "
+            "the file; needed when it occurs more than once (an ambiguous quote is dropped)."
+        ),
+    )
+    end_line: int | None = Field(
+        default=None, ge=1, description="For a witness: last line of the quote (as start_line)."
+    )
 
 
 class CellEdit(BaseModel):
@@ -103,7 +114,9 @@ def _prose_blocks(
     for it in items:
         if it.type == "witness":
             if it.path and it.text.strip():
-                blocks.append(WitnessBlock(witness=model_witness(it.text.strip(), it.path)))
+                lines = hint_lines(it.start_line, it.end_line)
+                witness = model_witness(it.text.strip(), it.path, lines)
+                blocks.append(WitnessBlock(witness=witness))
             else:
                 notes.append(f"{title}: a witness without path or quote was skipped")
             continue

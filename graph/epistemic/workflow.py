@@ -28,7 +28,7 @@ from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
 from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
 from drafter.repository import location_of
-from drafter.verify import verify_report
+from drafter.verify import settle_lines, verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
@@ -153,6 +153,11 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDi
         if bad:
             a.blocks = [b for b in a.blocks if b not in bad]
             notes.append(f"{a.title}: {len(bad)} inline witness(es) dropped: not found")
+        for b in a.blocks:  # a wrong line hint on a quote found once: keep the true lines
+            if isinstance(b, WitnessBlock) and b.witness.verification is not None:
+                b.witness, corrected = settle_lines(b.witness, b.witness.verification)
+                if corrected is not None:
+                    notes.append(f"{a.title}: inline witness {corrected}")
     return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 

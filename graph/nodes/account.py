@@ -12,6 +12,7 @@ import re
 from langgraph.runtime import Runtime
 
 from drafter.model import AccountSection, WitnessBlock
+from drafter.verify import settle_lines
 from graph.configuration import RunContext
 from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_from_state
@@ -53,7 +54,10 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
                         f"{b.witness.quote[:60]!r} --- {b.witness.path}"
                     )
                     continue
-                b = WitnessBlock(witness=b.witness.model_copy(update={"verification": v}))
+                w, corrected = settle_lines(b.witness, v)
+                if corrected is not None:
+                    notes.append(f"account witness {corrected}")
+                b = WitnessBlock(witness=w)
             else:
                 for ref in _REF.findall(getattr(b, "text", "") or ""):
                     if ref not in known:

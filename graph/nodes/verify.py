@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from drafter.model import Flag, FlagKind, Record, VerifyStatus, WitnessBlock
+from drafter.verify import settle_lines
 from graph.configuration import RunContext
 from graph.jsontypes import JsonDict
 from graph.nodes.common import record_from_state, record_to_state
@@ -27,17 +28,9 @@ def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
     for b in record.blocks:
         if isinstance(b, WitnessBlock):
             v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
-            w = b.witness.model_copy(update={"verification": v})
-            hint = w.lines
-            if v.ok and v.lines is not None and hint is not None and not v.lines.overlaps(hint):
-                # the quote occurs once; its optional line hint was wrong: keep the true lines
-                w = w.model_copy(update={"lines": v.lines})
-                flags.append(
-                    Flag(
-                        kind=FlagKind.lines_corrected,
-                        text=f"lines corrected: {w.path} {hint} → {v.lines}",
-                    )
-                )
+            w, corrected = settle_lines(b.witness, v)
+            if corrected is not None:
+                flags.append(Flag(kind=FlagKind.lines_corrected, text=corrected))
             b = WitnessBlock(witness=w)
             if v.status != VerifyStatus.verified:
                 misses.append(Miss(witness=w, status=str(v.status), nearest=list(v.nearest)))

@@ -60,7 +60,7 @@ from graph.proposers.claude.prompts import (
     render,
     shared_context,
 )
-from graph.proposers.claude.requests import account_data, orientation, text_pages
+from graph.proposers.claude.requests import account_data, finding_ids, orientation, text_pages
 from graph.proposers.claude.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
@@ -191,6 +191,9 @@ class ClaudeProposer(ProposerBase):
         opening = [render("plan", max_records=ctx.max_records, budget=self.budgets.plan)]
         if self.tools is not None:
             opening.append(orientation(self.tools, ctx.survey))
+        ids = finding_ids(ctx.survey)
+        if ids is not None:
+            opening.append(ids)
         return opening
 
     def record_opening(self, ctx: RecordContext) -> list[str]:

@@ -70,8 +70,10 @@ class FactCheck:
                 )
             more = f"\n(and {len(unknown) - 12} more)" if len(unknown) > 12 else ""
             raise ValueError(
-                "facts must be survey finding IDs exactly as the survey tool gives them "
-                "(`survey(path=...)` lists a file's):\n" + "\n".join(rows) + more
+                "facts must be survey finding IDs exactly (`category:path:line`, as the map"
+                " and the finding-ID index of your first message show them; for a file the"
+                " index does not list, `survey(path=...)` lists its findings with their"
+                " IDs):\n" + "\n".join(rows) + more
             )
         items = [
             i.model_copy(update={"facts": [f for f in i.facts if f in self.ids]})

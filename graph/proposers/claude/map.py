@@ -33,6 +33,8 @@ MAX_KINDS = 10
 MAX_FILE_LINES = 200
 #: Extensions named on a folded folder's line.
 MAX_EXTS = 4
+#: Characters of the plan request's index of the finding IDs the map does not show.
+ID_INDEX_BUDGET = 3500
 
 _RANK = {c: i for i, c in enumerate(CATEGORIES)}
 
@@ -74,12 +76,18 @@ def _unit_rank(u: EntryUnit) -> tuple[bool, int, int, str, int]:
     return (u.library, -len(cats), -len(u.reached), u.primary.path, u.primary.start_line)
 
 
+def _kept_units(ix: SurveyIndex) -> list[EntryUnit]:
+    """The entry units the map lists (capped by :func:`_unit_rank`), in source order."""
+    kept = sorted(ix.entry_units, key=_unit_rank)[:MAX_ENTRY_UNITS]
+    kept.sort(key=lambda u: (u.primary.path, u.primary.start_line))
+    return kept
+
+
 def entry_lines(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
     """The entry units (capped by :func:`_unit_rank`, shown in source order), each
     with what its code reaches."""
     units = ix.entry_units
-    kept = sorted(units, key=_unit_rank)[:MAX_ENTRY_UNITS]
-    kept.sort(key=lambda u: (u.primary.path, u.primary.start_line))
+    kept = _kept_units(ix)
     out: list[str] = []
     for u in kept:
         row = line(u.primary)
@@ -104,34 +112,102 @@ def _reach_counts(ix: SurveyIndex) -> Counter[str]:
     return counts
 
 
-def key_findings(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
-    """Up to :data:`PER_CATEGORY` findings per category besides entry points: the ones
-    most entry units reach, then whose function has the most callers, then in the
-    files with the most findings; ties in source order."""
+def _ranked(ix: SurveyIndex, found: Iterable[Finding]) -> list[Finding]:
+    """Findings by how central they are: the ones most entry units reach, then whose
+    function has the most callers, then in the files with the most findings; ties in
+    source order."""
     reach = _reach_counts(ix)
-    out: list[str] = []
+    return sorted(
+        found,
+        key=lambda f: (
+            -reach[f.id],
+            -len(ix.callers.get(f.node, ())),
+            -len(ix.by_path.get(f.path, ())),
+            f.path,
+            f.start_line,
+            f.id,
+        ),
+    )
+
+
+def _key_picks(ix: SurveyIndex) -> dict[str, list[Finding]]:
+    """Up to :data:`PER_CATEGORY` findings per category besides entry points, the most
+    central (:func:`_ranked`), in source order."""
+    picks: dict[str, list[Finding]] = {}
     for cat in CATEGORIES:
-        if cat == Category.ENTRY_POINT:
-            continue
         found = ix.category(cat)
-        if not found:
-            continue
-        ranked = sorted(
-            found,
-            key=lambda f: (
-                -reach[f.id],
-                -len(ix.callers.get(f.node, ())),
-                -len(ix.by_path.get(f.path, ())),
-                f.path,
-                f.start_line,
-                f.id,
-            ),
-        )
-        kept = sorted(ranked[:PER_CATEGORY], key=lambda f: ix.position[f.id])
+        if cat != Category.ENTRY_POINT and found:
+            kept = _ranked(ix, found)[:PER_CATEGORY]
+            picks[cat] = sorted(kept, key=lambda f: ix.position[f.id])
+    return picks
+
+
+def key_findings(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
+    """The findings of :func:`_key_picks`, each category's followed by how many more
+    it has."""
+    out: list[str] = []
+    for cat, kept in _key_picks(ix).items():
         out.extend(line(f) for f in kept)
-        if len(found) > len(kept):
-            out.append(f"... {len(found) - len(kept)} more {cat} findings not shown")
+        more = len(ix.category(cat)) - len(kept)
+        if more:
+            out.append(f"... {more} more {cat} findings not shown")
     return out
+
+
+def shown_ids(ix: SurveyIndex) -> set[str]:
+    """IDs the shared map already shows in full (entry units' start findings and the
+    key findings per category)."""
+    shown = {u.primary.id for u in _kept_units(ix)}
+    shown.update(f.id for kept in _key_picks(ix).values() for f in kept)
+    return shown
+
+
+def _file_row(path: str, found: list[Finding]) -> str:
+    """``path: category line line#2; category line``: one file's finding IDs folded
+    (an ID is ``category:path:line``, with ``#n`` when a line holds several)."""
+    by_cat: dict[str, list[str]] = defaultdict(list)
+    odd: list[str] = []
+    for f in sorted(found, key=lambda f: (_RANK[f.category], f.start_line, f.id)):
+        head = f"{f.category}:{path}:"
+        if f.id.startswith(head) and ":" not in f.id[len(head) :]:
+            by_cat[str(f.category)].append(f.id[len(head) :])
+        else:  # an ID not of the usual shape is listed whole
+            odd.append(f.id)
+    parts = [f"{cat} {' '.join(tails)}" for cat, tails in by_cat.items()]
+    return f"{path}: " + "; ".join([*parts, *odd])
+
+
+def id_index(survey: Survey | None, budget: int | None = None) -> tuple[str, int, int]:
+    """Every finding ID the shared map does not show, folded by file, in at most
+    ``budget`` characters (default :data:`ID_INDEX_BUDGET`); with how many findings
+    and files did not fit.
+
+    Why: the planner cites findings by exact ID, and the map shows only a few per
+    category; without the rest it left ``facts`` empty or guessed.  Path and line are
+    all an ID holds, so a file's IDs fold to one short row.  Past the budget, whole
+    files are kept in the order of their most central finding (:func:`_ranked`), so
+    the files the code leads to are listed and the rest are counted; rows are written
+    in path order.
+    """
+    budget = ID_INDEX_BUDGET if budget is None else budget
+    ix = _as_survey(survey).index()
+    shown = shown_ids(ix)
+    rest: dict[str, list[Finding]] = defaultdict(list)
+    for fid, f in ix.by_id.items():
+        if fid not in shown:
+            rest[f.path].append(f)
+    order = list(dict.fromkeys(f.path for f in _ranked(ix, ix.by_id.values())))
+    rows: dict[str, str] = {}
+    size = 0
+    for path in (p for p in order if p in rest):
+        row = _file_row(path, rest[path])
+        if size + len(row) + 1 > budget:
+            continue  # a smaller file further down may still fit
+        rows[path] = row
+        size += len(row) + 1
+    left = [p for p in rest if p not in rows]
+    text = "\n".join(rows[p] for p in sorted(rows))
+    return text, sum(len(rest[p]) for p in left), len(left)
 
 
 def busy_files(ix: SurveyIndex) -> list[str]:

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
+from graph.proposers.claude.map import id_index
 from graph.proposers.claude.prompts import data_block
 from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
 from retrieval.survey import Survey
@@ -62,6 +63,32 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
         f"{head}\n\nThe entry units, a summary of the {n} survey findings and the file list"
         ' are in the shared context above; `survey(category="entry_point")` lists every'
         " entry finding."
+    )
+
+
+def finding_ids(survey: Survey | None) -> str | None:
+    """The plan request's index of the finding IDs the shared map does not show (see
+    :func:`graph.proposers.claude.map.id_index`), or None when the map shows them all.
+
+    Why in the plan request and not the shared map: only the planner cites finding IDs
+    (``submit_plan``'s ``facts``), and every other call would re-read the index from
+    the cache on each turn; the plan's first turn is itself cached for its later turns.
+    """
+    text, missing, files = id_index(survey)
+    if not text and not missing:
+        return None
+    head = (
+        "Finding IDs for `facts`. Besides the findings the shared map shows whole, the"
+        " survey's other findings are listed here by file: a row"
+        " `path: category 12 40#2; category 7` stands for the IDs `category:path:12`,"
+        " `category:path:40#2` (the second finding on line 40) and `category:path:7`."
+    )
+    body = data_block("finding_ids", text or "(none fit)")
+    if not missing:
+        return f"{head} Every finding ID is in the map or here.\n{body}"
+    return (
+        f"{head}\n{body}\n{missing} findings in {files} more file(s) are not listed here:"
+        " `survey(path=...)` lists a file's findings with their IDs."
     )
 
 

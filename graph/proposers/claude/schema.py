@@ -102,6 +102,17 @@ class AccountItemDraft(BaseModel):
     path: str | None = Field(
         default=None, description="For a witness: the path of the quoted file; else null."
     )
+    start_line: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "For a witness: first line of the quote. Optional when the quote occurs once in "
+            "the file; needed when it occurs more than once (an ambiguous quote is dropped)."
+        ),
+    )
+    end_line: int | None = Field(
+        default=None, ge=1, description="For a witness: last line of the quote (as start_line)."
+    )
 
 
 class AccountSectionDraft(BaseModel):
@@ -158,11 +169,16 @@ def model_witness(quote: str, path: str, lines: LineRange | None = None) -> Witn
     return Witness(quote=unescape(quote), path=unescape(path.strip()), lines=lines)
 
 
+def hint_lines(start: int | None, end: int | None) -> LineRange | None:
+    """The model's optional line hint as a range (a lone start is one line; no start,
+    no hint).  Raises ValueError when the end comes before the start."""
+    if start is None:
+        return None
+    return LineRange(start=start, end=end or start)
+
+
 def to_witness(w: WitnessDraft) -> Witness:
-    lines = None
-    if w.start_line is not None:
-        lines = LineRange(start=w.start_line, end=w.end_line or w.start_line)
-    return model_witness(w.quote, w.path, lines)
+    return model_witness(w.quote, w.path, hint_lines(w.start_line, w.end_line))
 
 
 def to_record(draft: RecordDraft, record_id: str) -> Record:
@@ -237,6 +253,7 @@ def to_account(draft: AccountDraft) -> list[AccountSection]:
             else:
                 if not it.path:
                     raise ValueError(f"account witness {it.text[:40]!r} has no path")
-                blocks.append(WitnessBlock(witness=model_witness(it.text, it.path)))
+                lines = hint_lines(it.start_line, it.end_line)
+                blocks.append(WitnessBlock(witness=model_witness(it.text, it.path, lines)))
         out.append(AccountSection(title=sec.title, blocks=blocks))
     return out
