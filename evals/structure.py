@@ -35,7 +35,9 @@ if __name__ == "__main__":
                 )
                 _sys.exit(2)
 
+import hashlib
 import json
+import posixpath
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +67,11 @@ class CodeMap:
     functions: list[tuple[str, int, int]]
     #: (caller, callee) index pairs, plus class/method containment (see from_survey).
     calls: list[tuple[int, int]]
+    #: A short hash of each function's qualified name (see :func:`name_hash`), or None
+    #: for a map saved before names were kept.  A hash, not the name: the saved map
+    #: still holds no code, yet says that ``_arc/search.py``'s ``search`` and
+    #: ``_mgsm/search.py``'s ``search`` are the same function in two sibling copies.
+    names: list[str] | None = None
     _by_path: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
     _down: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
     _up: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
@@ -82,6 +89,14 @@ class CodeMap:
         self._down, self._up = dict(down), dict(up)
 
     # -- where a quote sits ---------------------------------------------------------
+
+    def identity(self, node: int) -> tuple[str, str]:
+        """What a function is across sibling copies: its file name (not the folder)
+        and its name hash.  Without saved names, the path and index: no copy is merged."""
+        path = self.functions[node][0]
+        if self.names is None:
+            return path, str(node)
+        return posixpath.basename(path), self.names[node]
 
     def enclosing(self, path: str, line: int) -> int | None:
         """The innermost function of ``path`` holding ``line``; None outside code the
@@ -149,8 +164,10 @@ class CodeMap:
     def save(self, out: Path, revision: str) -> None:
         """Write the map as JSON (spans and index pairs only: no names, no code)."""
         rows = ",\n  ".join(json.dumps(list(f)) for f in self.functions)
+        names = "" if self.names is None else f' "names": {json.dumps(self.names)},\n'
         out.write_text(
             f'{{"revision": {json.dumps(revision)},\n "functions": [\n  {rows}\n ],\n'
+            f"{names}"
             f' "calls": {json.dumps([list(c) for c in self.calls])}}}\n',
             encoding="utf-8",
         )
@@ -163,9 +180,20 @@ def load(path: Path) -> tuple[CodeMap, str]:
         functions = [(str(p), int(s), int(e)) for p, s, e in data["functions"]]
         calls = [(int(a), int(b)) for a, b in data["calls"]]
         revision = str(data["revision"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raw = data.get("names")
+        names = None if raw is None else [str(n) for n in raw]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadInput(f"{path}: not a saved code map: {exc}") from None
-    return CodeMap(functions, calls), revision
+    if names is not None and len(names) != len(functions):
+        raise BadInput(
+            f"{path}: not a saved code map: {len(names)} names for {len(functions)} functions"
+        )
+    return CodeMap(functions, calls, names), revision
+
+
+def name_hash(symbol: str) -> str:
+    """A function's qualified name (``Class.method``, ``<module>``) as 12 hex digits."""
+    return hashlib.sha256(symbol.encode()).hexdigest()[:12]
 
 
 def from_survey(survey: Survey) -> CodeMap:
@@ -195,7 +223,8 @@ def from_survey(survey: Survey) -> CodeMap:
         parent = f"{path}::{symbol.rsplit('.', 1)[0]}" if "." in symbol else f"{path}::<module>"
         if parent in index:
             calls.add((index[parent], index[nid]))
-    return CodeMap(functions, sorted(calls))
+    names = [name_hash(n.partition("::")[2]) for n in ids]
+    return CodeMap(functions, sorted(calls), names)
 
 
 _MAPS: dict[tuple[str, str], CodeMap] = {}
@@ -263,7 +292,10 @@ def credit_matrix(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m evals.structure --repo R --rev REV --out F``: save the code map of a
-    revision beside a labelled pair (run once with the repository at hand)."""
+    revision beside a labelled pair (run once with the repository at hand).  With
+    ``--add-names``, ``F`` is an existing map: its functions and calls are kept and
+    only the name hashes are filled in from the survey (a function the survey no
+    longer has keeps a name of its own, so it merges with no copy)."""
     import argparse
 
     from drafter.snapshot import Snapshot
@@ -273,9 +305,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repo", required=True)
     ap.add_argument("--rev", required=True)
     ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--add-names", action="store_true")
     args = ap.parse_args(argv)
     with Snapshot(args.repo, args.rev) as snap:
         cmap = from_survey(run_survey(snap))
+        if args.add_names:
+            saved, revision = load(args.out)
+            if revision != snap.sha:
+                raise SystemExit(f"{args.out}: saved at {revision}, not {snap.sha}")
+            assert cmap.names is not None
+            live = dict(zip(cmap.functions, cmap.names, strict=True))
+            saved.names = [live.get(f, name_hash(f"<gone>{f[0]}:{f[1]}")) for f in saved.functions]
+            cmap = saved
         cmap.save(args.out, snap.sha)
     print(f"{args.out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")
     return 0
