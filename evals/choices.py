@@ -17,7 +17,7 @@ COVERAGE_THRESHOLD = 0.15
 #: The one-to-one method's own threshold (calibrated on the sample before labels existed).
 ONE_TO_ONE_THRESHOLD = 0.35
 #: Record alignment methods, and the default.
-METHODS = ("coverage", "best-gold", "one-to-one")
+METHODS = ("coverage", "coverage-mixed", "best-gold", "one-to-one")
 DEFAULT_METHOD = "coverage"
 #: Text similarity backends (the keys of evals.similarity.BACKENDS).
 BACKEND_NAMES = ("embed", "lexical")

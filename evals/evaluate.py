@@ -97,7 +97,9 @@ def evaluate(
         Side(draft.records, dw.by_record),
         text_similarity,
         threshold=threshold,
-        code_map=code_map(snapshot) if method in ("best-gold", "coverage") else None,
+        code_map=code_map(snapshot)
+        if method in ("best-gold", "coverage", "coverage-mixed")
+        else None,
     )
     aligned = time.perf_counter()
     hits = witness_hits(gw.all(), dw.all())
