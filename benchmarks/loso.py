@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.method in ("rule", "both"):
             rule = fit_rule(train)
             print(f"\nrule, fitted on every system: {rule.describe()}")
-            print(f"  {rule!r}")
+            print(f"  {rule.rounded()!r}")
             print(f"shipped (evals.rule.RULE): {RULE.describe()}")
             _record_figures(pairs, "coverage shipped", RULE)
     return 0
