@@ -72,6 +72,14 @@ def _record_figures(pairs: Sequence[LabelledPair], label: str, decide: object) -
         )
 
 
+def _write_rule(rule: object) -> None:
+    """Replace the RULE literal that ends evals/rule.py."""
+    path = ROOT / "evals" / "rule.py"
+    text = path.read_text(encoding="utf-8")
+    head = text[: text.index("RULE = Rule(")]
+    path.write_text(f"{head}RULE = {rule!r}\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     from evals.coverage import COVERAGE
     from evals.fit import discover, fit, fit_rule, leave_one_out, leave_one_out_rule, load_pair
@@ -83,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--method", default="rule", choices=("rule", "mixed", "both"))
     ap.add_argument("--similarity", default="embed", choices=("embed", "lexical"))
     ap.add_argument("--gold-dir", type=Path, default=None, help="default: shared/gold above")
+    ap.add_argument(
+        "--write-rule",
+        action="store_true",
+        help="with --final: write the rule fitted on every system into evals/rule.py as RULE",
+    )
     a = ap.parse_args(argv)
     gold_dir = a.gold_dir or default_gold_dir()
     if not gold_dir.is_dir():
@@ -121,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nrule, fitted on every system: {rule.describe()}")
             print(f"  {rule.rounded()!r}")
             print(f"shipped (evals.rule.RULE): {RULE.describe()}")
+            if a.write_rule:
+                _write_rule(rule.rounded())
+                print("written to evals/rule.py (run ruff format on it)")
             _record_figures(pairs, "coverage shipped", RULE)
     return 0
 

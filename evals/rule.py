@@ -61,7 +61,8 @@ GOLD_THRESHOLDS: tuple[float | None, ...] = (None, 0.5, 0.7, 0.9)
 
 
 def _rank(score: np.ndarray, axis: int) -> np.ndarray:
-    """1 for the best along ``axis``, 1/2 for the second, ... (ties share the better)."""
+    """1 for the best along ``axis``, 1/2 for the second, ... (ties share the better;
+    :func:`features` gives 0 where the score itself is 0)."""
     if axis == 0:  # better[i, j] = #{k: score[k, j] > score[i, j]}
         better = (score[None, :, :] > score[:, None, :]).sum(axis=1)
     else:  # better[i, j] = #{k: score[i, k] > score[i, j]}
@@ -104,13 +105,22 @@ def features(
             out[k] = np.zeros_like(out["text"])
         return out
     base = (out["text"] + out["code"]) / 2.0
-    out["rank_draft"] = _rank(base, 0)
-    out["gap_draft"] = base - base.max(axis=0, keepdims=True)
-    out["rank_gold"] = _rank(base, 1)
-    out["gap_gold"] = base - base.max(axis=1, keepdims=True)
-    out["text_gap"] = out["text"] - out["text"].max(axis=0, keepdims=True)
-    out["code_gap"] = out["code"] - out["code"].max(axis=0, keepdims=True)
+    out["rank_draft"] = np.where(base > 0, _rank(base, 0), 0.0)
+    out["gap_draft"] = _gap(base, 0)
+    out["rank_gold"] = np.where(base > 0, _rank(base, 1), 0.0)
+    out["gap_gold"] = _gap(base, 1)
+    out["text_gap"] = _gap(out["text"], 0)
+    out["code_gap"] = _gap(out["code"], 0)
     return out
+
+
+def _gap(score: np.ndarray, axis: int) -> np.ndarray:
+    """Difference to the best along ``axis``; -1 (the worst there is) where the score
+    is 0.  Why: a record that shares nothing with any candidate has every candidate
+    tied at 0, and "tied for best" must not read as "best" (a claim of no text and no
+    names in common was linked to every route of a small report)."""
+    gap = score - score.max(axis=axis, keepdims=True)
+    return np.asarray(np.where(score > 0, gap, -1.0), dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,21 +323,21 @@ RULE = Rule(
         "code_gap",
     ),
     coef=(
-        0.19044,
-        0.279397,
-        0.188367,
-        0.083315,
-        0.021751,
-        -0.682962,
-        -0.508353,
-        0.272153,
-        0.551942,
-        0.182057,
-        0.349031,
-        0.650011,
-        0.092208,
+        -0.050132,
+        0.158436,
+        0.201517,
+        0.115535,
+        -0.14053,
+        -1.543458,
+        -0.874792,
+        0.329125,
+        0.230449,
+        0.301887,
+        0.145365,
+        1.781085,
+        0.503029,
     ),
-    intercept=-2.317422,
+    intercept=-3.396912,
     mean=(
         0.164481,
         0.064821,
@@ -336,12 +346,12 @@ RULE = Rule(
         0.214665,
         0.160822,
         0.402409,
-        0.194663,
-        -0.274364,
-        0.127538,
-        -0.323283,
-        -0.305232,
-        -0.309635,
+        0.185029,
+        -0.363909,
+        0.121677,
+        -0.402826,
+        -0.402456,
+        -0.71124,
     ),
     scale=(
         0.151577,
@@ -351,15 +361,15 @@ RULE = Rule(
         0.41059,
         0.367367,
         0.490383,
-        0.225082,
-        0.184618,
-        0.187345,
-        0.169102,
-        0.184212,
-        0.234232,
+        0.231533,
+        0.304494,
+        0.190425,
+        0.281991,
+        0.313622,
+        0.389857,
     ),
-    threshold=0.85,
+    threshold=0.8,
     margin=0.1,
-    penalty=10.0,
+    penalty=0.1,
     gold_threshold=None,
 )
