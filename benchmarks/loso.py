@@ -121,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             f"\nleave one system out, fitted rule (coverage; {a.similarity} similarity)",
             [(r.system, r.agreement, r.pairs, r.rule.describe()) for r in rule_rows],
         )
+        print("record R/P as the scorecard reports them, each pair under its held-out rule:")
+        for r in rule_rows:
+            _record_figures([p for p in pairs if p.system == r.system], "held out", r.rule)
     done = time.perf_counter()
     print(f"timing: load+score parts {loaded - started:.1f} s, fits {done - loaded:.1f} s")
     if a.final:

@@ -262,3 +262,4 @@ def test_saved_sample_code_map_matches_the_survey(tmp_path: Path) -> None:
     with Snapshot(repo.path, SAMPLE_SHA) as snap:
         live = from_survey(run_survey(snap))
     assert (live.functions, live.calls) == (saved.functions, saved.calls)
+    assert live.names == saved.names  # the name hashes that merge sibling copies
