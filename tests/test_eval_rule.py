@@ -252,3 +252,20 @@ def test_code_map_names_are_saved_and_checked(tmp_path: Path) -> None:
     (tmp_path / "m.json").write_text(json.dumps(data))
     with pytest.raises(BadInput):
         load_code_map(tmp_path / "m.json")
+
+
+def test_help_and_defaults_say_what_the_shipped_rule_is() -> None:
+    """The light constants ``drafter eval --help`` prints agree with the shipped rule."""
+    from click.testing import CliRunner
+
+    from evals.choices import HELD_OUT, RULE_THRESHOLD
+    from evals.cli import eval_cmd
+    from evals.methods import default_threshold
+    from evals.rule import RULE
+
+    assert RULE.threshold == RULE_THRESHOLD == default_threshold("coverage")
+    out = CliRunner().invoke(eval_cmd, ["--help"], terminal_width=200).output
+    flat = " ".join(out.split())
+    for system, a in HELD_OUT.items():
+        assert f"{system} {a['gold_p']:.2f}/{a['gold_r']:.2f}" in flat
+    assert "coverage-mixed" in flat
