@@ -72,18 +72,33 @@ def _record_figures(pairs: Sequence[LabelledPair], label: str, decide: object) -
         )
 
 
-def _write_rule(rule: object) -> None:
-    """Replace the RULE literal that ends evals/rule.py."""
-    path = ROOT / "evals" / "rule.py"
-    text = path.read_text(encoding="utf-8")
-    head = text[: text.index("RULE = Rule(")]
-    path.write_text(f"{head}RULE = {rule!r}\n", encoding="utf-8")
+def _write_rule(chosen: object) -> None:
+    """Ship ``chosen``: a logistic rule replaces the RULE literal that ends
+    evals/rule.py; either way evals/choices.py's DEFAULT_DECISION (and RULE_THRESHOLD)
+    follow.  A mixed-score choice is evals.coverage.COVERAGE, which a test checks."""
+    import re
+
+    from evals.rule import Rule
+
+    choices = ROOT / "evals" / "choices.py"
+    text = choices.read_text(encoding="utf-8")
+    kind = "rule" if isinstance(chosen, Rule) else "mixed"
+    text = re.sub(r'DEFAULT_DECISION = "\w+"', f'DEFAULT_DECISION = "{kind}"', text)
+    if isinstance(chosen, Rule):
+        text = re.sub(r"RULE_THRESHOLD = [0-9.]+", f"RULE_THRESHOLD = {chosen.threshold}", text)
+        path = ROOT / "evals" / "rule.py"
+        body = path.read_text(encoding="utf-8")
+        head = body[: body.index("RULE = Rule(")]
+        path.write_text(f"{head}RULE = {chosen.rounded()!r}\n", encoding="utf-8")
+    choices.write_text(text, encoding="utf-8")
+    print(f"shipped as {kind} (run ruff format on evals/rule.py)")
 
 
 def main(argv: list[str] | None = None) -> int:
+    from evals.choices import DEFAULT_DECISION
     from evals.coverage import COVERAGE
     from evals.fit import discover, fit, fit_rule, leave_one_out, leave_one_out_rule, load_pair
-    from evals.rule import RULE
+    from evals.rule import RULE, Rule
     from evals.similarity import backend
 
     ap = argparse.ArgumentParser(prog="benchmarks/loso.py", description=__doc__.split("\n")[0])
@@ -133,14 +148,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"shipped (evals.coverage.COVERAGE): {COVERAGE.describe()}")
             _record_figures(pairs, "coverage-mixed shipped", COVERAGE)
         if a.method in ("rule", "both"):
-            rule = fit_rule(train)
-            print(f"\nrule, fitted on every system: {rule.describe()}")
-            print(f"  {rule.rounded()!r}")
-            print(f"shipped (evals.rule.RULE): {RULE.describe()}")
+            chosen = fit_rule(train)
+            print(f"\ndecision chosen and fitted on every system: {chosen.describe()}")
+            if isinstance(chosen, Rule):
+                print(f"  {chosen.rounded()!r}")
+            shipped = RULE if DEFAULT_DECISION == "rule" else COVERAGE
+            print(f"shipped ({DEFAULT_DECISION}): {shipped.describe()}")
             if a.write_rule:
-                _write_rule(rule.rounded())
-                print("written to evals/rule.py (run ruff format on it)")
-            _record_figures(pairs, "coverage shipped", RULE)
+                _write_rule(chosen)
+            _record_figures(pairs, "coverage shipped", shipped)
     return 0
 
 

@@ -14,6 +14,10 @@ DEFAULT_THRESHOLD = 0.25
 #: Threshold of the mixed-score coverage method (coverage-mixed: evals.coverage.COVERAGE,
 #: fitted by benchmarks/loso.py; a test checks the two agree).
 COVERAGE_THRESHOLD = 0.15
+#: What decides the default coverage links: "rule" (evals.rule.RULE, a logistic model)
+#: or "mixed" (evals.coverage.COVERAGE, a threshold on one mixed score) -- whichever
+#: ``benchmarks/loso.py --final`` chose on every labelled system (a test checks).
+DEFAULT_DECISION = "rule"
 #: Probability threshold of the default coverage rule (evals.rule.RULE; a test checks the
 #: two agree).
 RULE_THRESHOLD = 0.8

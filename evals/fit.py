@@ -31,13 +31,14 @@ from pathlib import Path
 import numpy as np
 
 from drafter.errors import BadInput
+from evals import rule as rule_mod
 from evals.about import about, about_parts
 from evals.alignment import Side
 from evals.coverage import PARTS, Choice, Parts, links, mixed, score_parts
 from evals.gold import load
 from evals.labels import LabelSet, check_complete, load_labels
 from evals.located import cached_fingerprint, cached_locate
-from evals.rule import Example, Rule, choose, features
+from evals.rule import FAMILIES, PENALTIES, Example, Rule, features
 from evals.similarity import TextSimilarity
 from evals.structure import load as load_code_map
 from evals.witnesses import kind_key, locate_report
@@ -353,10 +354,46 @@ def rule_objective(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[floa
     return float(arr.min(axis=1).mean()), float(arr.mean())
 
 
-def fit_rule(train: Sequence[LabelledPair], families: Sequence[str] | None = None) -> Rule:
-    """The decision rule chosen and fitted on ``train`` only (:func:`evals.rule.choose`:
-    family and penalty by leave-one-system-out inside ``train``)."""
-    return choose([p.example() for p in train], rule_objective, families)
+#: A decision of the coverage eval: the fitted logistic rule or the mixed-score choice.
+Decider = Rule | Choice
+
+#: The mixed-score family among the candidates of :func:`fit_rule`.
+MIXED = ("mixed",)
+
+
+def fit_rule(
+    train: Sequence[LabelledPair],
+    families: Sequence[str] | None = None,
+    mixed_grid: Sequence[Choice] | None = None,
+    with_mixed: bool = True,
+) -> Decider:
+    """The decision chosen and fitted on ``train`` only: every logistic family and
+    penalty of :mod:`evals.rule` and (``with_mixed``) the mixed score fitted on its grid
+    (``mixed_grid``, default :func:`grid`) compete by leave-one-system-out inside ``train``
+    (:func:`evals.rule.choose_inner`, scored by :func:`rule_objective`); the winner is
+    fitted on all of ``train``."""
+    cands: list[tuple[object, ...]] = [
+        ("logistic", f, pen) for f in (families or list(FAMILIES)) for pen in PENALTIES
+    ]
+    if with_mixed:
+        cands.append(MIXED)
+
+    def fit_on(cand: tuple[object, ...], idx: list[int]) -> Decider:
+        pairs = [train[i] for i in idx]
+        if cand == MIXED:
+            return fit(pairs, mixed_grid)
+        _, family, penalty = cand
+        examples = [p.example() for p in pairs]
+        return rule_mod.fit_family(examples, str(family), float(penalty), rule_objective)  # type: ignore[arg-type]
+
+    return rule_mod.choose_inner(
+        [p.system for p in train],
+        cands,
+        fit_on,
+        lambda d, i: train[i].made_by(d),
+        [p.accepted for p in train],
+        rule_objective,
+    )
 
 
 @dataclass(slots=True)
@@ -364,7 +401,7 @@ class HeldOutRule:
     """One row of the leave-one-system-out table of the fitted rule."""
 
     system: str
-    rule: Rule
+    rule: Decider
     agreement: Agreement
     pairs: dict[str, Agreement]
 
@@ -373,6 +410,8 @@ def leave_one_out_rule(
     pairs: Sequence[LabelledPair],
     fitted: Sequence[str] | None = None,
     families: Sequence[str] | None = None,
+    mixed_grid: Sequence[Choice] | None = None,
+    with_mixed: bool = True,
 ) -> list[HeldOutRule]:
     """For each system: choose and fit the rule on the pairs of the other systems (only
     those named in ``fitted``), then -- and only then -- score the held-out system."""
@@ -381,7 +420,7 @@ def leave_one_out_rule(
     rows: list[HeldOutRule] = []
     for held in systems:
         train = [p for p in pairs if p.system != held and p.name in use]
-        rule = fit_rule(train, families)
+        rule = fit_rule(train, families, mixed_grid, with_mixed)
         test = [p for p in pairs if p.system == held]
         pooled = system_agreement([t for t in test if t.name in use], rule)[held]
         per_pair = {t.name: Agreement.of(t.counts(rule)) for t in test}

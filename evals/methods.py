@@ -21,6 +21,7 @@ from evals.alignment import (
     align,
     align_best_gold,
 )
+from evals.choices import DEFAULT_DECISION
 from evals.coverage import COVERAGE, align_coverage, align_rule
 from evals.rule import RULE
 from evals.similarity import TextSimilarity
@@ -37,10 +38,10 @@ def align_with(
 ) -> dict[str, KindAlignment]:
     """Dispatch to the named alignment method with its own default threshold (the
     code map feeds the call-path part of coverage and best-gold; one-to-one ignores it)."""
-    if method == "coverage":
+    if method == "coverage" and DEFAULT_DECISION == "rule":
         rule = RULE if threshold is None else replace(RULE, threshold=threshold)
         return align_rule(gold, draft, text_similarity, rule, code_map=code_map)
-    if method == "coverage-mixed":
+    if method in ("coverage", "coverage-mixed"):
         choice = COVERAGE if threshold is None else COVERAGE.with_threshold(threshold)
         return align_coverage(gold, draft, text_similarity, choice, code_map=code_map)
     if method == "one-to-one":
@@ -53,8 +54,8 @@ def align_with(
 
 
 def default_threshold(method: str) -> float:
-    if method == "coverage":
+    if method == "coverage" and DEFAULT_DECISION == "rule":
         return RULE.threshold
-    if method == "coverage-mixed":
+    if method in ("coverage", "coverage-mixed"):
         return COVERAGE.threshold
     return ONE_TO_ONE_THRESHOLD if method == "one-to-one" else DEFAULT_THRESHOLD

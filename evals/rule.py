@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -207,6 +208,9 @@ class Example:
     accepted: np.ndarray  # bool, gold x draft
 
 
+C = TypeVar("C")
+D = TypeVar("D")
+
 #: Scores a pair's links against its labels: (worst figure, mean figure), larger better.
 Objective = Callable[[Sequence[tuple[np.ndarray, np.ndarray]]], tuple[float, float]]
 
@@ -271,35 +275,58 @@ def fit_family(train: Sequence[Example], family: str, penalty: float, objective:
     return Rule(family, names, rule.coef, rule.intercept, rule.mean, rule.scale, *chosen, penalty)
 
 
+def choose_inner(
+    systems: Sequence[str],
+    candidates: Sequence[C],
+    fit_on: Callable[[C, list[int]], D],
+    links_of: Callable[[D, int], np.ndarray],
+    accepted: Sequence[np.ndarray],
+    objective: Objective,
+) -> D:
+    """Choose among ``candidates`` by leave-one-system-out over the training items (item
+    ``i`` is of system ``systems[i]``): each candidate is fitted (``fit_on``) on the
+    items of all systems but one and scored (``links_of`` against ``accepted``) on the
+    left-out one; the best by ``objective`` over all those held-out scores (first on
+    ties) is then fitted on every item.  With one system there is nothing to leave out
+    and the first candidate is fitted.
+
+    Only the items given are read: the caller's own held-out system is not among them.
+    """
+    names = list(dict.fromkeys(systems))
+    everything = list(range(len(systems)))
+    if len(names) < 2:
+        return fit_on(candidates[0], everything)
+    best: tuple[float, float] | None = None
+    chosen = candidates[0]
+    for cand in candidates:
+        held: list[tuple[np.ndarray, np.ndarray]] = []
+        for s in names:
+            inner = [i for i in everything if systems[i] != s]
+            fitted = fit_on(cand, inner)
+            held += [(links_of(fitted, i), accepted[i]) for i in everything if systems[i] == s]
+        key = objective(held)
+        if best is None or key > best:
+            best, chosen = key, cand
+    return fit_on(chosen, everything)
+
+
 def choose(
     train: Sequence[Example],
     objective: Objective,
     families: Sequence[str] | None = None,
     penalties: Sequence[float] = PENALTIES,
 ) -> Rule:
-    """Choose family and penalty by leave-one-system-out over ``train``'s systems (each
-    candidate fitted on the others, scored on the left-out one; worst, then mean, of
-    ``objective`` over those held-out scores), then fit the winner on all of ``train``.
-
-    Only ``train`` is read: the caller's held-out system is not in it.
-    """
-    systems = list(dict.fromkeys(ex.system for ex in train))
+    """The logistic family and penalty chosen by :func:`choose_inner` on ``train``,
+    fitted on all of it."""
     cands = [(f, pen) for f in (families or list(FAMILIES)) for pen in penalties]
-    if len(systems) < 2:
-        family, penalty = cands[0]
-        return fit_family(train, family, penalty, objective)
-    best: tuple[float, float] | None = None
-    chosen = cands[0]
-    for family, penalty in cands:
-        held: list[tuple[np.ndarray, np.ndarray]] = []
-        for s in systems:
-            inner = [ex for ex in train if ex.system != s]
-            rule = fit_family(inner, family, penalty, objective)
-            held += [(rule.links(ex.feats), ex.accepted) for ex in train if ex.system == s]
-        key = objective(held)
-        if best is None or key > best:
-            best, chosen = key, (family, penalty)
-    return fit_family(train, chosen[0], chosen[1], objective)
+    return choose_inner(
+        [ex.system for ex in train],
+        cands,
+        lambda c, idx: fit_family([train[i] for i in idx], c[0], c[1], objective),
+        lambda rule, i: rule.links(train[i].feats),
+        [ex.accepted for ex in train],
+        objective,
+    )
 
 
 #: The shipped rule: ``benchmarks/loso.py --final`` chooses and fits it on every

@@ -371,10 +371,15 @@ def test_rule_leave_one_out_never_fits_on_the_held_out_system(
     inner: list[set[str]] = []
     real_fit_rule, real_fit_family = fitmod.fit_rule, rulemod.fit_family
 
-    def spy_outer(train: list[LabelledPair], families: list[str] | None = None) -> rulemod.Rule:
+    def spy_outer(
+        train: list[LabelledPair],
+        families: list[str] | None = None,
+        mixed_grid: list[Choice] | None = None,
+        with_mixed: bool = True,
+    ) -> fitmod.Decider:
         outer.append({p.system for p in train})
         before = len(inner)
-        out = real_fit_rule(train, families)
+        out = real_fit_rule(train, families, mixed_grid, with_mixed)
         assert all(s <= outer[-1] for s in inner[before:])  # inner fits: training systems only
         return out
 
@@ -387,7 +392,7 @@ def test_rule_leave_one_out_never_fits_on_the_held_out_system(
     monkeypatch.setattr(fitmod, "fit_rule", spy_outer)
     monkeypatch.setattr(rulemod, "fit_family", spy_inner)
     pairs = list(labelled.values())
-    rows = leave_one_out_rule(pairs, FITTED, ["parts", "parts+rank"])
+    rows = leave_one_out_rule(pairs, FITTED, ["parts", "parts+rank"], SMALL)
     assert [r.system for r in rows] == SYSTEMS
     for row, systems in zip(rows, outer, strict=True):
         assert systems == set(SYSTEMS) - {row.system}
@@ -399,14 +404,21 @@ def test_rule_leave_one_out_never_fits_on_the_held_out_system(
         assert Agreement.of(counts) == row.agreement
 
 
-def test_shipped_rule_is_the_fit_on_every_labelled_system(
+def test_shipped_decision_is_the_fit_on_every_labelled_system(
     labelled: dict[str, LabelledPair],
 ) -> None:
-    """RULE is what benchmarks/loso.py --final chooses and fits on all labelled systems."""
+    """The default coverage decision is what benchmarks/loso.py --final chooses (logistic
+    families and the mixed score competing by leave-one-system-out) and fits on all
+    labelled systems."""
+    from evals.choices import DEFAULT_DECISION, RULE_THRESHOLD
     from evals.fit import fit_rule
-    from evals.rule import RULE
+    from evals.rule import RULE, Rule
 
     got = fit_rule([labelled[n] for n in FITTED])
+    if DEFAULT_DECISION == "mixed":
+        assert got == COVERAGE
+        return
+    assert isinstance(got, Rule) and RULE.threshold == RULE_THRESHOLD
     assert (got.family, got.features, got.penalty) == (RULE.family, RULE.features, RULE.penalty)
     assert (got.threshold, got.margin, got.gold_threshold) == (
         RULE.threshold,
