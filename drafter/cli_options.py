@@ -1,8 +1,9 @@
 """Command-line options that several commands declare with one meaning.
 
-Why one home: ``draft`` and ``redraft`` both take a model, repair rounds, an index switch
-and a data dir, and ``parse`` and ``render`` both take ``--quiet``.  Declared once, the
-flag, its type, default and help text cannot drift apart between commands.  An option
+Why one home: ``draft`` and ``redraft`` both take a model, a cost cap, the endpoint
+options (prices, token cap, context window), repair rounds, an index switch and a data
+dir, and ``parse`` and ``render`` both take ``--quiet``.  Declared once, the flag, its
+type, default and help text cannot drift apart between commands.  An option
 that only looks alike (``--store``, ``--out``: each command documents its own default)
 stays with its command.
 
@@ -13,11 +14,15 @@ applied, so one decorator serves any number of commands.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from drafter import defaults
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: Silence the parser's warnings on stderr.
 quiet = click.option("--quiet", "-q", is_flag=True, help="Do not print warnings.")
@@ -49,6 +54,17 @@ def usd_amount(_ctx: click.Context, _param: click.Parameter, value: float | None
         raise click.BadParameter(f"{value} is not an amount of USD (a number, 0 or more)")
     return value
 
+
+#: The USD cap of a model run: a Claude run is capped at the default unless told
+#: otherwise; a model without a price refuses a cap it could not measure.
+max_cost = click.option(
+    "--max-cost",
+    type=float,
+    default=None,
+    callback=usd_amount,
+    help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
+    "Claude; refused for a model without a price unless --price-in/--price-out are given).",
+)
 
 #: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data dir).
 data_dir = click.option(
@@ -88,3 +104,11 @@ context_window = click.option(
     help="Context window of the model in tokens (e.g. 32768 for a local server); "
     "tool pages and request data shrink to fit and no request is sent that would not.",
 )
+
+
+def endpoint(f: _F) -> _F:
+    """The four options above, in this order: what a model run on any
+    Anthropic-compatible endpoint needs to be priced, capped and fitted."""
+    for option in (context_window, max_tokens_total, price_out, price_in):
+        f = option(f)
+    return f

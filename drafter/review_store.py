@@ -37,6 +37,7 @@ from typing import Any
 
 from drafter.errors import BadInput
 from drafter.model import Bullet, Paragraph, Record, RecordSection, Report, Witness, WitnessBlock
+from drafter.sqlite_open import first_open
 
 STORE_SCHEMA = 1
 
@@ -307,15 +308,7 @@ class ReviewStore:
                 str(self.path), isolation_level=None, check_same_thread=False,
                 timeout=self.lock_wait,
             )  # fmt: skip
-            self._db.execute(f"PRAGMA busy_timeout={int(self.lock_wait * 1000)}")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            with self.transaction():
-                for stmt in _DDL.split(";"):
-                    if stmt.strip():
-                        self._db.execute(stmt)
-                self._migrate()
-                self._check_schema()
+            first_open(self._db, self._open_steps, wait=self.lock_wait)
         except sqlite3.OperationalError as exc:
             raise self._db_error(exc) from None
         except sqlite3.DatabaseError as exc:
@@ -323,6 +316,19 @@ class ReviewStore:
                 f"review store is not a usable SQLite file: {exc}", where=str(self.path)
             ) from None
         self._session: int | None = None
+
+    def _open_steps(self) -> None:
+        """WAL, full sync, then the schema in one write transaction; run again by
+        :func:`first_open` when another process opening the same fresh store at the
+        same moment makes a step fail at once with "locked"."""
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        with self._write():
+            for stmt in _DDL.split(";"):
+                if stmt.strip():
+                    self._db.execute(stmt)
+            self._migrate()
+            self._check_schema()
 
     def _db_error(self, exc: sqlite3.Error) -> BadInput:
         """One line naming the store for an SQLite failure (locked, read-only, corrupt)."""
@@ -363,8 +369,19 @@ class ReviewStore:
 
         ``BEGIN IMMEDIATE`` takes the write lock before anything is read, so two
         processes running a batch serialise: the second sees what the first wrote.
-        Nested use joins the outer transaction.
+        Nested use joins the outer transaction.  A lock SQLite could not get in time
+        is the one-line "locked" error.
         """
+        try:
+            with self._write():
+                yield
+        except sqlite3.OperationalError as exc:
+            raise self._db_error(exc) from None
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """:meth:`transaction` with SQLite's own errors, for the opening steps, which
+        retry a lock conflict instead of reporting it."""
         if self._depth:
             self._depth += 1
             try:
@@ -372,10 +389,7 @@ class ReviewStore:
             finally:
                 self._depth -= 1
             return
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise self._db_error(exc) from None
+        self._db.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
             yield
@@ -386,9 +400,9 @@ class ReviewStore:
         self._depth = 0
         try:
             self._db.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.OperationalError:
             self._rollback()
-            raise self._db_error(exc) from None
+            raise
 
     def _rollback(self) -> None:
         try:

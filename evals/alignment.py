@@ -110,14 +110,23 @@ def witness_directions(
     gold: Sequence[LocatedWitness],
     draft: Sequence[LocatedWitness],
     hit: Callable[[LocatedWitness, Sequence[LocatedWitness]], float] = _best_hit,
+    gold_copies: Sequence[LocatedWitness] = (),
+    draft_copies: Sequence[LocatedWitness] = (),
 ) -> tuple[float, float] | None:
-    """(gold covered by draft, draft landing on gold); None when either side has none."""
+    """(gold covered by draft, draft landing on gold); None when either side has none.
+
+    ``*_copies`` are the same witnesses at the matching lines of copied files
+    (:meth:`evals.structure.CodeMap.copied`): the other side's quotes may land on
+    them, but only a record's own witnesses are counted.
+    """
     g = [w for w in gold if w.present]
     d = [w for w in draft if w.present]
     if not g or not d:
         return None
-    g_to_d = sum(hit(w, d) for w in g) / len(g)
-    d_to_g = sum(hit(w, g) for w in d) / len(d)
+    d_all = [*d, *(w for w in draft_copies if w.present)]
+    g_all = [*g, *(w for w in gold_copies if w.present)]
+    g_to_d = sum(hit(w, d_all) for w in g) / len(g)
+    d_to_g = sum(hit(w, g_all) for w in d) / len(d)
     return g_to_d, d_to_g
 
 
@@ -254,7 +263,10 @@ def near_hit(w: LocatedWitness, others: Sequence[LocatedWitness]) -> float:
 
 
 def draft_witness_score(
-    gold: Sequence[LocatedWitness], draft: Sequence[LocatedWitness]
+    gold: Sequence[LocatedWitness],
+    draft: Sequence[LocatedWitness],
+    gold_copies: Sequence[LocatedWitness] = (),
+    draft_copies: Sequence[LocatedWitness] = (),
 ) -> float | None:
     """Witness agreement for many-to-one alignment.
 
@@ -263,13 +275,32 @@ def draft_witness_score(
     accepts.  The better of the symmetric mean and "how much of the draft lands on
     the gold" keeps a split part's credit while a record quoting everything still
     scores by both directions.  Hits use :func:`near_hit` (nearby lines of one file
-    earn partial credit).
+    earn partial credit); with ``*_copies`` (see :func:`witness_directions`) a quote
+    of one copied file lands on the matching lines of its copies.
     """
-    parts = witness_directions(gold, draft, near_hit)
+    parts = witness_directions(gold, draft, near_hit, gold_copies, draft_copies)
     if parts is None:
         return None
     g_to_d, d_to_g = parts
     return max((g_to_d + d_to_g) / 2.0, d_to_g)
+
+
+def witness_matrix(
+    gold: Side, draft: Side, code_map: CodeMap | None = None
+) -> list[list[float | None]]:
+    """:func:`draft_witness_score` of every gold record (rows) against every draft
+    record; with the revision's ``code_map`` quotes also land across copied files."""
+    if code_map is None:
+        return [[draft_witness_score(gw, dw) for dw in draft.witnesses] for gw in gold.witnesses]
+    g_copies = [code_map.copied(gw) for gw in gold.witnesses]
+    d_copies = [code_map.copied(dw) for dw in draft.witnesses]
+    return [
+        [
+            draft_witness_score(gw, dw, gc, dc)
+            for dw, dc in zip(draft.witnesses, d_copies, strict=True)
+        ]
+        for gw, gc in zip(gold.witnesses, g_copies, strict=True)
+    ]
 
 
 def mix(parts: dict[str, float | None], weights: dict[str, float]) -> float:
@@ -306,7 +337,7 @@ def score_matrix(
         dtype=np.float64,
     )
     code = code_similarity(gold.records, draft.records)
-    wit = [[draft_witness_score(gw, dw) for dw in draft.witnesses] for gw in gold.witnesses]
+    wit = witness_matrix(gold, draft, code_map)
     path: list[list[float | None]] = (
         credit_matrix(gold.witnesses, draft.witnesses, code_map)
         if code_map is not None

@@ -339,8 +339,8 @@ def _run_suite(
     "--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="File to write."
 )
 def eval_structure_cmd(repo: str, rev: str, out: Path) -> None:
-    """Save a revision's call structure (function spans and calls, no names or code) beside
-    a labelled pair, so eval tests need no clone of the repository."""
+    """Save a revision's call structure (function spans, calls and the line maps of copied
+    files; no names or code) beside a labelled pair, so eval tests need no clone."""
     from drafter.reportio import check_output_path
     from drafter.snapshot import Snapshot
     from evals.structure import from_survey
@@ -348,6 +348,9 @@ def eval_structure_cmd(repo: str, rev: str, out: Path) -> None:
 
     check_output_path(out)
     with Snapshot(repo, rev) as snap:
-        cmap = from_survey(run_survey(snap))
+        cmap = from_survey(run_survey(snap), snap)
         cmap.save(out, snap.sha)
-    click.echo(f"{out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")
+    click.echo(
+        f"{out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls, "
+        f"{len(cmap.copies)} copies"
+    )

@@ -97,32 +97,53 @@ def lead_values(rec: Record, gold_kind: str) -> dict[str, str | None]:
     (a cross-kind answer is read with the gold kind's labels).
 
     Labels match case-insensitively: analysts write "Representational form: …; storage
-    substrate: …" in one sentence as often as two.  A value runs to the next label or,
-    for the last one, to the end of its sentence.
+    substrate: …" in one sentence as often as two.  A value runs to the next label of
+    its paragraph or, for the last one, to the end of its sentence; never into the next
+    paragraph (read across paragraphs, a lead whose last sentence is followed by one
+    starting in lower case -- "max_tokens is …" -- took the whole next paragraph in).
     """
     spec = LEAD_FIELDS.get(gold_kind, {})
     labels = {lab.lower(): name for name, labs in spec.items() for lab in labs}
     out: dict[str, str | None] = dict.fromkeys(spec)
     if not labels:
         return out
-    text = " ".join(rec.paragraphs)
     pattern = re.compile(
         r"\b("
         + "|".join(re.escape(lab) for lab in sorted(labels, key=len, reverse=True))
         + r"):\s*",
         re.IGNORECASE,
     )
-    hits = list(pattern.finditer(text))
-    for n, m in enumerate(hits):
-        end = hits[n + 1].start() if n + 1 < len(hits) else len(text)
-        value = text[m.end() : end].strip()
-        if n + 1 == len(hits):
-            cut = re.search(r"(?<=[.;])\s+(?=[A-Z])", value)
-            value = value[: cut.start()] if cut else value
-        name = labels[m.group(1).lower()]
-        if out[name] is None and value.strip(" .;"):
-            out[name] = value.rstrip(" ;")
+    for text in rec.paragraphs:
+        hits = list(pattern.finditer(text))
+        for n, m in enumerate(hits):
+            end = hits[n + 1].start() if n + 1 < len(hits) else len(text)
+            value = text[m.end() : end].strip()
+            if n + 1 == len(hits):
+                cut = re.search(r"(?<=[.;])\s+(?=[A-Z])", value)
+                value = value[: cut.start()] if cut else value
+            name = labels[m.group(1).lower()]
+            if out[name] is None and value.strip(" .;"):
+                out[name] = value.rstrip(" ;")
     return out
+
+
+#: Lead fields compared on their leading statement (see :func:`compared_value`).
+HEAD_FIELDS = frozenset({"form", "substrate"})
+_HEAD_END = re.compile(r";|\s[—–]\s|(?<=[.!?])\s+")
+
+
+def compared_value(field_name: str, value: str) -> str:
+    """What is compared of a field's value: for the form and the substrate, the value's
+    leading statement (up to the first ``;``, dash or sentence end); else all of it.
+
+    Why: both are short category statements ("distributed-parametric", "a local JSON
+    file") that a report may follow with detail ("; each request is the growing
+    msg_list …").  Compared whole, a long qualification outweighs the category.
+    """
+    if field_name not in HEAD_FIELDS:
+        return value
+    head = _HEAD_END.split(value.strip(), maxsplit=1)[0].strip().rstrip(".")
+    return head or value
 
 
 @dataclass(slots=True)
@@ -242,7 +263,11 @@ def content_agreement(
         for c in todo
         if c.field not in STATUS_FIELDS and not is_unknown(c.gold) and not is_unknown(c.draft)
     ]
-    sims = _pairwise(text_similarity, [c.gold or "" for c in prose], [c.draft or "" for c in prose])
+    sims = _pairwise(
+        text_similarity,
+        [compared_value(c.field, c.gold or "") for c in prose],
+        [compared_value(c.field, c.draft or "") for c in prose],
+    )
     for c, s in zip(prose, sims, strict=True):
         c.similarity = s
     out = ContentAgreement()

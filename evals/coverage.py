@@ -37,8 +37,8 @@ from evals.alignment import (
     KindAlignment,
     Pair,
     Side,
-    draft_witness_score,
     kind_slots,
+    witness_matrix,
 )
 from evals.choices import COVERAGE_THRESHOLD
 from evals.choices import HELD_OUT as HELD_OUT
@@ -122,7 +122,7 @@ def score_parts(
         dtype=np.float64,
     )
     code = np.asarray(code_similarity(gold.records, draft.records), dtype=np.float64)
-    wit = _nan([[draft_witness_score(gw, dw) for dw in draft.witnesses] for gw in gold.witnesses])
+    wit = _nan(witness_matrix(gold, draft, code_map))
     path = (
         _nan(credit_matrix(gold.witnesses, draft.witnesses, code_map))
         if code_map is not None

@@ -91,18 +91,17 @@ def evaluate(
     dw = locate_report(draft, loc, tick)
     located = time.perf_counter()
     threshold = default_threshold(method) if threshold is None else threshold
+    cmap = code_map(snapshot)
     alignment = align_with(
         method,
         Side(gold.records, gw.by_record),
         Side(draft.records, dw.by_record),
         text_similarity,
         threshold=threshold,
-        code_map=code_map(snapshot)
-        if method in ("best-gold", "coverage", "coverage-mixed")
-        else None,
+        code_map=cmap if method in ("best-gold", "coverage", "coverage-mixed") else None,
     )
     aligned = time.perf_counter()
-    hits = witness_hits(gw.all(), dw.all())
+    hits = witness_hits(gw.all(), dw.all(), cmap)
     content = content_agreement(alignment, text_similarity)
     kinds, overall = score(alignment, hits, content)
     done = time.perf_counter()

@@ -21,7 +21,9 @@ Witnesses (account witnesses form their own row, "account"; overall = all)
                         lines) by some located draft witness / located gold witnesses
     equivalent recall = located gold witnesses not overlapped but whose text a draft
                         witness quotes in a sibling copy (another path, same file name,
-                        a shared long line; LocatedWitness.equivalent) / located gold
+                        a shared long line; LocatedWitness.equivalent), or -- with the
+                        revision's code map -- whose lines a draft witness quotes at
+                        the same text of a copied file (evals.copies) / located gold
                         witnesses -- reported apart: line recall + equivalent recall
                         is the share an analyst would accept
     draft line precision = draft witnesses overlapping some located gold witness /
@@ -44,12 +46,14 @@ Matched pairs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from drafter.model import NINE_ROUTE_FIELDS, STATUS_FIELDS, Record
 from evals.alignment import KindAlignment
 from evals.content import ContentAgreement
+from evals.structure import CodeMap
 from evals.witnesses import ACCOUNT, Landing, LocatedWitness
 
 # hit levels of a gold witness, and of a draft witness
@@ -224,10 +228,19 @@ def draft_hit(w: LocatedWitness, gold: list[LocatedWitness]) -> str:
     return _LEVEL[w.landing(gold)]
 
 
-def equivalent_hit(w: LocatedWitness, level: str, others: list[LocatedWitness]) -> bool:
+def equivalent_hit(
+    w: LocatedWitness,
+    level: str,
+    others: list[LocatedWitness],
+    copied: Sequence[LocatedWitness] = (),
+) -> bool:
     """Not on the same lines as any of ``others``, but the same text as one of them in
-    a sibling copy (an exact line hit is never also counted as equivalent)."""
-    return level in (FILE, MISS) and any(w.equivalent(o) for o in others)
+    a sibling copy, or overlapping one of ``copied`` (``others`` at the same text of a
+    copied file, CodeMap.copied with ``exact``).  An exact line hit is never also
+    counted as equivalent."""
+    if level not in (FILE, MISS):
+        return False
+    return any(w.equivalent(o) for o in others) or any(w.overlaps(c) for c in copied)
 
 
 def status_agreement(gold: Record, draft: Record) -> tuple[int, int]:
@@ -263,16 +276,22 @@ class WitnessHits:
     draft_equivalent: list[bool] = field(default_factory=list)
 
 
-def witness_hits(gold: list[LocatedWitness], draft: list[LocatedWitness]) -> WitnessHits:
+def witness_hits(
+    gold: list[LocatedWitness], draft: list[LocatedWitness], code_map: CodeMap | None = None
+) -> WitnessHits:
+    """Hit levels of every witness; with the revision's ``code_map`` a quote of the same
+    text in a copied file is an equivalent hit too (see :func:`equivalent_hit`)."""
     g_present = [w for w in gold if w.present]
     d_present = [w for w in draft if w.present]
     g_levels = [(w, gold_hit(w, d_present)) for w in gold]
     d_levels = [(w, draft_hit(w, g_present)) for w in draft]
+    g_copied = code_map.copied(g_present, exact=True) if code_map is not None else []
+    d_copied = code_map.copied(d_present, exact=True) if code_map is not None else []
     return WitnessHits(
         gold=g_levels,
         draft=d_levels,
-        gold_equivalent=[equivalent_hit(w, lv, d_present) for w, lv in g_levels],
-        draft_equivalent=[equivalent_hit(w, lv, g_present) for w, lv in d_levels],
+        gold_equivalent=[equivalent_hit(w, lv, d_present, d_copied) for w, lv in g_levels],
+        draft_equivalent=[equivalent_hit(w, lv, g_present, g_copied) for w, lv in d_levels],
     )
 
 

@@ -63,8 +63,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from drafter.errors import BadInput
+from drafter.errors import BadInput, RepoError
 from drafter.model import Report
+from drafter.sanitize import one_line
 from drafter.snapshot import Snapshot
 from evals.gold import load
 from evals.located import _key
@@ -98,15 +99,26 @@ def redact_quote(quote: str) -> str:
     return f"[redacted quote {digest}: {names(quote)}]"
 
 
-def corpus_grams(snap: Snapshot, draft_text: str) -> set[str]:
-    """Every GRAM-character window of the whitespace-normalised files to check."""
+def corpus_grams(snap: Snapshot, draft_text: str, absent: list[str] | None = None) -> set[str]:
+    """Every GRAM-character window of the whitespace-normalised files to check.
+
+    A file whose blob the clone does not hold (a large data file left out of a mirror
+    or a partial clone) cannot have been quoted from this clone; it is skipped and its
+    path appended to ``absent`` so the command can say so, instead of stopping the
+    whole redaction on one missing object.
+    """
     grams: set[str] = set()
     for entry in snap.entries():
         if not entry.is_regular or entry.size > MAX_FILE_BYTES:
             continue
         if not (entry.path.endswith(SOURCE_SUFFIXES) or entry.path in draft_text):
             continue
-        tf = snap.read_text(entry.path)
+        try:
+            tf = snap.read_text(entry.path)
+        except RepoError:
+            if absent is not None:
+                absent.append(entry.path)
+            continue
         text = _SPACE.sub(" ", tf.text)
         grams.update(text[i : i + GRAM] for i in range(max(len(text) - GRAM + 1, 0)))
     return grams
@@ -242,9 +254,15 @@ def write_locations(data: dict[str, Any], out: Path) -> None:
 
 
 def redact_files(
-    draft: Path, locations: Path, gold: Path, repo: Path, text_min: int = 0
+    draft: Path,
+    locations: Path,
+    gold: Path,
+    repo: Path,
+    text_min: int = 0,
+    absent: list[str] | None = None,
 ) -> tuple[int, int]:
-    """Redact ``draft`` and re-key ``locations`` in place; (quotes, prose runs) redacted."""
+    """Redact ``draft`` and re-key ``locations`` in place; (quotes, prose runs) redacted.
+    Files the clone lacks are skipped and listed in ``absent``."""
     raw_text = draft.read_text(encoding="utf-8")
     raw = json.loads(raw_text)
     old = load(draft, "draft")
@@ -252,7 +270,7 @@ def redact_files(
     if rev is None:
         raise BadInput(f"{draft} records no source revision to redact against")
     with Snapshot(repo, rev) as snap:
-        grams = corpus_grams(snap, raw_text)
+        grams = corpus_grams(snap, raw_text, absent)
     runs = 0
 
     def fix(text: str) -> str:
@@ -294,8 +312,9 @@ def main(argv: list[str] | None = None) -> int:
         "code punctuation (documentation sentences); 0 (default) redacts code runs only",
     )
     a = ap.parse_args(argv)
+    absent: list[str] = []
     try:
-        quotes, runs = redact_files(a.draft, a.locations, a.gold, a.repo, a.text_min)
+        quotes, runs = redact_files(a.draft, a.locations, a.gold, a.repo, a.text_min, absent)
     except BadInput as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -303,6 +322,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {a.draft} / {a.locations}: {exc}", file=sys.stderr)
         return 2
     print(f"{a.draft}: {quotes} witness quotes redacted in all, {runs} prose code runs this run")
+    if absent:
+        shown = ", ".join(one_line(p, 120) for p in absent[:3])
+        more = f" and {len(absent) - 3} more" if len(absent) > 3 else ""
+        print(
+            f"note: {len(absent)} file(s) the draft names are not in this clone, so prose "
+            f"quoting them was not checked: {shown}{more}"
+        )
     return 0
 
 

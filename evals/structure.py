@@ -40,11 +40,13 @@ import json
 import posixpath
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from drafter.errors import BadInput
+from drafter.model import LineRange
+from evals.copies import LineMap, find_copies
 from evals.witnesses import LocatedWitness
 
 if TYPE_CHECKING:
@@ -67,12 +69,16 @@ class CodeMap:
     functions: list[tuple[str, int, int]]
     #: (caller, callee) index pairs, plus class/method containment (see from_survey).
     calls: list[tuple[int, int]]
+    #: Files that are copies of each other, with their line maps (evals.copies): a
+    #: quote in one copy sits, for the call path, in the matching function of each.
+    copies: list[LineMap] = field(default_factory=list)
     #: A short hash of each function's qualified name (see :func:`name_hash`), or None
     #: for a map saved before names were kept.  A hash, not the name: the saved map
     #: still holds no code, yet says that ``_arc/search.py``'s ``search`` and
     #: ``_mgsm/search.py``'s ``search`` are the same function in two sibling copies.
     names: list[str] | None = None
     _by_path: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
+    _copies_of: dict[str, list[LineMap]] = field(default_factory=dict, init=False, repr=False)
     _down: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
     _up: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
 
@@ -87,6 +93,11 @@ class CodeMap:
             down[a].append(b)
             up[b].append(a)
         self._down, self._up = dict(down), dict(up)
+        copies_of: dict[str, list[LineMap]] = defaultdict(list)
+        for m in self.copies:
+            copies_of[m.a].append(m)
+            copies_of[m.b].append(m.reversed())
+        self._copies_of = dict(copies_of)
 
     # -- where a quote sits ---------------------------------------------------------
 
@@ -120,6 +131,69 @@ class CodeMap:
             node = self.enclosing(w.path, span.start)
             if node is not None:
                 out.append(node)
+        return out
+
+    def counterparts(
+        self, path: str, start: int, end: int, exact: bool = False
+    ) -> list[tuple[str, int, int]]:
+        """The lines ``start``-``end`` of ``path`` in each copy of that file
+        (``(path, start, end)``; none when the file has no copy).  With ``exact`` only
+        copies where both ends are lines of the same text (see LineMap.project_exact)."""
+        out: list[tuple[str, int, int]] = []
+        for m in self._copies_of.get(path, ()):
+            if exact:
+                ea, eb = m.project_exact(start), m.project_exact(end)
+                if ea is None or eb is None:
+                    continue
+                a, b = ea, eb
+            else:
+                a, b = m.project(start), m.project(end)
+            out.append((m.b, min(a, b), max(a, b)))
+        return out
+
+    def copied(
+        self, witnesses: Iterable[LocatedWitness], exact: bool = False
+    ) -> list[LocatedWitness]:
+        """Each located witness again at the matching lines of every copy of its file
+        (same quote, owner and fingerprint; only the path and lines differ), so witness
+        overlap and nearby-line credit see a quote of one copy in the others too.  With
+        ``exact`` only where the copy holds the same text at both ends of the quote."""
+        out: list[LocatedWitness] = []
+        for w in witnesses:
+            span = w.span
+            if span is None:
+                continue
+            for path, start, end in self.counterparts(w.path, span.start, span.end, exact):
+                lines = LineRange(start=start, end=end)
+                out.append(
+                    replace(
+                        w,
+                        witness=w.witness.model_copy(update={"path": path, "lines": lines}),
+                        verification=w.verification.model_copy(update={"lines": lines}),
+                    )
+                )
+        return out
+
+    def node_choices(self, witnesses: Iterable[LocatedWitness]) -> list[list[int]]:
+        """For each located witness in parsed code: its enclosing function, then the
+        matching function in each copy of its file (see :meth:`counterparts`).  A
+        witness in no parsed function of any copy is left out, as in :meth:`nodes_of`.
+        """
+        out: list[list[int]] = []
+        for w in witnesses:
+            span = w.span
+            if span is None:
+                continue
+            choice: list[int] = []
+            own = self.enclosing(w.path, span.start)
+            if own is not None:
+                choice.append(own)
+            for path, start, _ in self.counterparts(w.path, span.start, span.end):
+                node = self.enclosing(path, start)
+                if node is not None and node not in choice:
+                    choice.append(node)
+            if choice:
+                out.append(choice)
         return out
 
     # -- the call path --------------------------------------------------------------
@@ -164,11 +238,13 @@ class CodeMap:
     def save(self, out: Path, revision: str) -> None:
         """Write the map as JSON (spans and index pairs only: no names, no code)."""
         rows = ",\n  ".join(json.dumps(list(f)) for f in self.functions)
+        copies = ",\n  ".join(json.dumps(m.to_json()) for m in self.copies)
         names = "" if self.names is None else f' "names": {json.dumps(self.names)},\n'
         out.write_text(
             f'{{"revision": {json.dumps(revision)},\n "functions": [\n  {rows}\n ],\n'
             f"{names}"
-            f' "calls": {json.dumps([list(c) for c in self.calls])}}}\n',
+            f' "calls": {json.dumps([list(c) for c in self.calls])},\n'
+            f' "copies": [\n  {copies}\n ]}}\n',
             encoding="utf-8",
         )
 
@@ -179,6 +255,7 @@ def load(path: Path) -> tuple[CodeMap, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
         functions = [(str(p), int(s), int(e)) for p, s, e in data["functions"]]
         calls = [(int(a), int(b)) for a, b in data["calls"]]
+        copies = [LineMap.from_json(row) for row in data.get("copies", [])]
         revision = str(data["revision"])
         raw = data.get("names")
         names = None if raw is None else [str(n) for n in raw]
@@ -188,7 +265,7 @@ def load(path: Path) -> tuple[CodeMap, str]:
         raise BadInput(
             f"{path}: not a saved code map: {len(names)} names for {len(functions)} functions"
         )
-    return CodeMap(functions, calls, names), revision
+    return CodeMap(functions, calls, copies, names), revision
 
 
 def name_hash(symbol: str) -> str:
@@ -196,8 +273,9 @@ def name_hash(symbol: str) -> str:
     return hashlib.sha256(symbol.encode()).hexdigest()[:12]
 
 
-def from_survey(survey: Survey) -> CodeMap:
-    """The survey's call graph as a :class:`CodeMap`.
+def from_survey(survey: Survey, snapshot: Snapshot | None = None) -> CodeMap:
+    """The survey's call graph as a :class:`CodeMap`; with the ``snapshot`` it was made
+    from, also the copies among its parsed files (evals.copies; read from git objects).
 
     A definition's container is linked to it like a caller (module -> top-level
     function or class, class -> method): a quote of module or class level code (a
@@ -223,8 +301,12 @@ def from_survey(survey: Survey) -> CodeMap:
         parent = f"{path}::{symbol.rsplit('.', 1)[0]}" if "." in symbol else f"{path}::<module>"
         if parent in index:
             calls.add((index[parent], index[nid]))
+    copies: list[LineMap] = []
+    if snapshot is not None:
+        paths = sorted({p for p, _, _ in functions})
+        copies = find_copies({tf.path: tf.text for tf in snapshot.iter_text(paths)})
     names = [name_hash(n.partition("::")[2]) for n in ids]
-    return CodeMap(functions, sorted(calls), names)
+    return CodeMap(functions, sorted(calls), copies, names)
 
 
 _MAPS: dict[tuple[str, str], CodeMap] = {}
@@ -238,7 +320,7 @@ def code_map(snapshot: Snapshot) -> CodeMap:
         from drafter.config import data_dir
         from retrieval.survey.cache import cached_survey
 
-        _MAPS[key] = from_survey(cached_survey(snapshot, data_dir() / "surveys"))
+        _MAPS[key] = from_survey(cached_survey(snapshot, data_dir() / "surveys"), snapshot)
     return _MAPS[key]
 
 
@@ -274,18 +356,23 @@ def credit_matrix(
     """:func:`path_credit` of every gold record (rows) against every draft record.
 
     A gold record's reach and a draft record's functions depend on that record alone,
-    so each is computed once here rather than once per pair.
+    so each is computed once here rather than once per pair.  A quote in a copied
+    file stands for the matching function of every copy (:meth:`CodeMap.node_choices`):
+    the gold record's reach starts from all of them, and a draft quote earns the best
+    credit of any of them.
     """
-    reaches = [cmap.reach(set(g), up, down) if (g := cmap.nodes_of(gw)) else None for gw in gold]
-    nodes = [cmap.nodes_of(dw) for dw in draft]
+    reaches = [
+        cmap.reach({n for c in g for n in c}, up, down) if (g := cmap.node_choices(gw)) else None
+        for gw in gold
+    ]
+    choices = [cmap.node_choices(dw) for dw in draft]
     span = up + down + 1
+
+    def credit(reach: dict[int, int], d: list[list[int]]) -> float:
+        return sum(max((1.0 - reach[n] / span for n in c if n in reach), default=0.0) for c in d)
+
     return [
-        [
-            None
-            if reach is None or not d
-            else sum(1.0 - reach[n] / span for n in d if n in reach) / len(d)
-            for d in nodes
-        ]
+        [None if reach is None or not d else credit(reach, d) / len(d) for d in choices]
         for reach in reaches
     ]
 
@@ -308,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--add-names", action="store_true")
     args = ap.parse_args(argv)
     with Snapshot(args.repo, args.rev) as snap:
-        cmap = from_survey(run_survey(snap))
+        cmap = from_survey(run_survey(snap), snap)
         if args.add_names:
             saved, revision = load(args.out)
             if revision != snap.sha:
@@ -318,7 +405,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             saved.names = [live.get(f, name_hash(f"<gone>{f[0]}:{f[1]}")) for f in saved.functions]
             cmap = saved
         cmap.save(args.out, snap.sha)
-    print(f"{args.out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls")
+    print(
+        f"{args.out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls, "
+        f"{len(cmap.copies)} copies"
+    )
     return 0
 
 

@@ -8,10 +8,13 @@ that cite it.  For each witness this scores
 
 * similarity -- rescaled embedding similarity (evals.similarity) between the quote and
   the prose that cites it: the paragraphs and bullets just before the witness in its
-  record (after the previous witness), or the record's label and lead when none;
+  record (after the previous witness), or the record's label and lead when none.
+  Witnesses that follow one another with no prose between them (a record that argues
+  first and quotes after) are all cited by the prose before the first of them;
 * identifier overlap -- the share of the quote's names (identifiers of three or more
-  characters, keywords dropped) that the citing prose also mentions.  A quote
-  without names is scored on similarity alone.
+  characters, keywords dropped) that the citing prose also mentions, as the name or
+  as the start of a longer word ("exec" in "executes", "result" in "results"; names
+  of four or more characters).  A quote without names is scored on similarity alone.
 
 Reported as a distribution with the lowest ten listed, for the draft and, as a
 reference point, for the gold.  Low support flags a witness to read, nothing more:
@@ -55,9 +58,19 @@ def names(text: str) -> set[str]:
 
 
 def citing_text(rec: Record, block_index: int) -> str:
-    """Prose between the previous witness (or the record start) and this one."""
+    """Prose between the previous witness (or the record start) and this one; for a
+    witness right after other witnesses, the prose before that run of witnesses.
+
+    Why the run: drafts often write a record's prose first and its quotes after it.
+    Read one witness at a time, only the first quote had prose before it; the others
+    fell back to the label and lead, so a quote the prose names outright scored as if
+    nothing cited it.
+    """
+    start = block_index
+    while start > 0 and isinstance(rec.blocks[start - 1], WitnessBlock):
+        start -= 1
     parts: list[str] = []
-    for b in reversed(rec.blocks[:block_index]):
+    for b in reversed(rec.blocks[:start]):
         if isinstance(b, WitnessBlock):
             break
         if isinstance(b, Paragraph | Heading | NumberedItem | Bullet):
@@ -66,11 +79,29 @@ def citing_text(rec: Record, block_index: int) -> str:
     return text or f"{rec.label}. {rec.body_text()[:400]}"
 
 
+#: A quote name this long or longer also matches a prose word it starts (or that starts
+#: it): "exec" in "executes", "globals" for "global".  Shorter names must match whole.
+PREFIX_MIN = 4
+
+
+def _mentioned(name: str, prose: set[str], stems: set[str]) -> bool:
+    if name in prose:
+        return True
+    if len(name) < PREFIX_MIN:
+        return False
+    return name[:PREFIX_MIN] in stems and any(
+        w.startswith(name) or (len(w) >= PREFIX_MIN and name.startswith(w)) for w in prose
+    )
+
+
 def identifier_overlap(quote: str, citing: str) -> float | None:
+    """Share of the quote's names the citing prose mentions (see the module text)."""
     q = names(quote)
     if not q:
         return None
-    return len(q & names(citing)) / len(q)
+    prose = names(citing)
+    stems = {w[:PREFIX_MIN] for w in prose if len(w) >= PREFIX_MIN}
+    return sum(_mentioned(n, prose, stems) for n in q) / len(q)
 
 
 @dataclass(slots=True)

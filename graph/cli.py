@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from drafter.model import Report
-    from graph.configuration import Configuration
+    from graph.configuration import Configuration, EndpointOptions
     from graph.estimate import Estimate
     from graph.proposer import Proposer
     from graph.resources import Resources
@@ -62,6 +61,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
         config.repair_rounds,
         price=config.price,
         page_tokens=int(page / CHARS_PER_TOKEN) if page else None,
+        record_context_bytes=config.record_context_bytes,
     )
 
 
@@ -305,18 +305,8 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     ),
     click.option("--offline", is_flag=True, help="Draft from the static survey, without a model."),
     cli_options.model,
-    click.option(
-        "--max-cost",
-        type=float,
-        default=None,
-        callback=cli_options.usd_amount,
-        help=f"Stop with a partial draft after USD spent (default ${defaults.MAX_COST_USD:g} with "
-        "Claude; refused for a model without a price unless --price-in/--price-out are given).",
-    ),
-    cli_options.price_in,
-    cli_options.price_out,
-    cli_options.max_tokens_total,
-    cli_options.context_window,
+    cli_options.max_cost,
+    cli_options.endpoint,
     click.option(
         "--max-records",
         type=int,
@@ -464,12 +454,14 @@ def draft_cmd(
         _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
     repo = _check_new_run(repo, rev, out, text_out, estimate_only)
+    from graph.configuration import EndpointOptions
+
     config = _configuration(
         offline,
         estimate_only,
         model,
         max_cost,
-        _Endpoint(price_in, price_out, max_tokens_total, context_window),
+        EndpointOptions(price_in, price_out, max_tokens_total, context_window),
         max_records=max_records,
         thorough=thorough,
         repair_rounds=repair_rounds,
@@ -537,22 +529,12 @@ def _check_new_run(
     return repo
 
 
-@dataclass(frozen=True)
-class _Endpoint:
-    """The endpoint options of ``drafter draft`` (runtime drafts only)."""
-
-    price_in: float | None
-    price_out: float | None
-    max_tokens_total: int | None
-    context_window: int | None
-
-
 def _configuration(
     offline: bool,
     estimate_only: bool,
     model: str | None,
     max_cost: float | None,
-    endpoint: _Endpoint,
+    endpoint: EndpointOptions,
     *,
     max_records: int | None,
     thorough: bool,
@@ -562,7 +544,7 @@ def _configuration(
 ) -> Configuration:
     """A new run's settings from the command's options; a bad value is bad input.  The
     proposer kind is the factory's choice (said on stderr when it falls back)."""
-    from graph.configuration import Configuration, endpoint_settings, resolve_model
+    from graph.configuration import Configuration, resolve_model
     from graph.proposers.factory import choose
 
     choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
@@ -573,15 +555,7 @@ def _configuration(
         max_records = defaults.max_records(generator, thorough)
     try:
         chosen = resolve_model(model)
-        settings = endpoint_settings(
-            chosen,
-            generator,
-            max_cost,
-            price_in=endpoint.price_in,
-            price_out=endpoint.price_out,
-            max_tokens_total=endpoint.max_tokens_total,
-            context_window=endpoint.context_window,
-        )
+        settings = endpoint.settings(chosen, generator, max_cost)
         return Configuration(
             model=chosen,
             generator=generator,

@@ -83,6 +83,29 @@ def endpoint_settings(
 
 
 @dataclass(frozen=True)
+class EndpointOptions:
+    """The endpoint options as given (``cli_options.endpoint``: ``draft`` and
+    ``redraft`` both take them), before :func:`endpoint_settings` turns them into
+    settings; checked by :class:`Configuration` like any setting."""
+
+    price_in: float | None = None
+    price_out: float | None = None
+    max_tokens_total: int | None = None
+    context_window: int | None = None
+
+    def settings(self, model: str, generator: str, max_cost: float | None) -> JsonDict:
+        return endpoint_settings(
+            model,
+            generator,
+            max_cost,
+            price_in=self.price_in,
+            price_out=self.price_out,
+            max_tokens_total=self.max_tokens_total,
+            context_window=self.context_window,
+        )
+
+
+@dataclass(frozen=True)
 class Configuration:
     """What a run is allowed to do.  Stored with the run; never holds secrets."""
 

@@ -7,11 +7,13 @@ any money is spent (``drafter draft --estimate`` prints it and stops).
 
 The model of one conversation with ``T`` turns: the cached prefix (system prompt, tool
 definitions, shared context) of ``P`` tokens is read on every turn; the opening ``O``
-and each turn's tool answer ``R`` are written to the cache once and read on every
-later turn; each turn writes ``A`` output tokens and the submission ``S``.  The low
-end assumes half the plan size, conversations that use half their budget and small
-tool answers; the high end the full plan, every budget spent with page-sized answers
-and a repair round for a third of the records.  Prices come from
+(for a record or a repair, the run's ``record_context_bytes``, which a smaller
+``--context-window`` shrinks) and each turn's tool answer ``R`` are written to the
+cache once and read on every later turn (the planner keeps only its newest answer whole
+and re-sends older ones folded to a line); each turn writes ``A`` output tokens and the
+submission ``S``.  The low end assumes half the plan size, conversations that use half
+their budget and small tool answers; the high end the full plan, every budget spent
+with page-sized answers and a repair round for a third of the records.  Prices come from
 :data:`graph.costs.PRICES` or the analyst's ``--price-in``/``--price-out``
 (:mod:`graph.pricing`); a model without a price gets its range in tokens only, never
 an invented dollar figure.
@@ -29,12 +31,26 @@ TOOL_DEFS_TOKENS = 2_500  # the seven investigation tools and a submit schema
 TURN_OUTPUT = 150  # the model's words and tool call per investigation turn
 
 
+#: Tokens of a folded tool answer (graph.proposers.claude.fold: what was read, how to
+#: read it again; about 200 characters).
+FOLDED_ANSWER = 60
+
+
 @dataclass(frozen=True)
 class Conversation:
     turns: int  # paid calls, the submission included
     opening: int  # tokens of the task and its repository data
     answer: int  # tokens of one tool answer
     submit: int  # output tokens of the submission
+    #: Tokens an older answer keeps once folded (the planner keeps only its newest
+    #: answer whole); None: every answer is re-sent whole.
+    folded: int | None = None
+
+    def sent(self, turn: int) -> int:
+        """Tokens after the cached prefix in request ``turn`` (0-based)."""
+        if self.folded is None or turn < 2:
+            return self.opening + turn * (self.answer + TURN_OUTPUT)
+        return self.opening + turn * TURN_OUTPUT + self.answer + (turn - 1) * self.folded
 
 
 @dataclass
@@ -46,9 +62,13 @@ class Tokens:
 
     def add(self, prefix: int, c: Conversation, count: float) -> None:
         t = c.turns
-        history = sum(c.opening + i * (c.answer + TURN_OUTPUT) for i in range(t))
-        self.cache_read += count * (t * prefix + history - c.opening)
-        self.cache_write += count * (c.opening + (t - 1) * (c.answer + TURN_OUTPUT))
+        sent = sum(c.sent(i) for i in range(t))
+        # Each turn writes what it adds once: the opening, then every answer and the
+        # model's words; a folded conversation also writes each answer's folded line.
+        added = c.answer + TURN_OUTPUT + (c.folded or 0)
+        written = c.opening + (t - 1) * added
+        self.cache_read += count * (t * prefix + sent - c.opening)
+        self.cache_write += count * written
         self.input += count * t * 50  # the uncached tail of each turn
         self.output += count * ((t - 1) * TURN_OUTPUT + c.submit)
 
@@ -108,11 +128,15 @@ def estimate(
     repair_rounds: int = defaults.REPAIR_ROUNDS,
     price: PriceSpec = "table",
     page_tokens: int | None = None,
+    record_context_bytes: int = defaults.DEFAULT_RECORD_CONTEXT_BYTES,
 ) -> Estimate:
     """Token and USD range of a draft (see the module docstring for the model).
 
-    ``page_tokens`` caps a tool answer (a smaller context window reads smaller pages)."""
+    ``page_tokens`` caps a tool answer (a smaller context window reads smaller pages);
+    ``record_context_bytes`` is the run's bound on a record's opening (a smaller window
+    shrinks it too)."""
     prefix = int(shared_chars / CHARS_PER_TOKEN) + TOOL_DEFS_TOKENS + 1_200
+    opening = record_opening_tokens(record_context_bytes)
     b_plan, b_rec, b_rep, b_acc = (
         int(getattr(budgets, n)) for n in ("plan", "record", "repair", "account")
     )
@@ -123,12 +147,22 @@ def estimate(
         (high, hi_n, 1.0, 5_000, 1 / 3),
     ):
         answer = min(answer, page_tokens) if page_tokens else answer
-        tok.add(prefix, Conversation(_turns(b_plan, frac), 5_000, answer, 120 * n), 1)
-        tok.add(prefix, Conversation(_turns(b_rec, frac), 6_000, answer, 1_500), n)
+        plan = Conversation(_turns(b_plan, frac), 5_000, answer, 120 * n, FOLDED_ANSWER)
+        tok.add(prefix, plan, 1)
+        tok.add(prefix, Conversation(_turns(b_rec, frac), opening, answer, 1_500), n)
         if repair_rounds:
-            tok.add(prefix, Conversation(_turns(b_rep, frac), 7_000, answer, 1_500), n * rep)
+            tok.add(prefix, Conversation(_turns(b_rep, frac), opening, answer, 1_500), n * rep)
         tok.add(prefix, Conversation(_turns(b_acc, frac), 400 * n, answer, 3_000), 1)
     return Estimate(model, (lo_n, hi_n), low, high, price_for(model) if price == "table" else price)
+
+
+def record_opening_tokens(record_context_bytes: int) -> int:
+    """Tokens of a record's (or a repair's) opening: its task, notes, findings, hits and
+    opening pages are built within ``record_context_bytes`` together
+    (graph.proposers.claude.context; a repair's rejected quotes and nearest passages
+    share the same budget), counted at the estimate's :data:`CHARS_PER_TOKEN` (the
+    text is nearly all ASCII, so a byte is a character)."""
+    return int(record_context_bytes / CHARS_PER_TOKEN)
 
 
 def _turns(budget: int, share: float) -> int:

@@ -1,8 +1,11 @@
 """``drafter redraft DRAFT``: draft again the records an analyst rejected with a reason.
 
-Exit 0 when a new draft was written (or nothing was rejected with a reason), 2 for
-unusable input.  With a model the rejected records are requested again with the reason
-in the request; offline each is replaced by the next-ranked candidate of its kind.
+Exit 0 when a new draft was written (or nothing was rejected with a reason), 1 when it
+was written but the run stopped short (a ``--max-cost`` or ``--max-tokens-total`` cap
+spent, a record not drafted; the rejected version is kept), 2 for unusable input.
+With a model the rejected records are requested again with the reason in the request;
+offline each is replaced by the next-ranked candidate of its kind.  The endpoint
+options are ``drafter draft``'s (``cli_options.endpoint``), with the same meaning.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from drafter.sanitize import markup_safe
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from graph.configuration import Configuration
+    from graph.configuration import Configuration, EndpointOptions
     from graph.redraft import RedraftResult
 
 
@@ -46,13 +49,8 @@ if TYPE_CHECKING:
 )
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @cli_options.model
-@click.option(
-    "--max-cost",
-    type=float,
-    default=None,
-    callback=cli_options.usd_amount,
-    help="Stop after USD spent.",
-)
+@cli_options.max_cost
+@cli_options.endpoint
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
@@ -64,6 +62,10 @@ def redraft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
+    price_in: float | None,
+    price_out: float | None,
+    max_tokens_total: int | None,
+    context_window: int | None,
     repair_rounds: int,
     no_index: bool,
     data_dir: Path | None,
@@ -84,7 +86,10 @@ def redraft_cmd(
     if out is not None:  # refused now, not after paying for the redraft
         check_output_path(out)
     repo = repository_of(report, repo, str(draft))
-    config = _configuration(offline, model, repair_rounds, max_cost)
+    from graph.configuration import EndpointOptions
+
+    endpoint = EndpointOptions(price_in, price_out, max_tokens_total, context_window)
+    config = _configuration(offline, model, repair_rounds, max_cost, endpoint)
     console = out_console()
     store_file = resolve_store(store_path, draft, report)
     console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
@@ -103,10 +108,16 @@ def redraft_cmd(
 
 
 def _configuration(
-    offline: bool, model: str | None, repair_rounds: int, max_cost: float | None
+    offline: bool,
+    model: str | None,
+    repair_rounds: int,
+    max_cost: float | None,
+    endpoint: EndpointOptions,
 ) -> Configuration:
     """The redraft's settings; the proposer kind is the factory's choice (said on stderr
-    when it falls back to offline)."""
+    when it falls back to offline).  Cost cap, prices, token cap and window are turned
+    into settings as ``drafter draft`` does (the same default cap for Claude, the same
+    refusals), so a redraft on a local endpoint is bounded like the draft was."""
     from graph.configuration import Configuration, resolve_model
     from graph.proposers.factory import choose
 
@@ -114,11 +125,12 @@ def _configuration(
     if choice.notice:
         click.echo(choice.notice, err=True)
     try:
+        chosen = resolve_model(model)
         return Configuration(
-            model=resolve_model(model),
+            model=chosen,
             generator=choice.generator,
             repair_rounds=repair_rounds,
-            max_cost=max_cost,
+            **endpoint.settings(chosen, choice.generator, max_cost),
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
@@ -153,3 +165,18 @@ def _say_result(
         f"--repo {markup_safe(shlex.quote(str(repo)))}",
         soft_wrap=True,
     )
+    _partial(console, res)
+
+
+def _partial(console: Console, res: RedraftResult) -> None:
+    """Exit 1, after saying why, when the run stopped short (a cost or token cap spent,
+    a record it could not draft), as ``drafter draft`` does for a partial draft: the
+    draft written keeps the rejected version of what was not redrafted."""
+    meta = res.run.report.meta if res.run and res.run.report else None
+    missing = list(meta.missing) if meta is not None else []
+    if not missing:
+        return
+    console.print(f"[yellow]partial redraft ({len(missing)} gap(s)); exit 1:[/]")
+    for m in missing[:20]:
+        console.print(f"  - {markup_safe(m, keep_newlines=False)}", soft_wrap=True)
+    raise click.exceptions.Exit(1)

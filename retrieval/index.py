@@ -45,6 +45,7 @@ from chromadb.errors import NotFoundError
 from drafter import config
 from drafter.errors import BadInput, DrafterError, RepoError
 from drafter.snapshot import Snapshot
+from drafter.sqlite_open import first_open
 from retrieval.chunking import (
     CHUNKER_VERSION,
     HEADER_RESERVE,
@@ -65,6 +66,8 @@ BATCH = 64
 #: Texts per model call inside a batch: a stop request waits for one step at most.
 EMBED_STEP = 16
 _PAGE = 2000
+#: seconds a process waits for another one holding the embed cache
+CACHE_LOCK_WAIT = 30.0
 
 
 class IndexModelMismatch(BadInput):
@@ -172,14 +175,23 @@ class VectorCache:
     def __init__(self, path: Path):
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        self._db = sqlite3.connect(str(path), timeout=CACHE_LOCK_WAIT, check_same_thread=False)
+        # another process may be creating the cache this very moment (two runs on a
+        # fresh data dir): the WAL switch does not wait by itself, so retry it
+        first_open(self._db, self._open_steps, wait=CACHE_LOCK_WAIT)
+
+    def _open_steps(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
-            "vec BLOB NOT NULL, PRIMARY KEY (model, key))"
-        )
-        self._db.commit()
+        try:
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
+                "vec BLOB NOT NULL, PRIMARY KEY (model, key))"
+            )
+            self._db.commit()
+        except sqlite3.Error:
+            self._db.rollback()
+            raise
 
     def get(self, keys: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

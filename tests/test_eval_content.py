@@ -136,6 +136,53 @@ def test_support_by_hand() -> None:
     assert witness_support(rep, fixed).summary()["n"] == 2
 
 
+def _support_record(blocks: list[object]) -> object:
+    from drafter.model import RecordSection as Section
+    from drafter.model import Report, ReportType
+
+    rec = Record(id="RT-BAP-x", label="Generated code runs", blocks=blocks)  # type: ignore[arg-type]
+    return Report(
+        system="s", type=ReportType.runtime, sections=[Section(title="Paths", records=[rec])]
+    )
+
+
+def test_quotes_after_one_paragraph_are_all_cited_by_it() -> None:
+    """A record that argues first and quotes after: every quote of the run is cited by
+    the paragraph before it.  Read one witness at a time, only the first was; the rest
+    fell back to the label and the first 400 characters, which name none of them."""
+    filler = "This paragraph sets the scene at length without naming any code. " * 8
+    rep = _support_record(
+        [
+            Paragraph(text=filler),
+            Paragraph(
+                text="Channel: the model's code goes to exec(forward_str, globals(), namespace) "
+                "and is bound by setattr(AgentSystem, 'forward', func)."
+            ),
+            WitnessBlock(
+                witness=Witness(quote="exec(forward_str, globals(), namespace)", path="s.py")
+            ),
+            WitnessBlock(
+                witness=Witness(quote='setattr(AgentSystem, "forward", func)', path="s.py")
+            ),
+        ]
+    )
+
+    def zero(a: list[str], b: list[str]) -> np.ndarray:
+        return np.zeros((len(a), len(b)))
+
+    first, second = witness_support(rep, zero).items  # type: ignore[arg-type]
+    assert first.overlap == 1.0
+    assert second.overlap == 1.0 and second.support == 0.5
+
+
+def test_identifier_overlap_counts_a_name_used_as_the_start_of_a_word() -> None:
+    quote = "exec(forward_str, globals(), namespace)"
+    prose = "The draft executes forward_str in the module's globals namespace."
+    assert identifier_overlap(quote, prose) == 1.0  # exec ~ executes
+    assert identifier_overlap("y = computes(items)", "it compute the item") == 1.0  # both ways
+    assert identifier_overlap("gen = 1", "generated text") == 0.0  # too short to stretch
+
+
 @pytest.fixture(scope="module")
 def sample_snapshot(sample: SampleRepo):  # type: ignore[no-untyped-def]
     with Snapshot(sample.path, SAMPLE_SHA) as snap:
@@ -251,3 +298,52 @@ def test_lead_labels_match_whatever_their_case() -> None:
         "form": SAME,
         "substrate": SAME,
     }
+
+
+def test_a_lead_value_stops_at_its_paragraph() -> None:
+    """The last lead field of a paragraph is followed by a paragraph that opens in lower
+    case; read across paragraphs, the substrate took that whole paragraph in."""
+    from evals.content import lead_values
+
+    rec = Record(
+        id="RT-CMP-g",
+        label="g",
+        blocks=[
+            Paragraph(
+                text="Source-native identity: LLMAgentBase.model. Representational form: "
+                "distributed-parametric provider model. Storage substrate: an external deployment."
+            ),
+            Paragraph(text="max_tokens is 4096 in one script and 1024 in another."),
+        ],
+    )
+    values = lead_values(rec, "CMP")
+    assert values["substrate"] == "an external deployment."
+    assert values["form"] == "distributed-parametric provider model."
+
+
+def test_form_is_compared_on_its_leading_statement() -> None:
+    """A draft that states the form and then qualifies it at length agrees with a gold
+    that states the same form alone; a different form still disagrees."""
+    gold = _rec(
+        "RT-CMP-g",
+        "Source-native identity: args.model. Representational form: distributed-parametric. "
+        "Storage substrate: external provider deployment.",
+    )
+    long_form = (
+        "Representational form: distributed-parametric; each request is the growing message "
+        "list sent with temperature 0.8, max tokens 4096 and a JSON response format, and the "
+        "reply is parsed into the candidate dictionary with thought, name and code keys."
+    )
+    draft = _rec(
+        "RT-CMP-d",
+        f"Source-native identity: args.model. {long_form} Storage substrate: external provider "
+        "deployment — nothing of the model is in the repository, no key or base URL is set.",
+    )
+    other = _rec("RT-CMP-o", "Representational form: natural-language templates; kept as text.")
+    got = {
+        c.field: c.outcome
+        for c in content_agreement(_one_pair(gold, draft), lexical_similarity).comparisons
+    }
+    assert got == {"identity": SAME, "form": SAME, "substrate": SAME}
+    ca = content_agreement(_one_pair(gold, other), lexical_similarity)
+    assert {c.field: c.outcome for c in ca.comparisons}["form"] == DISAGREE

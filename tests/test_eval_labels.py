@@ -260,6 +260,6 @@ def test_saved_sample_code_map_matches_the_survey(tmp_path: Path) -> None:
     repo = materialize(tmp_path / "sample")
     assert revision == SAMPLE_SHA
     with Snapshot(repo.path, SAMPLE_SHA) as snap:
-        live = from_survey(run_survey(snap))
-    assert (live.functions, live.calls) == (saved.functions, saved.calls)
+        live = from_survey(run_survey(snap), snap)
+    assert (live.functions, live.calls, live.copies) == (saved.functions, saved.calls, saved.copies)
     assert live.names == saved.names  # the name hashes that merge sibling copies

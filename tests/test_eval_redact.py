@@ -77,3 +77,29 @@ def test_saved_drafts_of_other_repositories_are_redacted(path: Path) -> None:
 
     walk(data)
     assert quotes and all(q.startswith("[redacted quote ") for q in quotes)
+
+
+def test_a_file_missing_from_the_clone_is_skipped_and_named(tmp_path: Path) -> None:
+    """A mirror may leave out a large data file's blob; redaction must not stop on it."""
+    import subprocess
+
+    from drafter.snapshot import Snapshot
+    from evals.redact import corpus_grams
+    from tests.gitrepo import make_repo
+
+    repo = make_repo(
+        tmp_path / "r",
+        {"agent.py": "def run_agent(task):\n    return task\n", "data/big.csv": "a,b\n1,2\n"},
+    )
+    oid = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD:data/big.csv"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (repo / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+    absent: list[str] = []
+    with Snapshot(repo, "HEAD") as snap:
+        grams = corpus_grams(snap, "see data/big.csv and agent.py", absent)
+    assert absent == ["data/big.csv"]
+    assert "def run_agent(task):"[:GRAM] in grams

@@ -53,7 +53,7 @@ NAMES = [name_hash(n) for n in ("<module>", "search", "evaluate", "search", "sea
 
 
 def test_sibling_copies_of_one_function_are_one_function() -> None:
-    cmap = CodeMap(FUNCS, [], NAMES)
+    cmap = CodeMap(FUNCS, [], names=NAMES)
     gold = make_record("RT-RTE-g", "g", witnesses=[("loop()", "a/search.py")])
     draft = make_record("RT-RTE-d", "d", witnesses=[("loop()", "b/search.py")])
     g = about(gold, _located("RT-RTE-g", [("loop()", "a/search.py", 12)]), cmap)
@@ -243,7 +243,7 @@ def test_loso_finds_shared_gold_above_the_checkout(tmp_path: Path) -> None:
 
 
 def test_code_map_names_are_saved_and_checked(tmp_path: Path) -> None:
-    cmap = CodeMap(FUNCS, [(0, 1)], NAMES)
+    cmap = CodeMap(FUNCS, [(0, 1)], names=NAMES)
     cmap.save(tmp_path / "m.json", "0" * 40)
     again, _ = load_code_map(tmp_path / "m.json")
     assert again.names == NAMES and again.identity(3) == ("search.py", name_hash("search"))

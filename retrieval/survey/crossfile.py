@@ -161,10 +161,12 @@ def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
         base = ppath.rsplit("/", 1)[-1]
         if len(base) < 5:
             continue
+        # the whole file name: "code_agent.yaml" is not named by "structured_code_agent.yaml"
+        named = re.compile(rf"(?<![\w.-]){re.escape(base)}(?![\w-])")
         names: set[str] = set()
         for pf in files:
             for s in pf.strings:
-                if s.is_docstring or base not in s.value or s.end_line - s.start_line > 2:
+                if s.is_docstring or not named.search(s.value) or s.end_line - s.start_line > 2:
                     continue
                 name = s.assigned_to or ""
                 out.append(
@@ -187,7 +189,7 @@ def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
                     continue
                 used = set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text))
                 hit = sorted(names & used)
-                if not hit and base in c.args_text:
+                if not hit and named.search(c.args_text):
                     hit = [base]  # open("prompts/base.md") names the file right in the read
                 if hit:
                     out.append(

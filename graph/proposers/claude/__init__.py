@@ -51,6 +51,7 @@ from graph.proposers.claude.client import (
 )
 from graph.proposers.claude.context import LinesFn, PageFn, RecordData, build_record_data
 from graph.proposers.claude.facts import FactCheck
+from graph.proposers.claude.fold import Folding
 from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude.prompts import (
     LEAD_HINTS,
@@ -312,12 +313,16 @@ class ClaudeProposer(ProposerBase):
     # -- phases -------------------------------------------------------------------
 
     def _plan_phase(self, ctx: PlanContext) -> Phase[Plan]:
+        # the planner reads the most (whole pages, repository-wide greps): its older
+        # tool answers are folded, so a late turn does not re-send every page read
+        span = self.tools.page_span if self.tools is not None else None
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
             FactCheck(ctx.survey),
             self.budgets.plan,
             "with at most half as many records and one-sentence rationales",
+            fold=Folding(keep=1, span=span),
         )
 
     def _record_phase(self, record_id: str, budget: int) -> Phase[Record]:

@@ -16,7 +16,9 @@ Rules that keep the answer honest and the run resumable:
   resumed run sends byte-identical requests and the journal answers them.
 - Cache breakpoints: the last tool definition, the shared system block (set by the
   proposer) and the last block of the newest user turn, so every turn reads the
-  previous turn's prefix from the prompt cache.
+  previous turn's prefix from the prompt cache.  A phase that folds older tool answers
+  (:mod:`graph.proposers.claude.fold`; the planner's) adds a fourth on the last folded
+  turn: that prefix is what the next turn repeats, the newest answer being folded then.
 - A text-only answer (an endpoint that ignores ``tool_choice``) is searched for the
   call as JSON (:mod:`graph.proposers.text_calls`); one that qualifies is used as that
   call and noted for the draft, otherwise the turn gets its one follow-up.
@@ -34,6 +36,7 @@ from pydantic import BaseModel, ValidationError
 from graph import costs
 from graph.jsontypes import JsonDict
 from graph.proposer import ProposalRejected
+from graph.proposers.claude.fold import Folding, fold_messages
 from graph.proposers.text_calls import TextCall, recover_call
 
 CACHE = {"type": "ephemeral"}
@@ -54,6 +57,8 @@ class Phase(Generic[ResultT]):
     budget: int
     #: Said to the model when its answer was cut by ``max_tokens``.
     shorter_hint: str = "shorter"
+    #: Fold older tool answers in each request (None: every answer is re-sent whole).
+    fold: Folding | None = None
 
     @property
     def terminal(self) -> str:
@@ -87,7 +92,12 @@ class ToolLoop(Generic[ResultT]):
     def request(self, messages: list[JsonDict], forced: bool) -> JsonDict:
         tools = copy.deepcopy([*(self.tool_defs if self.run_tool else []), self.phase.terminal_def])
         tools[-1]["cache_control"] = CACHE
-        msgs = copy.deepcopy(messages)
+        if self.phase.fold is not None:
+            msgs, boundary = fold_messages(messages, self.phase.fold)
+        else:
+            msgs, boundary = copy.deepcopy(messages), None
+        if boundary is not None and msgs[boundary]["content"]:
+            msgs[boundary]["content"][-1]["cache_control"] = CACHE
         last = msgs[-1]["content"]
         if isinstance(last, list) and last:
             last[-1]["cache_control"] = CACHE

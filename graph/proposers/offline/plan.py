@@ -35,7 +35,7 @@ from graph.proposers.offline.recipes.prompts import MAX_PROMPTS, Prompts, common
 from graph.proposers.offline.recipes.routes import MAX_LOOP_ROUTES, ModelLoops, Routes
 from graph.proposers.offline.recipes.scores import MAX_SCORES, Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
-from graph.proposers.offline.recipes.stores import MAX_STORES, Stores
+from graph.proposers.offline.recipes.stores import MAX_STORES, Stores, name_stores
 from graph.proposers.offline.recipes.tools import MAX_REGISTRIES, Tools
 from graph.proposers.offline.siblings import same_in, sibling_map
 from retrieval.survey.index import SurveyIndex
@@ -105,7 +105,9 @@ def plan_items(
     fold_siblings(st)
     cap_after_folding(st)
     prune_scores_on_routes(st)
-    return budget(st.items, limits.records)
+    items = budget(st.items, limits.records)
+    name_stores(items)
+    return items
 
 
 def merge_external_agent_sources(st: PlanState) -> None:

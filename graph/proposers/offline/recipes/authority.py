@@ -17,6 +17,7 @@ from drafter.ids import slug
 from drafter.model import Record
 from drafter.text import clip
 from graph.proposer import PlanItem
+from graph.proposers.offline.promptflow import prompt_consumer
 from graph.proposers.offline.prose import join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
@@ -113,14 +114,20 @@ class PromptFile:
             loads = [
                 f for f in prompts if f.kind == "prompt_load" and f.detail.get("file") == pfile.path
             ]
+            # a caller in tests or examples builds the reader to try it: its model is not
+            # where the shipped text goes
             near = {r.node for r in reads} | {
-                c for r in reads for c in st.ix.callers.get(r.node, set())
+                c
+                for r in reads
+                for c in st.ix.callers.get(r.node, set())
+                if path_class(c.split("::", 1)[0]) <= path_class(pfile.path)
             }
             calls = [
                 f
                 for f in st.ix.category(Category.MODEL_CALL)
                 if f.node in near and f.kind != "client"
             ]
+            consumer = None if calls else prompt_consumer(st.ix, reads, st.text_of)
             via = {str(r.detail.get("via")) for r in reads}
             writers = [
                 f
@@ -133,7 +140,7 @@ class PromptFile:
                     self,
                     slug("prompt-file", base),
                     f"Prompt file {pfile.path} to the model"
-                    if calls
+                    if calls or consumer
                     else f"Prompt file {pfile.path} read by code",
                     [pfile, *reads[:2], *calls[:1], *writers[:2], *loads[:1]],
                     "Shipped instruction text read at run time.",
@@ -143,6 +150,7 @@ class PromptFile:
                         "calls": [c.id for c in calls[:1]],
                         "writers": [w.id for w in writers[:2]],
                         "loads": [x.id for x in loads[:1]],
+                        "consumer": consumer.where() if consumer else "",
                     },
                 )
             )
@@ -158,9 +166,12 @@ class PromptFile:
         loads = [by_id[i] for i in h.get("loads", []) if i in by_id]
         if pfile is None or not reads:
             return None
+        followed = str(h.get("consumer") or "")
         consumer = (
             f"the model called at {where(calls[0])}"
             if calls
+            else f"the model called in {followed}, which uses the text read here"
+            if followed
             else "whatever receives the text read at " + join_names([where(r) for r in reads], 2)
         )
         horizon = (

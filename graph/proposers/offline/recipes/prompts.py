@@ -13,6 +13,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
+from graph.proposers.offline.promptflow import prompt_consumer
 from graph.proposers.offline.prose import TextOf, join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
@@ -172,6 +173,19 @@ def _chars(ix: SurveyIndex, groups: dict[str, list[Finding]], keys: list[str]) -
     )
 
 
+def _sent_at(st: PlanState, heads: list[Finding]) -> str:
+    """Where the text of prompt files the code reads is sent to a model (empty when the
+    code shows no such use): see :mod:`graph.proposers.offline.promptflow`."""
+    files = {h.path for h in heads}
+    reads = [
+        f
+        for f in st.ix.category(Category.PROMPT)
+        if f.kind == "prompt_read" and f.detail.get("file") in files
+    ]
+    consumer = prompt_consumer(st.ix, reads, st.text_of) if reads else None
+    return consumer.where() if consumer else ""
+
+
 class Prompts:
     name = "prompt"
     kind = "OBJ"
@@ -203,6 +217,7 @@ class Prompts:
                 s = slug("prompt", file_stem(f.path))
             else:
                 label, s = f"Shipped instruction: {_name(f)} in {f.path}", slug("prompt", _name(f))
+            sent = _sent_at(st, heads) if f.kind == "prompt_file" else ""
             items.append(
                 st.item(
                     self,
@@ -210,7 +225,7 @@ class Prompts:
                     label,
                     heads + rules[:6],
                     "Natural-language instruction shipped with the code.",
-                    {"heads": [h.id for h in heads]},
+                    {"heads": [h.id for h in heads], "sent": sent},
                 )
             )
         return items
@@ -230,10 +245,14 @@ class Prompts:
         )
         if len(heads) > 1:
             described = f"{len(heads)} instruction texts reviewed together: {described}"
+        sent = str(ctx.item.hints.get("sent") or "")
         consumer = (
             "It is delivered to a model where the code passes it in messages or as a system "
             "prompt; compliance is requested, not enforced."
             if heads[0].kind != "prompt_file"
+            else f"The code reads it and sends it to a model: {sent} uses the text read and "
+            "calls a model; compliance is requested, not enforced."
+            if sent
             else "Which process reads it is established by the authority paths that name it."
         )
         blocks: list[Block] = [

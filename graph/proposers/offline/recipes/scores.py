@@ -116,16 +116,81 @@ def deciding_with_formula(fs: list[Finding]) -> list[Finding]:
 _COIN_FLIP = re.compile(r"\brandom\.(random|uniform)\(\)\s*[<>]=?\s*[\d.]+")
 
 
+#: A name or word that says a number is a measure of outcome (not a count, a size or
+#: an identifier): what a scores witness must mention unless its kind already judges.
+_SCORE_NAME = re.compile(
+    r"score|reward|fitness|accura|metric|\bf1|precision|recall|pass_?rate|\bbest|grade|"
+    r"rating|success|correct|\berror|\bloss|perf|utility|threshold",
+    re.I,
+)
+#: A random draw: ``random.choice(s)``, ``random.sample``, ``np.random.choice``.
+_RANDOM_DRAW = re.compile(r"\brandom\.(?:choices?|sample)\s*\(")
+#: A right-hand side that only allocates (``np.zeros(...)``, ``[]``, ``0``): a score
+#: about to be computed elsewhere, not its computation.
+_ALLOCATION = re.compile(
+    r"^\s*[\w.\[\]'\"]+\s*(?::[^=]+)?=\s*"
+    r"(?:(?:np|numpy|torch)\.(?:zeros|ones|empty|full)(?:_like)?\(|\[\s*\]|\{\s*\}|"
+    r"(?:list|dict)\(\s*\)|-?\d+(?:\.\d*)?\s*$|None\s*$)"
+)
+#: Kinds whose line shows a score by what it is: a judgement of an output, a gate on
+#: a score-like name or a cut-off, a metric reported under a score key.
+_SCORE_BY_KIND = _JUDGES | {"threshold", "score_report"}
+
+
+def shows_score(f: Finding, source: Finding | None = None) -> bool:
+    """Whether ``f``'s line shows a score being computed, written or compared.
+
+    The survey's selection and aggregation rules are broad (any ``random.choices``,
+    any ``min``/``max`` or ``sorted`` of counts, any line naming ``len(``): a draw that
+    no score weights or filters is sampling (an identifier, a bootstrap resample, a
+    subset of data), an allocation only prepares a number, and a ``min``/``max`` of
+    sizes chooses nothing by merit (one by a ``key=`` does: it ranks by a computed
+    key).  A promotion stores what its ``source`` line (the selection or gate it
+    keeps) picked, so it shows a score when that line does.
+    """
+    if f.kind in _SCORE_BY_KIND:
+        return True
+    text = f.snippet
+    if f.kind == "selection":
+        weighted = _RANDOM_DRAW.search(text) and (
+            _WEIGHTED_DRAW.search(text) or re.search(r"\b(?:cum_)?weights\s*=", text)
+        )
+        # a max/min/sort by a key ranks by a computed merit: a pick of the best
+        ranked = not _RANDOM_DRAW.search(text) and re.search(r"\bkey\s*=", text)
+        return bool(weighted or ranked or _SCORE_NAME.search(text))
+    if f.kind == "score_aggregate":
+        return not _ALLOCATION.search(text)  # the survey already asked for a score name
+    if f.kind == "promotion":
+        return source is None or shows_score(source)
+    return False
+
+
+#: Kinds that prepare a score without forming one: the answer pulled from an output and
+#: the reference it will be checked against.  A file with nothing else computes,
+#: compares or writes no score, so it gets no scores object.
+_PREPARES = {"answer_extraction", "reference_def"}
+
+
+def _promoted_from(f: Finding, by_line: dict[tuple[str, int], Finding]) -> Finding | None:
+    """The selection or gate a promotion finding stores the pick of, when surveyed."""
+    at = f.detail.get("selected_at", "") if f.kind == "promotion" else ""
+    return by_line.get((f.path, int(at))) if str(at).isdigit() else None
+
+
 class Scores:
     name = "scores"
     kind = "OBJ"
 
     def plan(self, st: PlanState) -> list[PlanItem]:
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+        gating = st.ix.category(Category.GATING)
+        by_line = {(f.path, f.start_line): f for f in gating}
         gates: dict[str, list[Finding]] = {}
-        for f in st.ix.category(Category.GATING):
-            if f.kind != "retry" and not _COIN_FLIP.search(f.snippet):
-                gates.setdefault(f.path, []).append(f)
+        for f in gating:
+            if _COIN_FLIP.search(f.snippet) or not shows_score(f, _promoted_from(f, by_line)):
+                continue
+            gates.setdefault(f.path, []).append(f)
+        gates = {p: fs for p, fs in gates.items() if any(f.kind not in _PREPARES for f in fs)}
         if any(path_class(p) < 2 for p in gates):  # tests judge the tests, not the system
             gates = {p: fs for p, fs in gates.items() if path_class(p) < 2}
         ranked = sorted(

@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from drafter.ids import slug
+from drafter.ids import slug, unique_id
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import TextOf, join_names, para, where
 from graph.proposers.offline.rank import path_class
-from graph.proposers.offline.recipe import DraftContext, PlanState
+from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -120,6 +120,36 @@ def line_finding(
     )
 
 
+def store_slug(name: str) -> str:
+    """The ID slug of a stored-state object: the file's name as the code spells it,
+    without the placeholders of a computed name (``{x}_runs.json`` -> ``runs-json``)."""
+    base = name.rsplit("/", 1)[-1]
+    return slug(re.sub(r"\{[^}]*\}", "", base) or base)
+
+
+def name_stores(items: list[PlanItem]) -> None:
+    """Give each stored-state item an ID from what it names, once the plan is final.
+
+    IDs are handed out in plan order while the recipe plans every copy of a store
+    (one per sibling folder), so the copy kept after folding carried a plan-order
+    suffix (``-7``) that says nothing and moves when another file is added.  Here an
+    item's ID is ``RT-OBJ-<file name>``; when another record of the report already has
+    that ID, the writing file's name and then its folder tell them apart; a number is
+    the last resort (two writes of one name in one file)."""
+    stores = [i for i in items if i.recipe == "stored_state"]
+    taken = {i.id for i in items if i.recipe != "stored_state"}
+    for i in stores:
+        name = str(i.hints.get("name") or "")
+        path = i.files[0] if i.files else ""
+        folder = path.rsplit("/", 2)[-2] if path.count("/") else ""
+        stem = file_stem(path) if path else ""
+        base = store_slug(name) if name else re.sub(r"^RT-OBJ-|-\d+$", "", i.id)
+        tries = [base, slug(base, stem), slug(base, folder, stem)]
+        pick = next((f"RT-OBJ-{t}" for t in tries if f"RT-OBJ-{t}" not in taken), None)
+        i.id = pick or unique_id(f"RT-OBJ-{tries[-1]}", taken)
+        taken.add(i.id)
+
+
 class Stores:
     name = "stored_state"
     kind = "OBJ"
@@ -143,11 +173,10 @@ class Stores:
             off_route = bool(route_nodes) and s.write.node not in route_nodes
             if path_class(s.write.path) > 0 or off_route:
                 continue
-            base = s.name.rsplit("/", 1)[-1]
             items.append(
                 st.item(
                     self,
-                    slug(re.sub(r"\{[^}]*\}", "", base) or base),
+                    store_slug(s.name),
                     f"Stored state written and read back: {s.name} ({s.write.path})",
                     [s.write],
                     "A file the code writes and reads again.",
