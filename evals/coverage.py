@@ -79,11 +79,11 @@ class Choice:
 #: The shipped choice: fitted by ``benchmarks/loso.py --final`` on every labelled
 #: system (sample, auto-harness, dgm, ADAS); see HELD_OUT for how far it carries.
 COVERAGE = Choice(
-    weights={"text": 0.3, "code": 0.7, "witness": 0.0, "path": 0.0},
-    cross_kind_penalty=0.2,
+    weights={"text": 0.3, "code": 0.6, "witness": 0.0, "path": 0.1},
+    cross_kind_penalty=0.1,
     threshold=COVERAGE_THRESHOLD,
     margin=0.1,
-    gold_threshold=None,
+    gold_threshold=0.3,
 )
 
 
