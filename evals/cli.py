@@ -68,9 +68,9 @@ threshold on one mixed score.
 How far to trust record R and P: fitted on the other labelled systems and
 checked against an analyst's labels on the one left out, the "gold record is
 covered" claims agreed at precision/recall {_held_out_text()}
-(benchmarks/loso.py).  Pairs are right about two times in three; on early offline
-drafts the eval calls more gold records covered than analysts do (ADAS: 0.80
-against 0.53).  Witness line R counts exact overlaps; equiv R counts gold
+(benchmarks/loso.py).  Pairs are right a little over half to two times in three;
+on early offline drafts the eval calls more gold records covered than analysts do
+(ADAS: 0.93 against 0.53).  Witness line R counts exact overlaps; equiv R counts gold
 witnesses quoted only in a sibling copy of the file (same file name).
 
 REPO and REV default to what the draft records."""
