@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from evals.about import about, about_parts
 from evals.alignment import (
     KindAlignment,
     Pair,
@@ -41,6 +42,7 @@ from evals.alignment import (
 )
 from evals.choices import COVERAGE_THRESHOLD
 from evals.choices import HELD_OUT as HELD_OUT
+from evals.rule import RULE, Rule, decide, features
 from evals.similarity import TextSimilarity, code_similarity, record_text
 from evals.structure import CodeMap, credit_matrix
 from evals.witnesses import kind_key
@@ -77,11 +79,11 @@ class Choice:
 #: The shipped choice: fitted by ``benchmarks/loso.py --final`` on every labelled
 #: system (sample, auto-harness, dgm, ADAS); see HELD_OUT for how far it carries.
 COVERAGE = Choice(
-    weights={"text": 0.3, "code": 0.7, "witness": 0.0, "path": 0.0},
-    cross_kind_penalty=0.2,
+    weights={"text": 0.3, "code": 0.6, "witness": 0.0, "path": 0.1},
+    cross_kind_penalty=0.1,
     threshold=COVERAGE_THRESHOLD,
     margin=0.1,
-    gold_threshold=None,
+    gold_threshold=0.3,
 )
 
 
@@ -175,7 +177,8 @@ def align_coverage(
     code_map: CodeMap | None = None,
     parts: Parts | None = None,
 ) -> dict[str, KindAlignment]:
-    """Every coverage link as a :class:`Pair`, filed under the gold record's kind.
+    """Every coverage link of a mixed-score :class:`Choice` as a :class:`Pair`, filed
+    under the gold record's kind (``--alignment coverage-mixed``).
 
     A kind's ``unmatched_gold`` lists its gold records no draft record covers, its
     ``unmatched_draft`` the draft records of that kind that cover nothing.
@@ -183,6 +186,43 @@ def align_coverage(
     p = parts if parts is not None else score_parts(gold, draft, text_similarity, code_map)
     score = mixed(p, choice.weights, choice.cross_kind_penalty)
     made = links(score, choice.threshold, choice.margin, choice.gold_threshold)
+    return _file_links(gold, draft, p, score, made)
+
+
+def rule_features(
+    gold: Side, draft: Side, parts: Parts, code_map: CodeMap | None
+) -> dict[str, np.ndarray]:
+    """The decision rule's features of every pair (:func:`evals.rule.features`)."""
+    ab = about_parts(
+        [about(r, w, code_map) for r, w in zip(gold.records, gold.witnesses, strict=True)],
+        [about(r, w, code_map) for r, w in zip(draft.records, draft.witnesses, strict=True)],
+    )
+    named = {k: parts.part(k) for k in PARTS}
+    return features(
+        {**named, **ab},
+        [kind_key(r.id) for r in gold.records],
+        [kind_key(r.id) for r in draft.records],
+    )
+
+
+def align_rule(
+    gold: Side,
+    draft: Side,
+    text_similarity: TextSimilarity,
+    rule: Rule = RULE,
+    code_map: CodeMap | None = None,
+) -> dict[str, KindAlignment]:
+    """Every link the fitted decision rule makes (the default, ``--alignment
+    coverage``), filed like :func:`align_coverage`; a pair's score is its probability."""
+    p = score_parts(gold, draft, text_similarity, code_map)
+    prob = rule.prob(rule_features(gold, draft, p, code_map))
+    made = decide(prob, rule.threshold, rule.margin, rule.gold_threshold)
+    return _file_links(gold, draft, p, prob, made)
+
+
+def _file_links(
+    gold: Side, draft: Side, p: Parts, score: np.ndarray, made: np.ndarray
+) -> dict[str, KindAlignment]:
     out = kind_slots(gold, draft)
     covered: set[int] = set()
     covering: set[int] = set()

@@ -98,7 +98,7 @@ def evaluate(
         Side(draft.records, dw.by_record),
         text_similarity,
         threshold=threshold,
-        code_map=cmap if method in ("best-gold", "coverage") else None,
+        code_map=cmap if method in ("best-gold", "coverage", "coverage-mixed") else None,
     )
     aligned = time.perf_counter()
     hits = witness_hits(gw.all(), dw.all(), cmap)

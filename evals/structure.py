@@ -35,7 +35,9 @@ if __name__ == "__main__":
                 )
                 _sys.exit(2)
 
+import hashlib
 import json
+import posixpath
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -70,6 +72,11 @@ class CodeMap:
     #: Files that are copies of each other, with their line maps (evals.copies): a
     #: quote in one copy sits, for the call path, in the matching function of each.
     copies: list[LineMap] = field(default_factory=list)
+    #: A short hash of each function's qualified name (see :func:`name_hash`), or None
+    #: for a map saved before names were kept.  A hash, not the name: the saved map
+    #: still holds no code, yet says that ``_arc/search.py``'s ``search`` and
+    #: ``_mgsm/search.py``'s ``search`` are the same function in two sibling copies.
+    names: list[str] | None = None
     _by_path: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
     _copies_of: dict[str, list[LineMap]] = field(default_factory=dict, init=False, repr=False)
     _down: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)
@@ -93,6 +100,14 @@ class CodeMap:
         self._copies_of = dict(copies_of)
 
     # -- where a quote sits ---------------------------------------------------------
+
+    def identity(self, node: int) -> tuple[str, str]:
+        """What a function is across sibling copies: its file name (not the folder)
+        and its name hash.  Without saved names, the path and index: no copy is merged."""
+        path = self.functions[node][0]
+        if self.names is None:
+            return path, str(node)
+        return posixpath.basename(path), self.names[node]
 
     def enclosing(self, path: str, line: int) -> int | None:
         """The innermost function of ``path`` holding ``line``; None outside code the
@@ -224,8 +239,10 @@ class CodeMap:
         """Write the map as JSON (spans and index pairs only: no names, no code)."""
         rows = ",\n  ".join(json.dumps(list(f)) for f in self.functions)
         copies = ",\n  ".join(json.dumps(m.to_json()) for m in self.copies)
+        names = "" if self.names is None else f' "names": {json.dumps(self.names)},\n'
         out.write_text(
             f'{{"revision": {json.dumps(revision)},\n "functions": [\n  {rows}\n ],\n'
+            f"{names}"
             f' "calls": {json.dumps([list(c) for c in self.calls])},\n'
             f' "copies": [\n  {copies}\n ]}}\n',
             encoding="utf-8",
@@ -240,9 +257,20 @@ def load(path: Path) -> tuple[CodeMap, str]:
         calls = [(int(a), int(b)) for a, b in data["calls"]]
         copies = [LineMap.from_json(row) for row in data.get("copies", [])]
         revision = str(data["revision"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raw = data.get("names")
+        names = None if raw is None else [str(n) for n in raw]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadInput(f"{path}: not a saved code map: {exc}") from None
-    return CodeMap(functions, calls, copies), revision
+    if names is not None and len(names) != len(functions):
+        raise BadInput(
+            f"{path}: not a saved code map: {len(names)} names for {len(functions)} functions"
+        )
+    return CodeMap(functions, calls, copies, names), revision
+
+
+def name_hash(symbol: str) -> str:
+    """A function's qualified name (``Class.method``, ``<module>``) as 12 hex digits."""
+    return hashlib.sha256(symbol.encode()).hexdigest()[:12]
 
 
 def from_survey(survey: Survey, snapshot: Snapshot | None = None) -> CodeMap:
@@ -277,7 +305,8 @@ def from_survey(survey: Survey, snapshot: Snapshot | None = None) -> CodeMap:
     if snapshot is not None:
         paths = sorted({p for p, _, _ in functions})
         copies = find_copies({tf.path: tf.text for tf in snapshot.iter_text(paths)})
-    return CodeMap(functions, sorted(calls), copies)
+    names = [name_hash(n.partition("::")[2]) for n in ids]
+    return CodeMap(functions, sorted(calls), copies, names)
 
 
 _MAPS: dict[tuple[str, str], CodeMap] = {}
@@ -350,7 +379,10 @@ def credit_matrix(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m evals.structure --repo R --rev REV --out F``: save the code map of a
-    revision beside a labelled pair (run once with the repository at hand)."""
+    revision beside a labelled pair (run once with the repository at hand).  With
+    ``--add-names``, ``F`` is an existing map: its functions and calls are kept and
+    only the name hashes are filled in from the survey (a function the survey no
+    longer has keeps a name of its own, so it merges with no copy)."""
     import argparse
 
     from drafter.snapshot import Snapshot
@@ -360,9 +392,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repo", required=True)
     ap.add_argument("--rev", required=True)
     ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--add-names", action="store_true")
     args = ap.parse_args(argv)
     with Snapshot(args.repo, args.rev) as snap:
         cmap = from_survey(run_survey(snap), snap)
+        if args.add_names:
+            saved, revision = load(args.out)
+            if revision != snap.sha:
+                raise SystemExit(f"{args.out}: saved at {revision}, not {snap.sha}")
+            assert cmap.names is not None
+            live = dict(zip(cmap.functions, cmap.names, strict=True))
+            saved.names = [live.get(f, name_hash(f"<gone>{f[0]}:{f[1]}")) for f in saved.functions]
+            cmap = saved
         cmap.save(args.out, snap.sha)
     print(
         f"{args.out}: {len(cmap.functions)} functions, {len(cmap.calls)} calls, "

@@ -18,21 +18,25 @@ from drafter.errors import BadInput
 from drafter.model import LineRange, Verification, VerifyStatus, Witness
 from evals import fit as fitmod
 from evals.coverage import COVERAGE, Choice, Parts, links, mixed
-from evals.fit import Agreement, LabelledPair, leave_one_out, load_pair, tally
+from evals.fit import (
+    Agreement,
+    LabelledPair,
+    discover,
+    leave_one_out,
+    leave_one_out_rule,
+    load_pair,
+    tally,
+)
 from evals.labels import LabelSet, check_complete, load_labels
 from evals.metrics import witness_hits
 from evals.similarity import backend
 from evals.witnesses import LocatedWitness, fingerprint
 
 DATA = Path(__file__).parent / "data" / "eval_labels"
-PAIRS = (
-    ("sample-offline", "sample", True),
-    ("auto-harness-bf052bc-offline", "auto-harness", True),
-    ("auto-harness-bf052bc-shuffled", "auto-harness", False),
-    ("dgm-d88fdd6-offline", "dgm", True),
-    ("adas-2702bee-model", "adas", True),
-    ("adas-2702bee-offline", "adas", True),
-)
+#: (name, system, fitted on) of every saved labelled pair (evals.fit.discover).
+PAIRS = tuple((f.name, f.system, f.fitted) for f in discover(DATA))
+SYSTEMS = list(dict.fromkeys(s for _, s, _ in PAIRS))
+FITTED = [n for n, _, f in PAIRS if f]
 
 
 @pytest.fixture(scope="module")
@@ -90,19 +94,23 @@ def test_labelled_pairs_credit_multiple_coverage(labelled: dict[str, LabelledPai
     assert int((made.sum(axis=0) >= 2).sum()) >= 2
 
 
-#: Shipped choice, measured on the labelled pairs (in sample: the choice was fitted on
-#: all of them; held-out figures are in test_leave_one_system_out):
+#: The mixed-score choice (--alignment coverage-mixed), measured on the labelled pairs
+#: (in sample: the choice was fitted on all of them; adjudicated labels):
 #:                      record R / P      labels' R / P
-#: sample               0.80 / 1.00       0.88 / 1.00
-#: auto-harness         1.00 / 0.80       0.94 / 0.94
-#: dgm                  0.78 / 0.52       0.89 / 0.59
-#: adas model           0.80 / 1.00       0.93 / 1.00
-#: adas offline         0.60 / 0.53       0.53 / 0.50
+#: sample               0.96 / 1.00       0.76 / 0.88
+#: auto-harness         0.94 / 0.66       0.88 / 0.83
+#: dgm offline          0.72 / 0.41       0.72 / 0.39
+#: dgm model, model2    0.83 / 1.00, 0.72 / 0.92      1.00 / 1.00 both
+#: adas model, model2   0.93 / 1.00, 0.87 / 1.00      0.93 / 1.00, 0.93 / 0.92
+#: adas offline         0.60 / 0.50       0.53 / 0.50
 FLOORS = {
-    "sample-offline": (0.75, 0.95),
-    "auto-harness-bf052bc-offline": (0.9, 0.75),
-    "dgm-d88fdd6-offline": (0.7, 0.5),
-    "adas-2702bee-model": (0.8, 0.95),
+    "sample-offline": (0.9, 0.95),
+    "auto-harness-bf052bc-offline": (0.9, 0.6),
+    "dgm-d88fdd6-offline": (0.7, 0.4),
+    "dgm-d88fdd6-model": (0.8, 0.95),
+    "dgm-d88fdd6-model2": (0.7, 0.9),
+    "adas-2702bee-model": (0.9, 0.95),
+    "adas-2702bee-model2": (0.85, 0.95),
 }
 
 
@@ -117,11 +125,44 @@ def test_shipped_coverage_on_labelled_pairs(
     assert cov["recall"] >= r_floor and cov["precision"] >= p_floor, cov
 
 
+#: The shipped rule (the default), in sample (benchmarks/loso.py --final):
+#:                      record R / P      labels' R / P
+#: sample               0.96 / 0.92       0.76 / 0.88
+#: auto-harness         1.00 / 0.63       0.88 / 0.83
+#: dgm offline          0.89 / 0.41       0.72 / 0.39
+#: dgm model, model2    0.94 / 1.00, 0.89 / 1.00      1.00 / 1.00 both
+#: adas model, model2   0.93 / 1.00 both  0.93 / 1.00, 0.93 / 0.92
+#: adas offline         0.93 / 0.71       0.53 / 0.50   (over-credited: see the README)
+RULE_FLOORS = {
+    "sample-offline": (0.9, 0.9),
+    "auto-harness-bf052bc-offline": (0.95, 0.6),
+    "dgm-d88fdd6-offline": (0.85, 0.4),
+    "dgm-d88fdd6-model": (0.9, 0.95),
+    "dgm-d88fdd6-model2": (0.85, 0.95),
+    "adas-2702bee-model": (0.9, 0.95),
+    "adas-2702bee-model2": (0.9, 0.95),
+}
+
+
+@pytest.mark.parametrize("name", list(RULE_FLOORS))
+def test_shipped_rule_on_labelled_pairs(
+    name: str, labelled: dict[str, LabelledPair], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evals.rule import RULE
+
+    cov = labelled[name].coverage(RULE)
+    with capsys.disabled():
+        print(f"\n{name} (rule): {cov}")
+    r_floor, p_floor = RULE_FLOORS[name]
+    assert cov["recall"] >= r_floor and cov["precision"] >= p_floor, cov
+
+
 def test_early_offline_adas_draft_is_not_credited_far_beyond_its_labels(
     labelled: dict[str, LabelledPair],
 ) -> None:
-    """The analyst found counterparts for 8 of 15 reference records; the eval may not
-    call many more covered, nor call covered what no accepted link supports."""
+    """The analyst found counterparts for 8 of 15 reference records; the mixed score may
+    not call many more covered, nor call covered what no accepted link supports.  (The
+    fitted rule does: 0.93 against 0.53; reported, not hidden behind a test.)"""
     pair = labelled["adas-2702bee-offline"]
     cov = pair.coverage(COVERAGE)
     assert cov["recall"] <= cov["label_recall"] + 0.1, cov
@@ -153,11 +194,11 @@ def test_leave_one_out_never_fits_on_the_held_out_system(
 
     monkeypatch.setattr(fitmod, "fit", spy)
     pairs = list(labelled.values())
-    fitted = [n for n, _, f in PAIRS if f]
+    fitted = FITTED
     rows = leave_one_out(pairs, fitted, SMALL)
-    assert [r.system for r in rows] == ["sample", "auto-harness", "dgm", "adas"]
+    assert [r.system for r in rows] == SYSTEMS
     for row, systems in zip(rows, seen, strict=True):
-        assert row.system not in systems and len(systems) == 3
+        assert row.system not in systems and len(systems) == len(SYSTEMS) - 1
     # the held-out figures are those of the choice fitted without them
     for row in rows:
         test = [p for p in pairs if p.system == row.system and p.name in fitted]
@@ -171,7 +212,7 @@ def test_leave_one_system_out_agreement(
     labelled: dict[str, LabelledPair], capsys: pytest.CaptureFixture[str]
 ) -> None:
     pairs = list(labelled.values())
-    rows = leave_one_out(pairs, [n for n, _, f in PAIRS if f], SMALL)
+    rows = leave_one_out(pairs, FITTED, SMALL)
     with capsys.disabled():
         for r in rows:
             a = r.agreement
@@ -320,5 +361,78 @@ def test_shipped_choice_is_the_fit_on_every_labelled_system(
     whole grid), not a hand-tuned variant of it."""
     from evals.fit import fit
 
-    train = [labelled[n] for n, _, f in PAIRS if f]
+    train = [labelled[n] for n in FITTED]
     assert fit(train) == COVERAGE
+
+
+# -- the fitted decision rule ----------------------------------------------------------
+
+
+def test_rule_leave_one_out_never_fits_on_the_held_out_system(
+    labelled: dict[str, LabelledPair], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither the outer fit nor any inner one (the family and penalty choice) sees the
+    held-out system; the held-out figures are those of the rule fitted without it."""
+    from evals import rule as rulemod
+
+    outer: list[set[str]] = []
+    inner: list[set[str]] = []
+    real_fit_rule, real_fit_family = fitmod.fit_rule, rulemod.fit_family
+
+    def spy_outer(
+        train: list[LabelledPair],
+        families: list[str] | None = None,
+        mixed_grid: list[Choice] | None = None,
+        with_mixed: bool = True,
+    ) -> fitmod.Decider:
+        outer.append({p.system for p in train})
+        before = len(inner)
+        out = real_fit_rule(train, families, mixed_grid, with_mixed)
+        assert all(s <= outer[-1] for s in inner[before:])  # inner fits: training systems only
+        return out
+
+    def spy_inner(
+        train: list[rulemod.Example], family: str, penalty: float, objective: rulemod.Objective
+    ) -> rulemod.Rule:
+        inner.append({ex.system for ex in train})
+        return real_fit_family(train, family, penalty, objective)
+
+    monkeypatch.setattr(fitmod, "fit_rule", spy_outer)
+    monkeypatch.setattr(rulemod, "fit_family", spy_inner)
+    pairs = list(labelled.values())
+    rows = leave_one_out_rule(pairs, FITTED, ["parts", "parts+rank"], SMALL)
+    assert [r.system for r in rows] == SYSTEMS
+    for row, systems in zip(rows, outer, strict=True):
+        assert systems == set(SYSTEMS) - {row.system}
+    # the family was itself chosen leaving one training system out
+    assert any(len(s) == len(SYSTEMS) - 2 for s in inner)
+    for row in rows:
+        test = [p for p in pairs if p.system == row.system and p.name in FITTED]
+        counts = sum((p.counts(row.rule) for p in test), np.zeros(9, dtype=np.int64))
+        assert Agreement.of(counts) == row.agreement
+
+
+def test_shipped_decision_is_the_fit_on_every_labelled_system(
+    labelled: dict[str, LabelledPair],
+) -> None:
+    """The default coverage decision is what benchmarks/loso.py --final chooses (logistic
+    families and the mixed score competing by leave-one-system-out) and fits on all
+    labelled systems."""
+    from evals.choices import DEFAULT_DECISION, RULE_THRESHOLD
+    from evals.fit import fit_rule
+    from evals.rule import RULE, Rule
+
+    got = fit_rule([labelled[n] for n in FITTED])
+    if DEFAULT_DECISION == "mixed":
+        assert got == COVERAGE
+        return
+    assert isinstance(got, Rule) and RULE.threshold == RULE_THRESHOLD
+    assert (got.family, got.features, got.penalty) == (RULE.family, RULE.features, RULE.penalty)
+    assert (got.threshold, got.margin, got.gold_threshold) == (
+        RULE.threshold,
+        RULE.margin,
+        RULE.gold_threshold,
+    )
+    for a, b in ((got.coef, RULE.coef), (got.mean, RULE.mean), (got.scale, RULE.scale)):
+        assert a == pytest.approx(b, abs=1e-5)
+    assert got.intercept == pytest.approx(RULE.intercept, abs=1e-5)

@@ -70,10 +70,13 @@ TUNED_ON = "sample-offline"
 #:                   0.78 / 0.21           0.72 / 0.39
 #: Without the call path (threshold 0.3, the first follow-up's default) "after" read
 #: 1.00/0.88 (sample, corrected labels), 0.89/0.52, 1.00/0.44 and 0.80/0.36.
+#: Against the adjudicated labels (two blind labellings and a third reader; merged after
+#: the figures above) "after" reads 0.88/1.00 (sample), 0.86/0.62, 0.63/0.67, 0.72/0.45:
+#: the adjudication accepts fewer dgm links, so precision fell and recall rose.
 FLOOR = {
-    "sample-offline": (0.9, 0.9),
+    "sample-offline": (0.85, 0.95),
     "auto-harness-bf052bc-offline": (0.8, 0.5),
-    "dgm-d88fdd6-offline": (0.7, 0.45),
+    "dgm-d88fdd6-offline": (0.6, 0.6),
     "auto-harness-bf052bc-shuffled": (0.65, 0.35),
 }
 
@@ -262,3 +265,4 @@ def test_saved_sample_code_map_matches_the_survey(tmp_path: Path) -> None:
     with Snapshot(repo.path, SAMPLE_SHA) as snap:
         live = from_survey(run_survey(snap), snap)
     assert (live.functions, live.calls, live.copies) == (saved.functions, saved.calls, saved.copies)
+    assert live.names == saved.names  # the name hashes that merge sibling copies
