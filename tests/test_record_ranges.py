@@ -129,3 +129,55 @@ def test_no_numbered_line_appears_twice(first_request) -> None:
     assert ("app.py", 1) in seen and ("app.py", 3) in seen
     assert ("big.py", 1) in seen
     assert "lines 4–13 are shown above" in first_request
+
+
+def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
+    """Every budget from tiny to default: the data turn stays within it, each range is
+    shown or listed with its call, and no numbered line appears twice."""
+    from graph.proposer import PlanItem, ReadingNote, ReadRange
+    from graph.proposers.claude.context import RecordData, build_record_data, item_ranges
+    from graph.proposers.claude.prompts import data_block
+
+    texts = {
+        f"m{i}.py": [f"line_{i}_{n} = {n} * {i}  # padding" for n in range(1, 301)]
+        for i in range(6)
+    }
+
+    def span(path: str, first: int, last: int) -> str:
+        rows = [f"{n:>5}  {texts[path][n - 1]}" for n in range(first, last + 1)]
+        return data_block("file_lines", "\n".join(rows), path=path, lines=f"{first}-{last}")
+
+    def lines_of(path: str) -> list[str] | str:
+        return texts.get(path, "no such file")
+
+    notes = [
+        ReadingNote(path=f"m{i}.py", start_line=1 + 40 * i, end_line=60 + 40 * i, showed="x")
+        for i in range(6)
+    ]
+    item = PlanItem(id=RID, kind="RTE", label="m", files=list(texts), notes=notes)
+    reads = [ReadRange(path=f"m{i}.py", start_line=100, end_line=290) for i in range(6)]
+    for budget in (1_500, 4_000, 9_000, 16_000):
+        text = build_record_data(
+            RecordData(
+                item=item,
+                findings=[],
+                chunks=[],
+                reads=reads,
+                page=lambda p, k: span(p, 1, k),
+                lines_of=lines_of,
+                siblings=None,
+                budget=budget,
+                span=span,
+            )
+        )
+        assert len(text.encode("utf-8")) <= budget, budget
+        seen = [(p, n) for p, n, _ in _rows(text)]
+        assert len(seen) == len(set(seen)), budget
+        if budget < 4_000:  # no room for a page: the notes still name every range
+            assert "Ranges the planner read for this record" not in text
+            continue
+        # each (merged) range is shown, cut, or listed with its call
+        for r in item_ranges(item, reads, []):
+            assert f'path="{r.path}" lines="{r.start_line}-' in text or (
+                f'read_file(path="{r.path}", start_line={r.start_line}, end_line=' in text
+            ), (budget, r.path)
