@@ -181,3 +181,23 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
             assert f'path="{r.path}" lines="{r.start_line}-' in text or (
                 f'read_file(path="{r.path}", start_line={r.start_line}, end_line=' in text
             ), (budget, r.path)
+
+
+def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() -> None:
+    """On dgm a read of another planned file holding an entry point came first and left
+    the item's own noted range nine lines; a named fact still comes first of all."""
+    from fakes import make_finding
+
+    from graph.proposer import PlanItem, ReadingNote, ReadRange
+    from graph.proposers.claude.context import item_ranges
+
+    note = ReadingNote(path="outer.py", start_line=30, end_line=110, showed="the loop")
+    entry = make_finding("entry_point", 40, path="plot.py", symbol="main")
+    item = PlanItem(
+        id=RID, kind="RTE", label="outer loop", files=["outer.py", "plot.py"], notes=[note]
+    )
+    reads = [ReadRange(path="plot.py", start_line=30, end_line=103)]
+    order = [r.path for r in item_ranges(item, reads, [entry])]
+    assert order == ["outer.py", "plot.py"]
+    named = item.model_copy(update={"facts": [entry.id]})
+    assert [r.path for r in item_ranges(named, reads, [entry])] == ["plot.py", "outer.py"]

@@ -59,6 +59,8 @@ PAGE_LINES = 400
 RANGES_SHARE = 0.40
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
+#: What a range noted for the item adds to its rank (a named fact adds 100).
+NOTED_WEIGHT = 50.0
 
 #: Survey categories each record kind is mostly about, most telling first.
 KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -324,8 +326,11 @@ _PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+
 
 def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding]) -> list[ReadRange]:
     """The ranges the planner read for ``item`` (its notes' ranges and its reads of the
-    item's files), merged, most relevant first: a range holding a better-ranked finding
-    of the item first, then noted ranges, then in the order of the item's files."""
+    item's files), merged, most relevant first: by the best rank of an item's finding
+    the range holds, a range the planner noted for this item counting as much as half a
+    named fact (on dgm a read of a sibling file holding an entry point otherwise came
+    before the item's own noted range and left it nine lines), then in the order of the
+    item's files."""
     files = set(item.files)
     noted = [
         ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
@@ -348,7 +353,8 @@ def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding])
             n.path == r.path and n.start_line <= r.end_line and n.end_line >= r.start_line
             for n in noted
         )
-        return (-best, not is_noted, order.get(r.path, len(order)), r.path, r.start_line)
+        rank = best + (NOTED_WEIGHT if is_noted else 0.0)
+        return (-rank, not is_noted, order.get(r.path, len(order)), r.path, r.start_line)
 
     return sorted(merged, key=key)
 
