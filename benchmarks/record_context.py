@@ -9,11 +9,17 @@ Each record conversation reads on where its opening page stops, greps the file's
 definitions, checks two quotes copied from what it was shown (one with a wrong line
 hint) and a made-up one, and submits all three; repairs resubmit the same.
 
+The scripted planner reads the README head and, for each plan item, lines
+``PLAN_READ`` of its first file, and notes that range on the item (as a reasoner's
+plan does), so the records' requests have planner-read ranges to carry.
+
 Printed, over the first request of every record conversation: per-record text (the
 bytes of the first user turn: task, notes, findings, hits, openings) median and max,
-findings shown median and max, search hits per top folder; then witnesses kept and
-whether every kept one verifies.  Runs on any checkout (it reads requests, not
-internals), so the same script measures before and after a change.
+findings shown median and max, planner-read lines shown (numbered rows of the item's
+noted ranges and of the planner's reads of its files) median and max, search hits per
+top folder; then witnesses kept and whether every kept one verifies.  Runs on any
+checkout (it reads requests, not internals), so the same script measures before and
+after a change.
 
     .venv/bin/python benchmarks/record_context.py [REPO] [--rev REV] [--no-index]
 """
@@ -43,6 +49,8 @@ DEFAULT_TRANSCRIPT = (
 MODEL = "claude-sonnet-5-5"
 _ROW = re.compile(r"^\s*(\d+)  (.+)$")
 _RECORD = re.compile(r"record (RT-[A-Z]+-[a-z0-9-]+)")
+#: Lines the scripted planner reads (and notes) of each item's first file.
+PLAN_READ = (30, 110)
 
 
 def transcript_plan(path: Path) -> dict[str, Any] | None:
@@ -103,6 +111,15 @@ class Explorer:
     """Answers each request by a fixed exploring strategy, from what the request shows."""
 
     def __init__(self, plan: dict[str, Any]):
+        a, b = PLAN_READ
+        self.plan_reads = [("README.md", 1, 80)]
+        for item in plan["items"]:
+            if item.get("files"):
+                path = item["files"][0]
+                self.plan_reads.append((path, a, b))
+                note = {"path": path, "start_line": a, "end_line": b, "showed": "scripted read"}
+                item["notes"] = [*item.get("notes", []), note]
+        self.plan_reads = list(dict.fromkeys(self.plan_reads))
         self.plan = plan
         self.log: list[dict[str, Any]] = []
 
@@ -120,7 +137,10 @@ class Explorer:
     def step(self, submit: str, body: dict[str, Any], turn: int) -> tuple[str, dict[str, Any]]:
         first = _texts(body["messages"][0])
         if submit == "submit_plan":
-            steps = [("read_file", {"path": "README.md", "end_line": 80})]
+            steps = [
+                ("read_file", {"path": p, "start_line": a, "end_line": b})
+                for p, a, b in self.plan_reads
+            ]
         elif submit == "submit_account":
             steps = []
         else:
@@ -224,6 +244,26 @@ def findings_shown(text: str) -> int:
     return n
 
 
+def planner_lines_shown(text: str, item: dict[str, Any], reads: list[tuple[str, int, int]]) -> int:
+    """Distinct numbered rows of ``text``'s file pages that lie in a range the planner
+    read for ``item``: its notes' ranges, and the planner's reads of its files."""
+    spans = [(n["path"], n["start_line"], n["end_line"]) for n in item.get("notes", [])]
+    spans += [r for r in reads if r[0] in item.get("files", [])]
+    seen: set[tuple[str, int]] = set()
+    for path, rows in re.findall(
+        r'<repository_data kind="file_lines" path="([^"]+)"[^>]*>\n(.*?)\n</repository_data>',
+        text,
+        re.S,
+    ):
+        for r in rows.splitlines():
+            if (m := _ROW.match(r)) is None:
+                continue
+            n = int(m.group(1))
+            if any(p == path and a <= n <= b for p, a, b in spans):
+                seen.add((path, n))
+    return len(seen)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO)
@@ -260,19 +300,25 @@ def main() -> None:
     firsts = first_record_requests(model.log)
     if args.show in firsts:
         print("\n\n".join(b["text"] for b in firsts[args.show]["messages"][0]["content"]))
-    sizes, counts, hits = [], [], Counter()
+    sizes, counts, read_rows, hits = [], [], [], Counter()
+    items = {i["id"]: i for i in plan["items"]}
     for rid, body in sorted(firsts.items()):
         text = "\n".join(b["text"] for b in body["messages"][0]["content"])
         size = len(text.encode("utf-8"))
         sizes.append(size)
         counts.append(findings_shown(text))
+        read_rows.append(planner_lines_shown(text, items.get(rid, {}), model.plan_reads))
         for p in re.findall(r'<repository_data kind="search_hit" path="([^"]+)"', text):
             hits[p.split("/", 1)[0] + ("/" if "/" in p else "")] += 1
-        print(f"{rid:45} {size:>7} bytes  {counts[-1]:>4} findings")
+        print(
+            f"{rid:45} {size:>7} bytes  {counts[-1]:>4} findings  "
+            f"{read_rows[-1]:>4} planner-read lines"
+        )
     print(
         f"records: {len(sizes)}; first-request per-record text: median "
         f"{statistics.median(sizes):.0f} bytes, max {max(sizes)}; findings shown: "
-        f"median {statistics.median(counts):.0f}, max {max(counts)}"
+        f"median {statistics.median(counts):.0f}, max {max(counts)}; planner-read lines "
+        f"shown: median {statistics.median(read_rows):.0f}, max {max(read_rows)}"
     )
     print(f"search hits by top folder: {dict(sorted(hits.items())) or '(none)'}")
     report = result.report

@@ -49,7 +49,13 @@ from graph.proposers.claude.client import (
     call_with_retries,
     make_client,
 )
-from graph.proposers.claude.context import LinesFn, PageFn, RecordData, build_record_data
+from graph.proposers.claude.context import (
+    LinesFn,
+    PageFn,
+    RecordData,
+    SpanFn,
+    build_record_data,
+)
 from graph.proposers.claude.facts import FactCheck
 from graph.proposers.claude.fold import Folding
 from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
@@ -220,11 +226,16 @@ class ClaudeProposer(ProposerBase):
         used = sum(len(t.encode("utf-8")) + 2 for t in before)
         page: PageFn
         lines_of: LinesFn
+        span: SpanFn | None = None
         if self.tools is not None:
             tools = self.tools
 
             def page(path: str, last: int) -> str:
                 return tools.read_file(ReadFileInput(path=path, start_line=1, end_line=last))
+
+            # the planner's ranges are read again from the revision, like any page
+            def span(path: str, first: int, last: int) -> str:
+                return tools.read_file(ReadFileInput(path=path, start_line=first, end_line=last))
 
             lines_of = tools.lines_or_reason
         else:
@@ -239,6 +250,7 @@ class ClaudeProposer(ProposerBase):
                 lines_of=lines_of,
                 siblings=self.siblings(),
                 budget=ctx.context_bytes - used,
+                span=span,
             )
         )
 

@@ -7,15 +7,21 @@ the opening pages the request promised stopped after three files.  The model the
 spent its tool budget re-reading.  Here the text is built in order of use and cut to
 ``RecordContext.context_bytes`` (the run setting ``record_context_bytes``):
 
-1. the planner's reading notes for the item and the ranges the planner already read;
+1. the planner's reading notes for the item and the ranges the planner already read
+   (naming which of them are shown below with their text);
 2. survey findings ranked by relevance to the item (named in its ``facts``, in its
    first files, of the categories its kind is about, sharing words with its label),
    identical findings folded across sibling files ("same in ``b/run.py`` and 2 more")
    and within one file ("same at lines 12, 40");
 3. search hits outside data files (data sets, result dumps, licences);
-4. an opening page of every planned file, sized to what is left; a sibling of a file
+4. the text of the ranges the planner read for this item (its notes' ranges and its
+   reads of the item's files), read again from the pinned revision's git objects, never
+   taken from the notes, ranges holding the item's best-ranked findings first: a relay
+   run on dgm re-read the same files in two or three record conversations each;
+5. an opening page of every planned file, sized to what is left; a sibling of a file
    already opened, or a file the budget cannot hold, is named with the call that reads
-   it — a planned file is never silently missing.
+   it — a planned file is never silently missing; lines a range already showed are
+   not shown again (the opening stops before them, or is left out).
 
 Every cut says exactly once where to continue, so two notices can never disagree.
 """
@@ -49,6 +55,12 @@ MIN_OPENING_LINES = 15
 PAGE_OVERHEAD = 320
 MAX_LINE_CHARS = 2_000
 PAGE_LINES = 400
+#: Share of the data budget the planner-read ranges may take at most.
+RANGES_SHARE = 0.40
+#: A cut range shorter than this many lines is listed with its call instead.
+MIN_RANGE_LINES = 6
+#: What a range noted for the item adds to its rank (a named fact adds 100).
+NOTED_WEIGHT = 50.0
 
 #: Survey categories each record kind is mostly about, most telling first.
 KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -228,9 +240,12 @@ def _fitting(rows: list[str], budget: int, joiner: str) -> tuple[list[str], int]
     return kept, len(rows) - len(kept)
 
 
-def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
-    """The planner's notes for this item and the ranges the run has already read; rows
-    that do not fit are counted, never cut mid-way (a framed block always closes)."""
+def notes_section(
+    item: PlanItem, reads: list[ReadRange], budget: int, shown: list[ReadRange] | None = None
+) -> str:
+    """The planner's notes for this item and the ranges the run has already read, saying
+    which ranges' text is ``shown`` further on; rows that do not fit are counted, never
+    cut mid-way (a framed block always closes)."""
     parts: list[str] = []
     if item.notes:
         rows = [f"{n.path} lines {n.start_line}–{n.end_line}: {n.showed}" for n in item.notes]
@@ -251,12 +266,24 @@ def notes_section(item: PlanItem, reads: list[ReadRange], budget: int) -> str:
         used = _size("\n\n".join(parts))
         kept, left = _fitting(rows, max(RANGES_MIN, budget - used - 200), ", ")
         more = f" and {left} more" if left else ""
+        if shown:
+            tail = (
+                " Their text is shown below (from the repository at this revision) only for "
+                + _unframed(_some([f"{r.path} {r.start_line}–{r.end_line}" for r in shown], 4))
+                + ', under "Ranges the planner read for this record"; the rest is not in '
+                "this conversation: read again only the lines you still need to quote."
+            )
+        else:
+            tail = (
+                " Their text is not in this conversation: read again only the lines you "
+                "still need to quote."
+            )
         parts.append(
             "Ranges already read in this run (by the planner): "
             + _unframed(", ".join(kept))
             + more
-            + ". Their text is not in this conversation: read again only the lines you "
-            "still need to quote."
+            + "."
+            + tail
         )
     return "\n\n".join(parts)
 
@@ -289,6 +316,103 @@ def hits_section(chunks: list[JsonDict], budget: int) -> str:
 #: shows it; ``lines(path)`` gives the file's lines, or a reason it has none.
 PageFn = Callable[[str, int], str]
 LinesFn = Callable[[str], "list[str] | str"]
+#: ``span(path, first, last)`` gives lines first..last as ``read_file`` shows them.
+SpanFn = Callable[[str, int, int], str]
+_PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+)"')
+
+
+# -- ranges the planner read ---------------------------------------------------------------------
+
+
+def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding]) -> list[ReadRange]:
+    """The ranges the planner read for ``item`` (its notes' ranges and its reads of the
+    item's files), merged, most relevant first: by the best rank of an item's finding
+    the range holds, a range the planner noted for this item counting as much as half a
+    named fact (on dgm a read of a sibling file holding an entry point otherwise came
+    before the item's own noted range and left it nine lines), then in the order of the
+    item's files."""
+    files = set(item.files)
+    noted = [
+        ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
+        for n in item.notes
+    ]
+    merged = merge_ranges([*noted, *(r for r in reads if r.path in files)])
+    scored = _scored(findings, item, "")
+    order = {p: i for i, p in enumerate(item.files)}
+
+    def key(r: ReadRange) -> tuple[float, bool, int, str, int]:
+        best = max(
+            (
+                s
+                for f, s in scored
+                if f.path == r.path and r.start_line <= f.start_line <= r.end_line
+            ),
+            default=0.0,
+        )
+        is_noted = any(
+            n.path == r.path and n.start_line <= r.end_line and n.end_line >= r.start_line
+            for n in noted
+        )
+        rank = best + (NOTED_WEIGHT if is_noted else 0.0)
+        return (-rank, not is_noted, order.get(r.path, len(order)), r.path, r.start_line)
+
+    return sorted(merged, key=key)
+
+
+def ranges_section(
+    ranges: list[ReadRange], span: SpanFn, lines_of: LinesFn, budget: int
+) -> tuple[str, list[ReadRange]]:
+    """The numbered text of ``ranges`` in order, within ``budget`` bytes, and the spans
+    actually shown; a range cut short says where it goes on, one that does not fit at
+    all is listed with the ``read_file`` call that reads it."""
+    pages: list[str] = []
+    listed: list[str] = []
+    shown: list[ReadRange] = []
+    remaining = budget - 120 - min(60 + 140 * len(ranges), budget // 4)
+    for r in ranges:
+        got = lines_of(r.path)
+        if isinstance(got, str):
+            listed.append(f"`{r.path}` {r.start_line}–{r.end_line}: {got}")
+            continue
+        first, last = r.start_line, min(len(got), r.end_line)
+        if first > last:
+            listed.append(
+                f"`{r.path}` {r.start_line}–{r.end_line}: past its last line ({len(got)})"
+            )
+            continue
+        call = f'read_file(path="{r.path}", start_line={first}, end_line={last})'
+        used, k = PAGE_OVERHEAD, first - 1
+        for i in range(first, last + 1):
+            used += _row_size(i, got[i - 1])
+            if used > remaining:
+                break
+            k = i
+        if k < min(first + MIN_RANGE_LINES - 1, last):
+            listed.append(f"`{r.path}` {first}–{last}: no room left in this request; {call}")
+            continue
+        text = span(r.path, first, k)
+        m = _PAGE_LINES_ATTR.search(text)
+        end = int(m.group(2)) if m else k
+        # a page the tool itself cut already says where to continue: one notice per cut
+        if end < last and "\n[cut at line " not in text:
+            text += (
+                f"\n[range cut: lines {first}–{end} of the {first}–{last} the planner read; "
+                f'continue with read_file(path="{r.path}", start_line={end + 1}, '
+                f"end_line={last})]"
+            )
+        pages.append(text)
+        shown.append(ReadRange(path=r.path, start_line=first, end_line=end))
+        remaining -= _size(text) + 2
+    if not pages and not listed:
+        return "", []
+    out = "Ranges the planner read for this record (from the repository, most relevant first):"
+    if pages:
+        out += "\n" + "\n\n".join(pages)
+    else:
+        out += " none fit in this request."
+    if listed:
+        out += "\nRanges not shown here:\n" + "\n".join(f"- {_unframed(x)}" for x in listed)
+    return out, shown
 
 
 def _row_size(i: int, line: str) -> int:
@@ -309,10 +433,17 @@ def _fit(lines: list[str], allowance: int) -> int:
 
 
 def openings_section(
-    files: list[str], page: PageFn, lines_of: LinesFn, siblings: Siblings | None, budget: int
+    files: list[str],
+    page: PageFn,
+    lines_of: LinesFn,
+    siblings: Siblings | None,
+    budget: int,
+    shown: list[ReadRange] | None = None,
 ) -> str:
     """An opening page of each planned file, sharing ``budget``; the files not opened
-    are named with why and with the call that reads them."""
+    are named with why and with the call that reads them.  An opening stops before the
+    first line of the file already ``shown`` above, and a file shown from its first line
+    gets no opening: no line appears twice."""
     pages: list[str] = []
     left: list[str] = []
     opened: list[str] = []
@@ -338,8 +469,21 @@ def openings_section(
         if isinstance(got, str):
             left.append(f"`{path}`: {got}")
             continue
-        k = _fit(got, min(share, 24_000))
-        floor = min(MIN_OPENING_LINES, len(got))
+        above = sorted((r for r in shown or [] if r.path == path), key=lambda r: r.start_line)
+        cap = above[0].start_line - 1 if above else len(got)
+        if above and cap < 1:
+            nxt = (
+                f'read_file(path="{path}", start_line={above[0].end_line + 1})'
+                if above[0].end_line < len(got)
+                else "the whole file"
+            )
+            left.append(
+                f"`{path}` ({len(got)} lines): lines 1–{above[0].end_line} are shown above "
+                f"(ranges the planner read); {nxt}"
+            )
+            continue
+        k = min(cap, _fit(got, min(share, 24_000)))
+        floor = min(MIN_OPENING_LINES, len(got), cap)
         if k < floor:
             # earlier files come first: a short page if the rest of the budget has room
             if _fit(got, min(remaining, 24_000)) < floor:
@@ -352,7 +496,18 @@ def openings_section(
         text = page(path, k)
         # a page the tool itself cut (smaller pages for a small context window) already
         # says where to continue: one notice per cut
-        if k < len(got) and "\n[cut at line " not in text:
+        if k == cap and above and "\n[cut at line " not in text:
+            r = above[0]
+            more = (
+                f'; continue with read_file(path="{path}", start_line={r.end_line + 1})'
+                if r.end_line < len(got)
+                else ""
+            )
+            text += (
+                f"\n[opening only: lines 1–{k} of {len(got)}; lines {r.start_line}–"
+                f"{r.end_line} are shown above{more}]"
+            )
+        elif k < len(got) and "\n[cut at line " not in text:
             text += (
                 f"\n[opening only: lines 1–{k} of {len(got)}; continue with "
                 f'read_file(path="{path}", start_line={k + 1})]'
@@ -385,22 +540,39 @@ class RecordData:
     lines_of: LinesFn
     siblings: Siblings | None
     budget: int  # bytes for this turn
+    #: reads the planner's ranges again from the revision (None: no ranges shown)
+    span: SpanFn | None = None
 
 
 def build_record_data(d: RecordData) -> str:
-    """Notes, findings, hits and openings, in that order, within ``d.budget`` bytes."""
+    """Notes, findings, hits, planner-read ranges and openings, in that order, within
+    ``d.budget`` bytes."""
     budget = max(1_000, d.budget)
-    notes = notes_section(d.item, d.reads, int(budget * NOTES_SHARE))
+    notes_budget = int(budget * NOTES_SHARE)
+    notes = notes_section(d.item, d.reads, notes_budget)
     note_words = " ".join(n.showed for n in d.item.notes)
     finds = findings_section(
         d.findings, d.item, d.siblings, int(budget * FINDINGS_SHARE), note_words
     )
     hits = hits_section(d.chunks, int(budget * HITS_SHARE))
-    head = [x for x in (notes, finds) if x]
     if hits:
-        head.append("Search hits for this record's label:\n" + hits)
+        hits = "Search hits for this record's label:\n" + hits
+    ranges = ""
+    shown: list[ReadRange] = []
+    if d.span is not None:
+        # the notes grow by the sentence naming the shown ranges (at most four named)
+        used = sum(_size(x) + 2 for x in (notes, finds, hits) if x) + 700
+        room = min(int(budget * RANGES_SHARE), budget - used - 60 - 400)
+        if room > PAGE_OVERHEAD:
+            picked = item_ranges(d.item, d.reads, d.findings)
+            ranges, shown = ranges_section(picked, d.span, d.lines_of, room)
+            if shown:
+                notes = notes_section(d.item, d.reads, notes_budget, shown)
+    head = [x for x in (notes, finds, hits, ranges) if x]
     used = sum(_size(x) + 2 for x in head)
-    openings = openings_section(d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60)
+    openings = openings_section(
+        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown
+    )
     parts = [*head]
     if openings:
         parts.append("Openings of the planned files:\n" + openings)
