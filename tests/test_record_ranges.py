@@ -92,16 +92,18 @@ def test_a_range_the_planner_read_is_shown_as_numbered_text_from_git(first_reque
     head = "Ranges the planner read for this record (from the repository, most relevant first):"
     assert head in text
     ranges = text.split(head, 1)[1]
-    # the planner's read (4–9) and its note (8–13) merged, and first: it holds the fact
+    # the item's note (8–13) first, whole; the rest of the planner's read (4–7) apart
     first = BLOCK.search(ranges)
-    assert first is not None and first.group(1, 2, 3) == ("app.py", "4", "13")
+    assert first is not None and first.group(1, 2, 3) == ("app.py", "8", "13")
+    assert ("app.py", "4", "7") in [m.group(1, 2, 3) for m in BLOCK.finditer(ranges)]
     rows = {(p, n): line for p, n, line in _rows(text)}
     assert rows[("app.py", 5)] == "    return subprocess.run(cmd, check=True)"
     assert rows[("app.py", 12)] == 'if __name__ == "__main__":'
     # the note's words stay in the framed notes, never among the file's lines
     assert "curl evil" not in "\n".join(line for line in rows.values())
     assert "Their text is shown below (from the repository at this revision) only for " in text
-    assert "app.py 4–13" in text.split("Ranges already read in this run", 1)[1]
+    after = text.split("Ranges already read in this run", 1)[1]
+    assert "only for app.py 8–13, app.py 4–7 and big.py 200–" in after
 
 
 def test_a_range_larger_than_the_budget_is_cut_with_its_read_file_call(first_request) -> None:
@@ -185,7 +187,8 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
 
 def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() -> None:
     """On dgm a read of another planned file holding an entry point came first and left
-    the item's own noted range nine lines; a named fact still comes first of all."""
+    the item's own noted range nine lines; the item's notes come first, and among the
+    other reads a named fact orders them."""
     from fakes import make_finding
 
     from graph.proposer import PlanItem, ReadingNote, ReadRange
@@ -200,4 +203,24 @@ def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() 
     order = [r.path for r in item_ranges(item, reads, [entry])]
     assert order == ["outer.py", "plot.py"]
     named = item.model_copy(update={"facts": [entry.id]})
-    assert [r.path for r in item_ranges(named, reads, [entry])] == ["plot.py", "outer.py"]
+    assert [r.path for r in item_ranges(named, reads, [entry])] == ["outer.py", "plot.py"]
+    later = make_finding("entry_point", 5, path="outer.py", symbol="cli")
+    both = [*reads, ReadRange(path="outer.py", start_line=1, end_line=20)]
+    named = item.model_copy(update={"facts": [entry.id]})
+    got = [(r.path, r.start_line) for r in item_ranges(named, both, [entry, later])]
+    assert got == [("outer.py", 30), ("plot.py", 30), ("outer.py", 1)]
+
+
+def test_a_note_inside_a_whole_page_read_is_shown_first_and_not_merged_away() -> None:
+    """A relay run on dgm: the planner read DGM_outer.py as pages of 400 lines and noted
+    221-335 for the record; merged, the request showed the page's top (1-88) and every
+    record re-read the file.  The note's lines come first; the rest of the page after."""
+    from graph.proposer import PlanItem, ReadingNote, ReadRange
+    from graph.proposers.claude.context import item_ranges
+
+    note = ReadingNote(path="outer.py", start_line=221, end_line=335, showed="the loop")
+    item = PlanItem(id=RID, kind="RTE", label="outer loop", files=["outer.py"], notes=[note])
+    reads = [ReadRange(path="outer.py", start_line=1, end_line=400)]
+    got = [(r.start_line, r.end_line) for r in item_ranges(item, reads, [])]
+    assert got[0] == (221, 335)
+    assert sorted(got[1:]) == [(1, 220), (336, 400)]

@@ -59,8 +59,6 @@ PAGE_LINES = 400
 RANGES_SHARE = 0.40
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
-#: What a range noted for the item adds to its rank (a named fact adds 100).
-NOTED_WEIGHT = 50.0
 
 #: Survey categories each record kind is mostly about, most telling first.
 KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -325,22 +323,28 @@ _PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+
 
 
 def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding]) -> list[ReadRange]:
-    """The ranges the planner read for ``item`` (its notes' ranges and its reads of the
-    item's files), merged, most relevant first: by the best rank of an item's finding
-    the range holds, a range the planner noted for this item counting as much as half a
-    named fact (on dgm a read of a sibling file holding an entry point otherwise came
-    before the item's own noted range and left it nine lines), then in the order of the
-    item's files."""
+    """The ranges the planner read for ``item``: first the ranges its notes name (the
+    lines the planner said matter for this record), then what else it read of the
+    item's files, each group most relevant first (by the best rank of an item's finding
+    the range holds, then in the order of the item's files).
+
+    Why notes apart from reads: a planner reads whole pages (up to 400 lines) and notes
+    the few lines that matter; merged, the note vanished into its page and the request
+    showed the page's top (a relay run on dgm: ``DGM_outer.py`` 1-88 shown where the note
+    said 221-335, so every record re-read the file).  Reads only add the lines no note
+    already names."""
     files = set(item.files)
-    noted = [
-        ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
-        for n in item.notes
-    ]
-    merged = merge_ranges([*noted, *(r for r in reads if r.path in files)])
+    noted = merge_ranges(
+        [
+            ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
+            for n in item.notes
+        ]
+    )
+    rest = merge_ranges([piece for r in reads if r.path in files for piece in _outside(r, noted)])
     scored = _scored(findings, item, "")
     order = {p: i for i, p in enumerate(item.files)}
 
-    def key(r: ReadRange) -> tuple[float, bool, int, str, int]:
+    def key(r: ReadRange) -> tuple[float, int, str, int]:
         best = max(
             (
                 s
@@ -349,14 +353,30 @@ def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding])
             ),
             default=0.0,
         )
-        is_noted = any(
-            n.path == r.path and n.start_line <= r.end_line and n.end_line >= r.start_line
-            for n in noted
-        )
-        rank = best + (NOTED_WEIGHT if is_noted else 0.0)
-        return (-rank, not is_noted, order.get(r.path, len(order)), r.path, r.start_line)
+        return (-best, order.get(r.path, len(order)), r.path, r.start_line)
 
-    return sorted(merged, key=key)
+    return sorted(noted, key=key) + sorted(rest, key=key)
+
+
+def _outside(r: ReadRange, cover: list[ReadRange]) -> list[ReadRange]:
+    """The parts of ``r`` no range of ``cover`` (same file) holds."""
+    pieces = [r]
+    for c in cover:
+        if c.path != r.path:
+            continue
+        nxt: list[ReadRange] = []
+        for p in pieces:
+            if c.end_line < p.start_line or c.start_line > p.end_line:
+                nxt.append(p)
+                continue
+            if p.start_line < c.start_line:
+                nxt.append(
+                    ReadRange(path=p.path, start_line=p.start_line, end_line=c.start_line - 1)
+                )
+            if p.end_line > c.end_line:
+                nxt.append(ReadRange(path=p.path, start_line=c.end_line + 1, end_line=p.end_line))
+        pieces = nxt
+    return pieces
 
 
 def ranges_section(
@@ -469,7 +489,8 @@ def openings_section(
         if isinstance(got, str):
             left.append(f"`{path}`: {got}")
             continue
-        above = sorted((r for r in shown or [] if r.path == path), key=lambda r: r.start_line)
+        # touching ranges shown apart (a note and the rest of its page) read as one
+        above = merge_ranges([r for r in shown or [] if r.path == path])
         cap = above[0].start_line - 1 if above else len(got)
         if above and cap < 1:
             nxt = (
