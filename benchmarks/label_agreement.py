@@ -30,15 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "eval_labels"
 
 
-def _gold_dir() -> Path:
-    """``shared/gold`` beside the checkout or one of its parents (worktrees nest)."""
-    for parent in ROOT.parents:
-        cand = parent / "shared" / "gold"
-        if cand.is_dir():
-            return cand
-    return ROOT.parent / "shared" / "gold"
-
-
 def agreement(name: str, gold_dir: Path, data: Path = DATA) -> tuple[Agreement, int, int]:
     """The second labelling of ``name`` scored against the first, as an
     :class:`evals.fit.Agreement`, with the two link counts."""
@@ -69,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="benchmarks/label_agreement.py")
     ap.add_argument("--gold-dir", type=Path, default=None)
     a = ap.parse_args(argv)
-    gold_dir = a.gold_dir or _gold_dir()
+    from loso import default_gold_dir
+
+    gold_dir = a.gold_dir or default_gold_dir()
     names = sorted(
         p.name.removesuffix(".labels.json") for p in (DATA / "second").glob("*.labels.json")
     )

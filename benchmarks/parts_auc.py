@@ -11,11 +11,11 @@ and for each part this prints
 * ``zero``: share of the labelled links where it is known and 0.
 
 Rows per pair, then per system (the file name's prefix before the revision: cells of a
-system's pairs pooled).  A control pair (:data:`CONTROLS`: the same prose with every
-witness moved to a random record) is shown but not pooled: its witness and path parts
-should sit near 0.5, which is what it is there to show.  The labels are read only to
-measure the parts, never to set a rule; the fitted weights are another script's
-business (benchmarks/loso.py).
+system's pairs pooled; ``evals.fit.discover``).  A control pair (a label file that
+says ``"control"``: the same prose with every witness moved to a random record) is shown
+but not pooled: its witness and path parts should sit near 0.5, which is what it is
+there to show.  The labels are read only to measure the parts, never to set a rule; the
+fitted weights are another script's business (benchmarks/loso.py).
 
     .venv/bin/python benchmarks/parts_auc.py [--similarity embed|lexical] [--json OUT]
 """
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -34,21 +33,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "eval_labels"
-GOLD = ROOT.parent.parent / "shared" / "gold"
 PARTS = ("text", "code", "witness", "path")
-
-#: Pairs kept as controls, not pooled into their system (see the module text).
-CONTROLS = frozenset({"auto-harness-bf052bc-shuffled"})
-
-_REV = re.compile(r"^[0-9a-f]{7,40}$")
-
-
-def system_of(name: str) -> str:
-    """``adas-2702bee-model`` -> ``adas``; ``sample-offline`` -> ``sample``: the name
-    less its last part (the draft's kind) and a revision before it, if any."""
-    head = name.rsplit("-", 1)[0]
-    stem, _, last = head.rpartition("-")
-    return stem if stem and _REV.match(last) else head
 
 
 def auc(values: np.ndarray, positive: np.ndarray) -> float | None:
@@ -107,28 +92,32 @@ def figure(values: np.ndarray, accepted: np.ndarray) -> PartFigure:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from evals.fit import load_pair
+    from loso import default_gold_dir
+
+    from evals.fit import discover, load_pair
     from evals.similarity import backend
 
     ap = argparse.ArgumentParser(prog="benchmarks/parts_auc.py", description=__doc__.split("\n")[0])
     ap.add_argument("--similarity", default="embed", choices=("embed", "lexical"))
-    ap.add_argument("--gold-dir", type=Path, default=GOLD)
+    ap.add_argument("--gold-dir", type=Path, default=None)
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args(argv)
     sim = backend(a.similarity)
     started = time.perf_counter()
-    names = sorted(p.name.removesuffix(".labels.json") for p in a.data.glob("*.labels.json"))
-    pairs = [load_pair(a.data, n, system_of(n), a.gold_dir, sim) for n in names]
+    found = discover(a.data)
+    gold_dir = a.gold_dir or default_gold_dir()
+    pairs = [load_pair(a.data, f.name, f.system, gold_dir, sim) for f in found]
+    controls = {f.name for f in found if not f.fitted}
     loaded = time.perf_counter()
 
     rows: list[tuple[str, dict[str, PartFigure]]] = []
     pooled: dict[str, dict[str, list[np.ndarray]]] = {}
     for p in pairs:
         acc = p.accepted.ravel()
-        label = f"{p.name} (control)" if p.name in CONTROLS else p.name
+        label = f"{p.name} (control)" if p.name in controls else p.name
         rows.append((label, {k: figure(p.parts.part(k).ravel(), acc) for k in PARTS}))
-        if p.name in CONTROLS:
+        if p.name in controls:
             continue
         slot = pooled.setdefault(p.system, {k: [] for k in (*PARTS, "accepted")})
         for k in PARTS:
