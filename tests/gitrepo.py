@@ -12,6 +12,24 @@ from collections.abc import Mapping
 from pathlib import Path
 
 DATE = "2024-01-01T00:00:00+0000"
+
+#: A 13-line script (``app.py``) whose line numbers the planning and record-range tests
+#: count on: ``run`` at 4-5, ``main`` at 8-9, the main guard at 12-13.
+APP = (
+    "import subprocess\n"  # 1
+    "\n"  # 2
+    "\n"  # 3
+    "def run(cmd):\n"  # 4
+    "    return subprocess.run(cmd, check=True)\n"  # 5
+    "\n"  # 6
+    "\n"  # 7
+    "def main():\n"  # 8
+    "    run(['make', 'all'])\n"  # 9
+    "\n"  # 10
+    "\n"  # 11
+    'if __name__ == "__main__":\n'  # 12
+    "    main()\n"  # 13
+)
 _ENV = {
     **os.environ,
     "GIT_AUTHOR_DATE": DATE,

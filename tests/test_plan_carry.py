@@ -16,27 +16,12 @@ from typing import Any
 
 import pytest
 from fakes import FakeAPI, tool, use
-from gitrepo import git, make_repo
+from gitrepo import APP, git, make_repo
 
 from graph.proposers.claude.prompts import render
 from graph.proposers.claude.tools import SnapshotTools
 from graph.resources import Resources
 
-APP = (
-    "import subprocess\n"  # 1
-    "\n"  # 2
-    "\n"  # 3
-    "def run(cmd):\n"  # 4
-    "    return subprocess.run(cmd, check=True)\n"  # 5
-    "\n"  # 6
-    "\n"  # 7
-    "def main():\n"  # 8
-    "    run(['make', 'all'])\n"  # 9
-    "\n"  # 10
-    "\n"  # 11
-    'if __name__ == "__main__":\n'  # 12
-    "    main()\n"  # 13
-)
 RID = "RT-RTE-app-main"
 NOTE = "main() hands a fixed make command to run(), which calls subprocess.run"
 
