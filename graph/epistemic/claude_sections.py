@@ -21,7 +21,13 @@ from drafter.model import AccountSection, Block, Paragraph, Report, Table, Witne
 from drafter.text import collapse
 from graph.epistemic.idguard import scrub
 from graph.proposers.claude.prompts import data_block
-from graph.proposers.claude.schema import hint_lines, model_witness, tool
+from graph.proposers.claude.schema import (
+    ItemEndLine,
+    ItemStartLine,
+    hint_lines,
+    model_witness,
+    tool,
+)
 
 SECTIONS_TOOL = "submit_sections"
 TABLES = (
@@ -40,17 +46,8 @@ class ProseItem(BaseModel):
         max_length=4000, description="Paragraph text; for a witness the verbatim quote."
     )
     path: str | None = Field(default=None, description="For a witness: the file quoted; else null.")
-    start_line: int | None = Field(
-        default=None,
-        ge=1,
-        description=(
-            "For a witness: first line of the quote. Optional when the quote occurs once in "
-            "the file; needed when it occurs more than once (an ambiguous quote is dropped)."
-        ),
-    )
-    end_line: int | None = Field(
-        default=None, ge=1, description="For a witness: last line of the quote (as start_line)."
-    )
+    start_line: ItemStartLine = None
+    end_line: ItemEndLine = None
 
 
 class CellEdit(BaseModel):

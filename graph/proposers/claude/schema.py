@@ -11,7 +11,7 @@ model refuses, which the proposer treats as schema-invalid output.
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -92,6 +92,24 @@ class RecordDraft(BaseModel):
     )
 
 
+#: Line hints of a witness given among prose items (account items, epistemic section
+#: items): one definition, so both schemas tell the model the same thing.
+ItemStartLine = Annotated[
+    int | None,
+    Field(
+        ge=1,
+        description=(
+            "For a witness: first line of the quote. Optional when the quote occurs once in "
+            "the file; needed when it occurs more than once (an ambiguous quote is dropped)."
+        ),
+    ),
+]
+ItemEndLine = Annotated[
+    int | None,
+    Field(ge=1, description="For a witness: last line of the quote (as start_line)."),
+]
+
+
 class AccountItemDraft(BaseModel):
     type: Literal["heading", "paragraph", "numbered", "witness"] = Field(
         description="What this item is."
@@ -102,17 +120,8 @@ class AccountItemDraft(BaseModel):
     path: str | None = Field(
         default=None, description="For a witness: the path of the quoted file; else null."
     )
-    start_line: int | None = Field(
-        default=None,
-        ge=1,
-        description=(
-            "For a witness: first line of the quote. Optional when the quote occurs once in "
-            "the file; needed when it occurs more than once (an ambiguous quote is dropped)."
-        ),
-    )
-    end_line: int | None = Field(
-        default=None, ge=1, description="For a witness: last line of the quote (as start_line)."
-    )
+    start_line: ItemStartLine = None
+    end_line: ItemEndLine = None
 
 
 class AccountSectionDraft(BaseModel):
