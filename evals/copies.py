@@ -70,14 +70,18 @@ class LineMap:
             self.b, self.a, self.b_lines, self.a_lines, tuple((y, x, n) for x, y, n in self.blocks)
         )
 
+    def _block_before(self, line: int) -> int:
+        """Index of the last matching block starting at or before ``line`` (-1: none)."""
+        return bisect.bisect_right([x for x, _, _ in self.blocks], line) - 1
+
     def project(self, line: int) -> int:
         """The line of ``b`` that line ``line`` of ``a`` corresponds to."""
-        starts = [x for x, _, _ in self.blocks]
-        k = bisect.bisect_right(starts, line) - 1
+        exact = self.project_exact(line)
+        if exact is not None:
+            return exact
+        k = self._block_before(line)
         if k >= 0:
             x, y, n = self.blocks[k]
-            if line < x + n:
-                return y + (line - x)
             lo_a, lo_b = x + n - 1, y + n - 1  # last matching line before the gap
         else:
             lo_a, lo_b = 0, 0
@@ -94,8 +98,7 @@ class LineMap:
     def project_exact(self, line: int) -> int | None:
         """The line of ``b`` holding the same text as line ``line`` of ``a``; None when
         that line is not in a matching block (the copies differ there)."""
-        starts = [x for x, _, _ in self.blocks]
-        k = bisect.bisect_right(starts, line) - 1
+        k = self._block_before(line)
         if k >= 0:
             x, y, n = self.blocks[k]
             if line < x + n:
