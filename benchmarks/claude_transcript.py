@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from canned import message_response
 from rich.console import Console
 
 from graph.configuration import Configuration
@@ -132,19 +133,8 @@ class ScriptedModel:
             "cache_creation_input_tokens": max(0, size - before) * 10 // 35,
         }
         n = len(self.log)
-        return httpx2.Response(
-            200,
-            json={
-                "id": f"msg_{n}",
-                "type": "message",
-                "role": "assistant",
-                "model": body["model"],
-                "content": [{"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": inp}],
-                "stop_reason": "tool_use",
-                "stop_sequence": None,
-                "usage": usage,
-            },
-        )
+        call = {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": inp}
+        return message_response(body, n, [call], usage)
 
 
 def _slug(path: str) -> str:

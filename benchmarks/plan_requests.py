@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from canned import message_response
 
 MODEL = "claude-sonnet-5-5"
 CHARS_PER_TOKEN = 3.5
@@ -66,19 +67,8 @@ class ScriptedPlanner:
             {"type": "tool_use", "id": f"toolu_{n:02d}_{i}", "name": name, "input": inp}
             for i, (name, inp) in enumerate(calls)
         ]
-        return httpx2.Response(
-            200,
-            json={
-                "id": f"msg_{n}",
-                "type": "message",
-                "role": "assistant",
-                "model": body["model"],
-                "content": content,
-                "stop_reason": "tool_use",
-                "stop_sequence": None,
-                "usage": {"input_tokens": len(request.content) // 4, "output_tokens": 200},
-            },
-        )
+        usage = {"input_tokens": len(request.content) // 4, "output_tokens": 200}
+        return message_response(body, n, content, usage)
 
 
 def scripted_turns(res: Any, budget: int) -> list[tuple[str, list[tuple[str, dict[str, Any]]]]]:

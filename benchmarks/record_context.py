@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from canned import message_response
 
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
@@ -206,19 +207,9 @@ class Explorer:
 
 
 def _reply(body: dict[str, Any], n: int, name: str, inp: dict[str, Any]) -> httpx2.Response:
-    return httpx2.Response(
-        200,
-        json={
-            "id": f"msg_{n}",
-            "type": "message",
-            "role": "assistant",
-            "model": body["model"],
-            "content": [{"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": inp}],
-            "stop_reason": "tool_use",
-            "stop_sequence": None,
-            "usage": {"input_tokens": len(json.dumps(body)) // 4, "output_tokens": 100},
-        },
-    )
+    call = {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": inp}
+    usage = {"input_tokens": len(json.dumps(body)) // 4, "output_tokens": 100}
+    return message_response(body, n, [call], usage)
 
 
 def first_record_requests(log: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
