@@ -7,19 +7,15 @@ went), and record IDs it mentions that are not in the draft are reported.
 
 from __future__ import annotations
 
-import re
-
 from langgraph.runtime import Runtime
 
-from drafter.model import AccountSection, WitnessBlock
+from drafter.model import CITED_ID_RE, AccountSection, WitnessBlock
 from drafter.verify import settle_lines
 from graph.configuration import RunContext
 from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_from_state
 from graph.proposer import AccountContext, Plan
 from graph.state import DraftState
-
-_REF = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9][a-z0-9-]*[a-z0-9]\b")
 
 
 def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
@@ -59,7 +55,7 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
                     notes.append(f"account witness {corrected}")
                 b = WitnessBlock(witness=w)
             else:
-                for ref in _REF.findall(getattr(b, "text", "") or ""):
+                for ref in CITED_ID_RE.findall(getattr(b, "text", "") or ""):
                     if ref not in known:
                         notes.append(f"account mentions {ref}, which is not a record of this draft")
             blocks.append(b)
