@@ -1,8 +1,9 @@
 """Which proposer a run uses, and building it: the one place that decides.
 
 Commands (``drafter draft``, ``redraft``, the epistemic draft) and scripts call
-:func:`choose` and :func:`build_proposer` / :func:`build_epistemic_proposer`; they
-print what :func:`choose` says instead of deciding themselves.  ANTHROPIC_API_KEY is
+:func:`choose` and :func:`build_proposer` (the epistemic workflow builds its proposer
+in :mod:`graph.epistemic.factory` from these pieces); they print what :func:`choose`
+says instead of deciding themselves.  ANTHROPIC_API_KEY is
 read here only (:func:`api_key`), and never stored in a run's settings.
 """
 
@@ -15,10 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from drafter.errors import BadInput
 
 if TYPE_CHECKING:  # the SDK and the rules load when a proposer is built, not before
-    from collections.abc import Callable
-
     from graph.configuration import Configuration
-    from graph.epistemic.proposer import EpistemicProposerBase
     from graph.proposer import Proposer
     from graph.proposers.claude import ToolBudgets
     from graph.resources import Resources
@@ -109,38 +107,3 @@ def tool_budgets(config: Configuration) -> ToolBudgets:
         repair=config.repair_tool_calls,
         account=config.account_tool_calls,
     )
-
-
-def build_epistemic_proposer(
-    generator: Generator,
-    model: str | None,
-    budgets: dict[str, int] | None = None,
-    announce: Callable[[str], None] | None = None,
-) -> EpistemicProposerBase:
-    """The epistemic proposer of ``generator``: the rules, or Claude with the given
-    tool budgets (``record``, ``account`` for the sections)."""
-    from graph.epistemic.offline import OfflineEpistemicProposer
-
-    if generator == "offline":
-        return OfflineEpistemicProposer()
-    from graph.client_settings import request_timeout, retry_policy
-    from graph.configuration import resolve_model
-    from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.pricing import table_price
-    from graph.proposers.claude import ClaudeProposer, ToolBudgets
-
-    try:
-        retry, timeout = retry_policy(), request_timeout()
-        tools = ToolBudgets(**(budgets or {}))
-    except (ValueError, TypeError) as exc:
-        raise BadInput(str(exc)) from exc
-    chosen = resolve_model(model)
-    inner = ClaudeProposer(
-        chosen,
-        api_key=api_key(),
-        retry=retry,
-        timeout=timeout,
-        budgets=tools,
-        price=table_price(chosen),
-    )
-    return ClaudeEpistemicProposer(inner, announce=announce)
