@@ -380,8 +380,8 @@ def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
 
 
 def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
-    """The thread to resume when it is an epistemic run (the kind its run recorded, or
-    for a run from before that record, what its checkpoint holds), else None."""
+    """The thread to resume when it is an epistemic run (the workflow its run recorded
+    when it started), else None."""
     if not resume_thread:
         return None
     from graph.run import checkpoint_path

@@ -1,4 +1,4 @@
-"""Run or resume the drafting workflow with a SqliteSaver checkpoint per run.
+"""Run or resume the runtime drafting workflow (the run itself: :func:`graph.run.execute`).
 
 One SQLite file per run (``<data dir>/runs/<thread id>.sqlite``) keeps runs
 independent and lets ``--resume THREAD`` find its run from the thread ID alone.  The
@@ -12,12 +12,11 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from drafter.errors import BadInput
 from drafter.model import Report
@@ -30,13 +29,14 @@ from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
 from graph.resources import Resources
 from graph.run import (
-    checkpoint_path,
+    execute,
     existing_checkpoint,
     journal_path,
     new_thread_id,
+    start_checkpoint,
     stored_values,
 )
-from graph.runkind import WorkflowKind, record_kind
+from graph.runkind import WorkflowKind
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -125,48 +125,38 @@ def run_draft(
 ) -> RunResult:
     """Start (or, with ``resume``, continue) a run and return its final state."""
     tid = thread_id or new_thread_id(rev)
-    path = existing_checkpoint(tid, data_dir) if resume else checkpoint_path(tid, data_dir)
-    if not resume:
-        record_kind(path, WorkflowKind.runtime)
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = build_graph().compile(checkpointer=saver)
-        gconf = _graph_config(tid, config)
-        inputs: DraftState | None
-        spent, tokens = 0.0, 0
-        if resume:
-            got = _stored(dict(app.get_state(gconf).values or {}), tid, repo, rev)
-            config, repo, rev, spent, tokens = got.config, got.repo, got.rev, got.spent, got.tokens
-            gconf = _graph_config(tid, config)
-            inputs = None
-        else:
-            inputs = _fresh_inputs(repo, rev, config, tid, system, out)
-        resources = Resources(
-            repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
-        )
-        proposer = proposer_factory(config, resources)
-        journal = CallJournal(journal_path(tid, data_dir))
-        proposer.start(RunHandles(resources, journal))
-        ctx = RunContext(
-            proposer=proposer,
-            config=config,
-            resources=resources,
-            budget=Budget(
-                config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
-            ),
-        )
-        try:
-            # "sync": each step's checkpoint is on disk before the next step starts
-            stream = app.stream(
-                inputs, gconf, context=ctx, stream_mode="updates", durability="sync"
-            )
-            for chunk in stream:
-                if on_update is not None:
-                    for node, update in chunk.items():
-                        on_update(node, update if isinstance(update, dict) else {})
-        finally:
-            resources.close()
-            journal.close()
-        final = dict(app.get_state(gconf).values or {})
+    inputs: DraftState | None = None
+    spent, tokens = 0.0, 0
+    if resume:
+        path = existing_checkpoint(tid, data_dir)
+        got = _stored(stored_values(tid, build_graph(), data_dir), tid, repo, rev)
+        config, repo, rev, spent, tokens = got.config, got.repo, got.rev, got.spent, got.tokens
+    else:
+        path = start_checkpoint(tid, WorkflowKind.runtime, data_dir)
+        inputs = _fresh_inputs(repo, rev, config, tid, system, out)
+    resources = Resources(
+        repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
+    )
+    proposer = proposer_factory(config, resources)
+    journal = CallJournal(journal_path(tid, data_dir))
+    proposer.start(RunHandles(resources, journal))
+    ctx = RunContext(
+        proposer=proposer,
+        config=config,
+        resources=resources,
+        budget=Budget(config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens),
+    )
+
+    def each(chunk: Mapping[str, object]) -> None:
+        if on_update is not None:
+            for node, update in chunk.items():
+                on_update(node, update if isinstance(update, dict) else {})
+
+    try:
+        final = execute(build_graph(), path, _graph_config(tid, config), inputs, ctx, each)
+    finally:
+        resources.close()
+        journal.close()
     report = Report.model_validate(final["report"]) if final.get("report") else None
     return RunResult(
         tid, path, final, report, resume, list(final.get("usage") or []), journal.replayed

@@ -1,4 +1,4 @@
-"""The epistemic drafting workflow: a small LangGraph with a SqliteSaver checkpoint.
+"""The epistemic drafting workflow: a small LangGraph, run by :func:`graph.run.execute`.
 
 Shape::
 
@@ -12,14 +12,13 @@ absent path or an unknown record are listed in the draft's notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
@@ -36,8 +35,15 @@ from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
-from graph.run import checkpoint_path, journal_path, new_thread_id, stored_values
-from graph.runkind import WorkflowKind, record_kind
+from graph.run import (
+    checkpoint_path,
+    execute,
+    journal_path,
+    new_thread_id,
+    start_checkpoint,
+    stored_values,
+)
+from graph.runkind import WorkflowKind
 
 if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
     from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -248,9 +254,11 @@ def run_epistemic(
     answers every request and tool call made before, so nothing is paid twice.
     ``on_saved(thread)`` is called once the run's first step is on disk: from then on
     ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
-    tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
+    tid = resume_thread or new_thread_id(rev, WorkflowKind.epistemic)
     if resume_thread is None:
-        record_kind(checkpoint_path(tid, data_dir), WorkflowKind.epistemic)
+        path = start_checkpoint(tid, WorkflowKind.epistemic, data_dir)
+    else:
+        path = checkpoint_path(tid, data_dir)
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
@@ -270,18 +278,17 @@ def run_epistemic(
             "system": system,
             "settings": settings or {},
         }
+    told = resume_thread is not None
+
+    def each(_chunk: Mapping[str, object]) -> None:
+        nonlocal told
+        if not told and on_saved is not None:
+            on_saved(tid)
+        told = True
+
+    conf: RunnableConfig = {"configurable": {"thread_id": tid}}
     try:
-        with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
-            app = build_epistemic_graph().compile(checkpointer=saver)
-            conf: RunnableConfig = {"configurable": {"thread_id": tid}}
-            told = resume_thread is not None
-            for _update in app.stream(
-                inputs, conf, context=ctx, durability="sync", stream_mode="updates"
-            ):
-                if not told and on_saved is not None:
-                    on_saved(tid)
-                told = True
-            final = dict(app.get_state(conf).values or {})
+        final = execute(build_epistemic_graph(), path, conf, inputs, ctx, each)
     finally:
         resources.close()
         if journal is not None:
