@@ -25,9 +25,9 @@ from langgraph.runtime import Runtime
 from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
-from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
+from drafter.model import DraftMeta, Report, Verification, Witness
 from drafter.repository import location_of
-from drafter.verify import settle_lines, verify_report
+from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
@@ -44,6 +44,7 @@ from graph.run import (
     stored_values,
 )
 from graph.runkind import WorkflowKind
+from graph.witness_policy import drop_unverified, settle_inline
 
 if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
     from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -135,14 +136,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     }
 
 
-def _keep_verified(r: Record) -> Record:
-    blocks = [b for b in r.blocks if not isinstance(b, WitnessBlock) or b.witness.verified]
-    dropped = len(r.blocks) - len(blocks)
-    flags = list(r.flags)
-    if dropped:
-        text = f"{dropped} witness(es) dropped: not found"
-        flags.append(Flag(kind=FlagKind.witnesses_not_found, text=text))
-    return r.model_copy(update={"blocks": blocks, "flags": flags})
+def _verdict(w: Witness) -> Verification | None:
+    return w.verification  # verify_report has checked every witness already
 
 
 def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
@@ -150,20 +145,13 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDi
     report = verify_report(
         Report.model_validate(state["report"]), runtime.context.resources.snapshot()
     )
-    for s in report.sections:
-        kept = [_keep_verified(r) for r in s.records]
+    for s in report.sections:  # no repair here: a record left without a witness goes
+        kept = [drop_unverified(r, "without repair") for r in s.records]
         s.records = [r for r in kept if r.witnesses]
     notes = list(state.get("proposer_notes") or [])
     for a in report.account:  # inline witnesses of model-written prose
-        bad = [b for b in a.blocks if isinstance(b, WitnessBlock) and not b.witness.verified]
-        if bad:
-            a.blocks = [b for b in a.blocks if b not in bad]
-            notes.append(f"{a.title}: {len(bad)} inline witness(es) dropped: not found")
-        for b in a.blocks:  # a wrong line hint on a quote found once: keep the true lines
-            if isinstance(b, WitnessBlock) and b.witness.verification is not None:
-                b.witness, corrected = settle_lines(b.witness, b.witness.verification)
-                if corrected is not None:
-                    notes.append(f"{a.title}: inline witness {corrected}")
+        a.blocks, _, said = settle_inline(a.blocks, _verdict, f"{a.title}: inline")
+        notes += said
     return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 
