@@ -5,6 +5,7 @@ from __future__ import annotations
 from fakes import make_record, make_report
 
 from drafter.model import (
+    Block,
     FlagKind,
     LineRange,
     Paragraph,
