@@ -41,7 +41,7 @@ def test_inline_witnesses_are_dropped_by_name_and_keep_their_true_lines() -> Non
     found = _w("x = 1", True, LineRange(start=7, end=7)).model_copy(
         update={"lines": LineRange(start=3, end=3)}
     )
-    blocks = [
+    blocks: list[Block] = [
         Paragraph(text="p"),
         WitnessBlock(witness=found),
         WitnessBlock(witness=_w("no", False)),
