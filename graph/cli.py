@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from graph.configuration import Configuration, EndpointOptions
     from graph.estimate import Estimate
     from graph.proposer import Proposer
+    from graph.request import DraftRequest
     from graph.resources import Resources
     from graph.runner import ProposerFactory, RunResult
 
@@ -145,20 +147,14 @@ class _RunProgress:
 
 def _execute(
     console: Console,
-    repo: str,
-    rev: str,
+    request: DraftRequest,
     config: Configuration,
     *,
     thread_id: str,
     resume: bool,
-    data_dir: Path | None,
-    chroma_url: str | None,
-    use_index: bool,
-    system: str | None,
-    out: Path | None = None,
     estimate_first: bool = False,
 ) -> RunResult:
-    from graph.runner import run_draft
+    from graph.runner import run_request
 
     verb = "resuming" if resume else "run"
     console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
@@ -184,18 +180,12 @@ def _execute(
     build = factory.build_proposer
     try:
         with bar.progress:
-            return run_draft(
-                repo,
-                rev,
+            return run_request(
+                request,
                 config,
-                _announcing(console, build, system) if estimate_first else build,
+                _announcing(console, build, request.system) if estimate_first else build,
                 thread_id=thread_id,
                 resume=resume,
-                data_dir=data_dir,
-                chroma_url=chroma_url,
-                use_index=use_index,
-                system=system,
-                out=str(out) if out else None,
                 on_update=on_update,
             )
     except DrafterError as exc:
@@ -453,7 +443,8 @@ def draft_cmd(
     if resume_thread:
         _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
         return
-    repo = _check_new_run(repo, rev, out, text_out, estimate_only)
+    request = _new_request(repo, rev, out, text_out, estimate_only, root, system)
+    request = replace(request, chroma_url=chroma_url, use_index=not no_index)
     from graph.configuration import EndpointOptions
 
     config = _configuration(
@@ -469,49 +460,38 @@ def draft_cmd(
         tools=_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
     )
     if estimate_only:
-        _print_estimate(console, repo, rev, config, system, root)
+        _print_estimate(console, request, config)
         return
-    assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+    _new_run(console, request, config)
 
 
-def _new_run(
-    console: Console,
-    repo: str,
-    rev: str,
-    config: Configuration,
-    root: Path,
-    system: str | None,
-    out: Path,
-    text_out: Path | None,
-    chroma_url: str | None,
-    no_index: bool,
-) -> None:
+def _new_run(console: Console, request: DraftRequest, config: Configuration) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from graph.run import new_thread_id
 
+    assert request.out is not None  # required by _new_request unless estimating
     result = _execute(
         console,
-        repo,
-        rev,
+        request,
         config,
-        thread_id=new_thread_id(rev),
+        thread_id=new_thread_id(request.rev),
         resume=False,
-        data_dir=root,
-        chroma_url=chroma_url,
-        use_index=not no_index,
-        system=system,
-        out=out,
         estimate_first=config.generator == "claude",
     )
-    report = _finish(console, result, out, text_out)
+    report = _finish(console, result, request.out, request.text_out)
     _outcome(console, report, config)
 
 
-def _check_new_run(
-    repo: str | None, rev: str, out: Path | None, text_out: Path | None, estimate_only: bool
-) -> str:
-    """A new run's inputs, refused before anything is recorded; returns the repository."""
+def _new_request(
+    repo: str | None,
+    rev: str,
+    out: Path | None,
+    text_out: Path | None,
+    estimate_only: bool,
+    root: Path,
+    system: str | None,
+) -> DraftRequest:
+    """A new run's request, refused before anything is recorded."""
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None and not estimate_only:
@@ -522,11 +502,10 @@ def _check_new_run(
         if target is not None:
             check_output_path(target)
     # Pin the revision before a run is recorded: a run that can never start is not
-    # worth a thread id the user is told to resume.
-    from drafter.snapshot import Snapshot
+    # worth a thread id the user is told to resume.  This is its one resolution.
+    from graph.request import DraftRequest
 
-    Snapshot(repo, rev).close()
-    return repo
+    return DraftRequest.pin(repo, rev, data_dir=root, out=out, text_out=text_out, system=system)
 
 
 def _configuration(
@@ -623,30 +602,25 @@ def _resume(
         raise BadInput("--out is required (the run did not record where to write)")
     if config.generator == "offline":
         console.print("drafter: resuming an offline run")
-    result = _execute(
-        console,
+    from graph.request import DraftRequest
+
+    pinned = stored.get("sha") or stored.get("rev", rev)
+    request = DraftRequest(
         stored.get("repo", repo or "."),
         stored.get("rev", rev),
-        config,
-        thread_id=thread,
-        resume=True,
-        data_dir=root,
+        pinned,
+        root,
+        out,
+        text_out,
         chroma_url=chroma_url,
         use_index=not no_index,
-        system=None,
     )
+    result = _execute(console, request, config, thread_id=thread, resume=True)
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
 
 
-def _print_estimate(
-    console: Console,
-    repo: str,
-    rev: str,
-    config: Configuration,
-    system: str | None,
-    root: Path,
-) -> None:
+def _print_estimate(console: Console, request: DraftRequest, config: Configuration) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
     from graph.resources import Resources
     from graph.system_name import system_name
@@ -654,9 +628,9 @@ def _print_estimate(
     if config.generator == "offline":
         console.print("an offline draft makes no model call: it costs nothing")
         return
-    res = Resources(repo=repo, rev=rev, data_dir=root, use_index=False)
+    res = Resources(repo=request.repo, rev=request.sha, data_dir=request.data_dir, use_index=False)
     try:
-        name = system or system_name(res.snapshot().git_dir)
+        name = request.system or system_name(res.snapshot().git_dir)
         est = draft_estimate(config, res, name)
         console.print(est.line(config.max_cost, config.max_tokens_total))
     finally:
@@ -681,6 +655,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
+    from graph.request import DraftRequest
     from graph.run import new_thread_id
     from graph.summary import draft_table
 
@@ -692,18 +667,10 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     sample = materialize(out_dir / "sample-repo")
     console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
     config = Configuration(generator="offline", max_records=defaults.OFFLINE_MAX_RECORDS)
-    result = _execute(
-        console,
-        str(sample.path),
-        sample.sha,
-        config,
-        thread_id=new_thread_id(sample.sha),
-        resume=False,
-        data_dir=root,
-        chroma_url=None,
-        use_index=not no_index,
-        system="tinkerbot",
+    request = DraftRequest.pin(
+        str(sample.path), sample.sha, data_dir=root, system="tinkerbot", use_index=not no_index
     )
+    result = _execute(console, request, config, thread_id=new_thread_id(sample.sha), resume=False)
     if result.report is None:
         raise DrafterError("the demo run ended without a draft")
     with Snapshot(sample.path, sample.sha) as snap:

@@ -13,20 +13,20 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from langchain_core.runnables import RunnableConfig
 
 from drafter.errors import BadInput
 from drafter.model import Report
-from drafter.repository import location_of
 from graph.builder import build_graph
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.journal import CallJournal
 from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
+from graph.request import DraftRequest
 from graph.resources import Resources
 from graph.run import (
     execute,
@@ -64,15 +64,13 @@ def _graph_config(thread_id: str, cfg: Configuration) -> RunnableConfig:
     }
 
 
-def _fresh_inputs(
-    repo: str, rev: str, config: Configuration, tid: str, system: str | None, out: str | None
-) -> DraftState:
+def _fresh_inputs(request: DraftRequest, config: Configuration, tid: str) -> DraftState:
     return {
-        # absolute, so that --resume from another folder finds the same repository
-        "repo": location_of(repo),
-        "rev": rev,
-        "system": system,
-        "out": out,
+        "repo": request.repo,
+        # the pinned SHA, as the resources read it: one revision for the whole run
+        "rev": request.sha,
+        "system": request.system,
+        "out": str(request.out) if request.out else None,
         "settings": config.to_dict(),
         "thread_id": tid,
         "drafts": {},
@@ -123,19 +121,54 @@ def run_draft(
     out: str | None = None,
     on_update: UpdateHook | None = None,
 ) -> RunResult:
-    """Start (or, with ``resume``, continue) a run and return its final state."""
-    tid = thread_id or new_thread_id(rev)
+    """Start (or, with ``resume``, continue) a run and return its final state: the
+    request of :func:`run_request` made from positional inputs, for scripts and tests."""
+    if resume:
+        request = DraftRequest(repo, rev, rev, data_dir, chroma_url=chroma_url, use_index=use_index)
+    else:
+        request = DraftRequest.pin(
+            repo,
+            rev,
+            data_dir=data_dir,
+            out=Path(out) if out else None,
+            system=system,
+            chroma_url=chroma_url,
+            use_index=use_index,
+        )
+    return run_request(
+        request, config, proposer_factory, thread_id=thread_id, resume=resume, on_update=on_update
+    )
+
+
+def run_request(
+    request: DraftRequest,
+    config: Configuration,
+    proposer_factory: ProposerFactory,
+    *,
+    thread_id: str | None = None,
+    resume: bool = False,
+    on_update: UpdateHook | None = None,
+) -> RunResult:
+    """Start (or, with ``resume``, continue: the stored settings, repository and SHA win
+    over the request's) a run of the runtime workflow and return its final state."""
+    data_dir = request.data_dir
+    tid = thread_id or new_thread_id(request.rev)
     inputs: DraftState | None = None
     spent, tokens = 0.0, 0
     if resume:
         path = existing_checkpoint(tid, data_dir)
-        got = _stored(stored_values(tid, build_graph(), data_dir), tid, repo, rev)
-        config, repo, rev, spent, tokens = got.config, got.repo, got.rev, got.spent, got.tokens
+        got = _stored(stored_values(tid, build_graph(), data_dir), tid, request.repo, request.sha)
+        config, spent, tokens = got.config, got.spent, got.tokens
+        request = replace(request, repo=got.repo, rev=got.rev, sha=got.rev)
     else:
         path = start_checkpoint(tid, WorkflowKind.runtime, data_dir)
-        inputs = _fresh_inputs(repo, rev, config, tid, system, out)
+        inputs = _fresh_inputs(request, config, tid)
     resources = Resources(
-        repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
+        repo=request.repo,
+        rev=request.sha,
+        data_dir=data_dir,
+        chroma_url=request.chroma_url,
+        use_index=request.use_index,
     )
     proposer = proposer_factory(config, resources)
     journal = CallJournal(journal_path(tid, data_dir))

@@ -1,0 +1,59 @@
+"""One draft command's request, built once from the command line and passed down.
+
+Why: the repository and the revision used to travel side by side by position through
+the command's modes, and the revision was resolved three times (the CLI, the run's
+resources, the pin node).  A request is pinned once (:meth:`DraftRequest.pin`): from
+then on the state, the resources and every node read the same full SHA, and a
+revision that cannot be read is refused before a run is recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from drafter.repository import location_of
+from drafter.snapshot import Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class DraftRequest:
+    """What to draft and where the results go (the run's settings are apart, in
+    :class:`graph.configuration.Configuration`, because they are checkpointed)."""
+
+    #: The repository's absolute location (``--resume`` may run from another folder).
+    repo: str
+    #: The revision as the user named it (a branch, a tag, a short SHA).
+    rev: str
+    #: The one resolution of ``rev``.
+    sha: str
+    data_dir: Path | None = None
+    out: Path | None = None
+    text_out: Path | None = None
+    system: str | None = None
+    chroma_url: str | None = None
+    use_index: bool = True
+
+    @classmethod
+    def pin(
+        cls,
+        repo: str,
+        rev: str,
+        *,
+        data_dir: Path | None = None,
+        out: Path | None = None,
+        text_out: Path | None = None,
+        system: str | None = None,
+        chroma_url: str | None = None,
+        use_index: bool = True,
+    ) -> DraftRequest:
+        """The request for ``repo`` at ``rev``, its revision resolved here; an unknown
+        repository or revision is bad input (raised by the snapshot)."""
+        snap = Snapshot(repo, rev)
+        try:
+            sha = snap.sha
+        finally:
+            snap.close()
+        return cls(
+            location_of(repo), rev, sha, data_dir, out, text_out, system, chroma_url, use_index
+        )
