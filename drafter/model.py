@@ -641,6 +641,17 @@ class DraftCounts(_Base):
     account has no flags, so its drops are counted here.)"""
 
     account_witnesses_dropped: int = 0
+    #: The proposer gave no plan, so the draft has no record for that reason (the
+    #: reason is one of :attr:`DraftMeta.missing`).
+    plan_failed: bool = False
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_flag(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # drafts whose plan did not fail are written as before, key for key
+        data: dict[str, Any] = handler(self)
+        if not self.plan_failed:
+            data.pop("plan_failed", None)
+        return data
 
 
 class DraftMeta(_Base):
