@@ -72,9 +72,8 @@ class Action(StrEnum):
 class DecisionSource(StrEnum):
     """Who made a decision: the analyst, or a batch rule applied for them.
 
-    Why: ``--accept-verified`` used to be told apart by its note's wording; code that
-    must treat a batch acceptance differently (the export leaves its note out) reads
-    this instead."""
+    Why: code that must treat a batch acceptance differently (the export leaves its
+    note out) reads this, never the note's wording."""
 
     analyst = "analyst"
     accept_verified = "accept_verified"

@@ -1,10 +1,10 @@
 """One draft command's request, built once from the command line and passed down.
 
-Why: the repository and the revision used to travel side by side by position through
-the command's modes, and the revision was resolved three times (the CLI, the run's
-resources, the pin node).  A request is pinned once (:meth:`DraftRequest.pin`): from
-then on the state, the resources and every node read the same full SHA, and a
-revision that cannot be read is refused before a run is recorded.
+Why: a revision named by a branch can move while a run is in flight, so it is resolved
+once (:meth:`DraftRequest.pin`) and from then on the state, the resources and every
+node read the same full SHA; a revision that cannot be read is refused before a run
+is recorded.  One value passed down also keeps a command's modes from re-threading
+the repository and revision by position.
 """
 
 from __future__ import annotations
