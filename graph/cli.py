@@ -355,6 +355,19 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
     ),
+    click.option(
+        "--provider",
+        default="anthropic",
+        show_default=True,
+        help="Model provider, by its registered name (drafter.providers): anthropic, or "
+        "openai for any OpenAI-compatible server (Chat Completions; key $OPENAI_API_KEY).",
+    ),
+    click.option(
+        "--base-url",
+        default=None,
+        help="The provider's endpoint (default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, "
+        "else the provider's own).",
+    ),
 ]
 
 
@@ -412,6 +425,8 @@ def draft_cmd(
     report_type: str = "runtime",
     runtime_path: Path | None = None,
     store_path: Path | None = None,
+    provider: str = "anthropic",
+    base_url: str | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
@@ -458,6 +473,8 @@ def draft_cmd(
         repair_rounds=repair_rounds,
         concurrency=concurrency,
         tools=_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+        provider=provider,
+        base_url=base_url,
     )
     if estimate_only:
         _print_estimate(console, request, config)
@@ -520,13 +537,18 @@ def _configuration(
     repair_rounds: int,
     concurrency: int,
     tools: dict[str, int],
+    provider: str = "anthropic",
+    base_url: str | None = None,
 ) -> Configuration:
     """A new run's settings from the command's options; a bad value is bad input.  The
     proposer kind is the factory's choice (said on stderr when it falls back)."""
     from graph.configuration import Configuration, resolve_model
     from graph.proposers.factory import choose
 
-    choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
+    if provider != "anthropic" and model is None and not offline:
+        raise BadInput(f"--provider {provider} needs --model NAME (drafter knows no default)")
+    # an estimate sends nothing, so needs no key
+    choice = choose(offline, keyless=estimate_only, provider=provider)
     if choice.notice:
         click.echo(choice.notice, err=True)
     generator = choice.generator
@@ -544,6 +566,8 @@ def _configuration(
             concurrency=concurrency,
             **tools,
             thorough=thorough,
+            provider=provider,
+            base_url=base_url,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc

@@ -29,9 +29,18 @@ OFFLINE_NOTICE = f"drafter: no {API_KEY_ENV} set; drafting offline from the stat
 Generator = Literal["claude", "offline"]
 
 
-def api_key() -> str | None:
-    """The Anthropic API key of this process, None when unset or empty."""
-    return os.environ.get(API_KEY_ENV) or None
+def key_env(provider: str = "anthropic") -> str:
+    """The environment variable holding ``provider``'s API key (graph.providers)."""
+    if provider == "anthropic":
+        return API_KEY_ENV
+    from graph.providers import provider as registered
+
+    return registered(provider).key_env
+
+
+def api_key(provider: str = "anthropic") -> str | None:
+    """The API key of ``provider`` in this process, None when unset or empty."""
+    return os.environ.get(key_env(provider)) or None
 
 
 @dataclass(frozen=True)
@@ -45,17 +54,19 @@ class Choice:
     notice: str | None = None
 
 
-def choose(offline: bool, *, keyless: bool = False) -> Choice:
-    """Offline when asked, else Claude, falling back to offline (with a notice) when no
-    API key is set, unless the command sends nothing and so needs no key (``keyless``,
-    an estimate)."""
+def choose(offline: bool, *, keyless: bool = False, provider: str = "anthropic") -> Choice:
+    """Offline when asked, else a model of ``provider``, falling back to offline (with
+    a notice) when its API key is not set, unless the command sends nothing and so needs
+    no key (``keyless``, an estimate)."""
     if offline:
         return Choice("offline", "--offline")
     if keyless:
         return Choice("claude", "an estimate sends nothing and needs no key")
-    if api_key():
-        return Choice("claude", f"{API_KEY_ENV} is set")
-    return Choice("offline", f"no {API_KEY_ENV}", notice=OFFLINE_NOTICE)
+    env = key_env(provider)
+    if api_key(provider):
+        return Choice("claude", f"{env} is set")
+    notice = OFFLINE_NOTICE.replace(API_KEY_ENV, env)
+    return Choice("offline", f"no {env}", notice=notice)
 
 
 def build_proposer(config: Configuration, resources: Resources) -> Proposer:
@@ -77,15 +88,22 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
     from graph.context_window import sizes_for
     from graph.proposers.claude import ClaudeProposer
 
-    key = api_key()
+    key = api_key(config.provider)
     if not key:
-        raise BadInput(f"this run drafts with Claude and needs {API_KEY_ENV}")
+        what = "Claude" if config.provider == "anthropic" else f"the {config.provider} provider"
+        raise BadInput(f"this run drafts with {what} and needs {key_env(config.provider)}")
     try:
         retry, timeout = retry_policy(), request_timeout()
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
-    # servers, tests)
+    transport = None
+    if config.provider != "anthropic" or config.base_url:
+        from graph.providers import TransportSettings, provider
+
+        settings = TransportSettings(key, config.base_url, timeout, retry)
+        transport = provider(config.provider).make_transport(settings)
+    # without a transport the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set
+    # (proxies, local servers, tests)
     return ClaudeProposer(
         config.model,
         api_key=key,
@@ -94,6 +112,8 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
         budgets=tool_budgets(config),
         price=config.price,
         window=sizes_for(config.context_window) if config.context_window else None,
+        transport=transport,
+        provider=config.provider,
     )
 
 
