@@ -437,23 +437,14 @@ def draft_cmd(
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
         from graph.epistemic.cli import draft_epistemic
 
+        if provider != "anthropic" or base_url:
+            raise BadInput("--provider, --base-url: for runtime drafts only, not --type epistemic")
         draft_epistemic(
-            console,
-            repo,
-            rev,
-            runtime_path,
-            store_path,
-            out,
-            text_out,
-            system,
-            root,
-            offline=offline,
-            model=model,
-            max_cost=max_cost,
-            resume_thread=epi_resume,
+            console, repo, rev, runtime_path, store_path, out, text_out, system, root,
+            offline=offline, model=model, max_cost=max_cost, resume_thread=epi_resume,
             budgets={"record": record_tools, "account": account_tools},
             estimate_only=estimate_only,
-        )
+        )  # fmt: skip
         return
     if resume_thread:
         _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)

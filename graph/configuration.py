@@ -140,7 +140,7 @@ class Configuration:
     #: files).  What does not fit is named with the call that reads it, never dropped
     #: silently.  A smaller model context (``--context-window``) shrinks it.
     record_context_bytes: int = defaults.DEFAULT_RECORD_CONTEXT_BYTES
-    #: The model provider (a name of graph.providers) and its endpoint, None: the one
+    #: The model provider (a name of graph.proposers.providers) and its endpoint, None: the one
     #: its SDK reads from the environment.  A run checkpointed before providers were
     #: named reads as an Anthropic run.
     provider: str = "anthropic"

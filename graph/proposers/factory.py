@@ -30,10 +30,10 @@ Generator = Literal["claude", "offline"]
 
 
 def key_env(provider: str = "anthropic") -> str:
-    """The environment variable holding ``provider``'s API key (graph.providers)."""
+    """The environment variable holding ``provider``'s API key (graph.proposers.providers)."""
     if provider == "anthropic":
         return API_KEY_ENV
-    from graph.providers import provider as registered
+    from graph.proposers.providers import provider as registered
 
     return registered(provider).key_env
 
@@ -98,7 +98,7 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
         raise BadInput(str(exc)) from exc
     transport = None
     if config.provider != "anthropic" or config.base_url:
-        from graph.providers import TransportSettings, provider
+        from graph.proposers.providers import TransportSettings, provider
 
         settings = TransportSettings(key, config.base_url, timeout, retry)
         transport = provider(config.provider).make_transport(settings)

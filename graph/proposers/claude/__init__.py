@@ -117,7 +117,7 @@ class ClaudeProposer(ProposerBase):
     ):
         self.model = model
         self.retry = retry or RetryPolicy()
-        #: Where the loop's requests go (graph.providers.transport); by default the
+        #: Where the loop's requests go (graph.proposers.providers.transport); by default the
         #: Anthropic SDK's client.
         self.transport: Transport = transport or AnthropicTransport(
             client or make_client(api_key, http_client=http_client, timeout=timeout),

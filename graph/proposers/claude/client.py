@@ -21,6 +21,7 @@ import httpx2
 from anthropic.types import Message
 
 from drafter.errors import BadInput, DrafterError
+from graph.jsontypes import JsonDict
 
 T = TypeVar("T")
 
@@ -136,7 +137,7 @@ def make_client(
 
 
 class Transport(Protocol):
-    """The seam between the tool loop and a model provider (graph.providers).
+    """The seam between the tool loop and a model provider (graph.proposers.providers).
 
     The loop speaks the Messages API's format: a request of ``system``, ``tools``,
     ``tool_choice`` and ``messages``, answered by a turn of text and ``tool_use``
@@ -150,7 +151,7 @@ class Transport(Protocol):
     @property
     def url(self) -> str: ...
 
-    def send(self, request: dict[str, Any]) -> Message: ...
+    def send(self, request: JsonDict) -> Message: ...
 
 
 class RequestRefused(ModelUnavailable):
@@ -169,7 +170,7 @@ class AnthropicTransport:
     def url(self) -> str:
         return str(self.client.base_url)
 
-    def send(self, request: dict[str, Any]) -> Message:
+    def send(self, request: JsonDict) -> Message:
         try:
             msg: Message = call_with_retries(
                 lambda: self.client.messages.create(**request), self.retry, url=self.url

@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 
 from drafter.errors import BadInput
-from graph.providers.transport import Provider, TransportSettings
+from graph.proposers.providers.transport import Provider, TransportSettings
 
 __all__ = ["DEFAULT", "GROUP", "Provider", "TransportSettings", "names", "provider"]
 

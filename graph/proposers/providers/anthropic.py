@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graph.providers.transport import Provider, TransportSettings
+from graph.proposers.providers.transport import Provider, TransportSettings
 
 if TYPE_CHECKING:
     from graph.proposers.claude.client import Transport

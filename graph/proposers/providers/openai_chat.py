@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from graph.providers.transport import Provider, TransportSettings
+from graph.jsontypes import JsonDict
+from graph.proposers.providers.transport import Provider, TransportSettings
 
 if TYPE_CHECKING:
+    import httpx2
     import openai
     from anthropic.types import Message
 
@@ -29,22 +31,23 @@ if TYPE_CHECKING:
 STOP_REASONS = {"tool_calls": "tool_use", "function_call": "tool_use", "length": "max_tokens"}
 
 
-def _text_of(content: Any) -> str:
+def _text_of(content: object) -> str:
     if isinstance(content, str):
         return content
-    return "\n\n".join(b.get("text", "") for b in content if b.get("type") == "text")
+    blocks = content if isinstance(content, list) else []
+    return "\n\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
 
 
-def _system(system: Any) -> list[dict[str, Any]]:
+def _system(system: object) -> list[JsonDict]:
     text = _text_of(system) if system else ""
     return [{"role": "system", "content": text}] if text else []
 
 
-def _user(content: Any) -> list[dict[str, Any]]:
+def _user(content: str | list[JsonDict]) -> list[JsonDict]:
     """Tool results first (each answers the call just before), then the user's text."""
     if isinstance(content, str):
         return [{"role": "user", "content": content}]
-    out: list[dict[str, Any]] = []
+    out: list[JsonDict] = []
     for b in content:
         if b.get("type") == "tool_result":
             text = _text_of(b.get("content") or "")
@@ -57,10 +60,10 @@ def _user(content: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _assistant(content: Any) -> dict[str, Any]:
+def _assistant(content: str | list[JsonDict]) -> JsonDict:
     if isinstance(content, str):
         return {"role": "assistant", "content": content}
-    msg: dict[str, Any] = {"role": "assistant", "content": _text_of(content) or None}
+    msg: JsonDict = {"role": "assistant", "content": _text_of(content) or None}
     calls = [
         {
             "id": b["id"],
@@ -75,7 +78,7 @@ def _assistant(content: Any) -> dict[str, Any]:
     return msg
 
 
-def chat_request(request: dict[str, Any]) -> dict[str, Any]:
+def chat_request(request: JsonDict) -> JsonDict:
     """The Chat Completions request of a Messages-format request."""
     messages = _system(request.get("system"))
     for m in request["messages"]:
@@ -83,7 +86,7 @@ def chat_request(request: dict[str, Any]) -> dict[str, Any]:
             messages += _user(m["content"])
         else:
             messages.append(_assistant(m["content"]))
-    out: dict[str, Any] = {
+    out: JsonDict = {
         "model": request["model"],
         "max_tokens": request["max_tokens"],
         "messages": messages,
@@ -109,13 +112,13 @@ def chat_request(request: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def message_of(body: dict[str, Any]) -> Message:
+def message_of(body: JsonDict) -> Message:
     """The Messages turn of a Chat Completions answer (a dict of its JSON)."""
     from anthropic.types import Message
 
     choice = (body.get("choices") or [{}])[0]
     msg = choice.get("message") or {}
-    blocks: list[dict[str, Any]] = []
+    blocks: list[JsonDict] = []
     texts = [msg["content"]] if msg.get("content") else []
     for call in msg.get("tool_calls") or []:
         fn = call.get("function") or {}
@@ -164,11 +167,11 @@ class OpenAITransport:
     def url(self) -> str:
         return str(self.client.base_url)
 
-    def send(self, request: dict[str, Any]) -> Message:
+    def send(self, request: JsonDict) -> Message:
         body = chat_request(request)
         return message_of(self._create(body))
 
-    def _create(self, body: dict[str, Any]) -> dict[str, Any]:
+    def _create(self, body: JsonDict) -> JsonDict:
         import openai
 
         from drafter.errors import BadInput
@@ -185,7 +188,7 @@ class OpenAITransport:
         for attempt in range(policy.max_attempts):
             try:
                 raw = self.client.chat.completions.with_raw_response.create(**body)
-                parsed: dict[str, Any] = json.loads(raw.text)
+                parsed: JsonDict = json.loads(raw.text)
                 return parsed
             except openai.AuthenticationError as exc:
                 raise BadInput(f"the endpoint rejected the key ({PROVIDER.key_env})") from exc
@@ -225,10 +228,12 @@ def _policy() -> RetryPolicy:
 
 
 def make_openai_client(
-    api_key: str | None, base_url: str | None, timeout: float, http_client: Any = None
+    api_key: str | None,
+    base_url: str | None,
+    timeout: float,
+    http_client: httpx2.Client | None = None,
 ) -> openai.OpenAI:
     """An SDK client with drafter's retry policy in charge (``max_retries=0``)."""
-    import httpx2
     import openai
 
     to = httpx2.Timeout(timeout, connect=10.0)
