@@ -234,6 +234,7 @@ def make_openai_client(
     http_client: httpx2.Client | None = None,
 ) -> openai.OpenAI:
     """An SDK client with drafter's retry policy in charge (``max_retries=0``)."""
+    import httpx2
     import openai
 
     to = httpx2.Timeout(timeout, connect=10.0)
