@@ -196,30 +196,21 @@ def eval_cmd(
     results: Path | None,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
-    given = (judge_model, max_cost, max_tokens_total, price_in, price_out)
-    if not judge and (estimate_only or any(v is not None for v in given)):
-        raise BadInput("--model/--estimate/--max-cost/--max-tokens-total/--price-* go with --judge")
+    opts = _judge_options(
+        judge, judge_model, estimate_only, max_cost, max_tokens_total, price_in, price_out
+    )
     if suite_file is not None:
-        if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):
+        given = (gold, draft, repo, rev, html_out, json_out, labels_file, opts)
+        if any(x is not None for x in given):
             raise BadInput(
-                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/--labels"
+                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/"
+                "--labels/--judge"
             )
         _run_suite(suite_file, results, as_json, threshold, similarity, method)
         return
-    labels_alone = labels_file is not None and gold is None and draft is None and not judge
-    if labels_alone:
-        assert labels_file is not None
-        from evals.judge.cli import label_pair_paths
-        from evals.labels import load_labels
-
-        gold, draft = label_pair_paths(load_labels(labels_file), None)
-    missing = [n for n, v in (("--gold", gold), ("--draft", draft)) if v is None]
-    if missing:
-        raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
-    assert gold is not None and draft is not None
+    gold, draft, labels_alone = _labels_alone(labels_file, gold, draft, judge)
     from drafter.reportio import check_output_path
     from evals.gold import source_of
-    from evals.judge.cli import JudgeOptions
     from evals.labels import check_alignment, predicted_links
 
     for target in (json_out, html_out):  # refused now, not after the scoring
@@ -228,20 +219,11 @@ def eval_cmd(
     console = _console(as_json)
     gold_report, draft_report, labels = _load_pair(gold, draft, labels_file)
     repo, rev = source_of(draft_report, repo, rev, str(draft))
-    opts = (
-        JudgeOptions(judge_model, estimate_only, max_cost, max_tokens_total, price_in, price_out)
-        if judge
-        else None
-    )
-    if opts is not None:
-        opts.caps()  # a bad price or cap is refused before the long part
     if opts is not None and estimate_only:
         from evals.judge.cli import located_pair, print_estimate
 
-        pair = located_pair(
-            gold_report, draft_report, repo, rev, similarity or "embed", opts.model_name()
-        )
-        print_estimate(pair, opts)
+        sim, name = similarity or "embed", opts.model_name()
+        print_estimate(located_pair(gold_report, draft_report, repo, rev, sim, name), opts)
         return
     card = _score(
         gold_report,
@@ -254,17 +236,62 @@ def eval_cmd(
         baselines=baselines,
         names=(str(gold), str(draft)),
     )
-    if judge or labels_alone:
-        card = _rescore(
-            card, gold_report, draft_report, (repo, rev), labels, similarity, json_out, opts
-        )
-    else:
-        from evals.judge.tier import mechanical_note
-
-        card.tier = {"tier": "mechanical", "note": mechanical_note()}
+    card = _rescore(
+        card,
+        gold_report,
+        draft_report,
+        (repo, rev),
+        labels,
+        similarity,
+        json_out,
+        opts,
+        labels_alone,
+    )
     if labels is not None:
         card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
     _emit(card, console, as_json=as_json, pairs=pairs, json_out=json_out, html_out=html_out)
+
+
+def _judge_options(
+    judge: bool,
+    model: str | None,
+    estimate_only: bool,
+    max_cost: float | None,
+    max_tokens_total: int | None,
+    price_in: float | None,
+    price_out: float | None,
+) -> JudgeOptions | None:
+    """The --judge options, checked now (a bad price or cap before the long part)."""
+    given = (model, max_cost, max_tokens_total, price_in, price_out)
+    if not judge:
+        if estimate_only or any(v is not None for v in given):
+            raise BadInput(
+                "--model/--estimate/--max-cost/--max-tokens-total/--price-* go with --judge"
+            )
+        return None
+    from evals.judge.cli import JudgeOptions
+
+    opts = JudgeOptions(model, estimate_only, max_cost, max_tokens_total, price_in, price_out)
+    opts.caps()
+    return opts
+
+
+def _labels_alone(
+    labels_file: Path | None, gold: Path | None, draft: Path | None, judge: bool
+) -> tuple[Path, Path, bool]:
+    """GOLD and DRAFT, from the label file when it is given alone (no --gold/--draft)."""
+    alone = labels_file is not None and gold is None and draft is None and not judge
+    if alone:
+        assert labels_file is not None
+        from evals.judge.cli import label_pair_paths
+        from evals.labels import load_labels
+
+        gold, draft = label_pair_paths(load_labels(labels_file), None)
+    missing = [n for n, v in (("--gold", gold), ("--draft", draft)) if v is None]
+    if missing:
+        raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
+    assert gold is not None and draft is not None
+    return gold, draft, alone
 
 
 def _rescore(
@@ -276,9 +303,15 @@ def _rescore(
     similarity: str | None,
     json_out: Path | None,
     opts: JudgeOptions | None,
+    labels_alone: bool,
 ) -> Scorecard:
-    """The card re-scored by the judge (``opts``) or, without one, from the labels
-    alone; with labels and a judge, the mechanical tier's label check is kept beside."""
+    """The card re-scored by the judge (``opts``) or from the labels alone, with its
+    tier said; with labels and a judge, the mechanical tier's label check is kept."""
+    if opts is None and not labels_alone:
+        from evals.judge.tier import mechanical_note
+
+        card.tier = {"tier": "mechanical", "note": mechanical_note()}
+        return card
     from evals.judge.cli import from_labels, judged, located_pair
     from evals.labels import check_alignment, predicted_links
 

@@ -25,8 +25,9 @@ from evals.judge.model import JudgeModel, Reply
 from evals.judge.request import MAX_TOKENS, JudgeRequest, build_request
 from evals.judge.shortlist import shortlist
 
-#: Characters per token for the estimate (what the drafting path's estimate uses).
-CHARS_PER_TOKEN = 4
+#: Characters per token for the estimate and the caps: the drafting path's figure
+#: (graph.estimate), which errs high for English prose and JSON.
+CHARS_PER_TOKEN = 3.5
 #: USD a judged eval may spend when ``--max-cost`` is not given.
 DEFAULT_MAX_COST = 2.0
 
@@ -107,7 +108,7 @@ def plan(
 
 
 def prompt_tokens(request: JudgeRequest) -> int:
-    return len(request.text()) // CHARS_PER_TOKEN + 1
+    return int(len(request.text()) / CHARS_PER_TOKEN) + 1
 
 
 @dataclass(frozen=True, slots=True)
