@@ -87,7 +87,7 @@ printed first (--estimate: only that), --max-cost / --max-tokens-total cap it,
 answers are cached by request content (a rerun of an unchanged pair calls
 nothing) and saved as a label file beside --out (X.judgements.json).  --labels
 FILE alone (no --gold/--draft) scores the pair from a label file's links.
-Agreement with analysts on four labelled pairs: judge {JUDGE_AGREEMENT};
+Agreement with analysts on five labelled pairs: judge {JUDGE_AGREEMENT};
 mechanical {MECHANICAL_AGREEMENT}.  Without --judge the scorecard says it is the
 mechanical tier.
 

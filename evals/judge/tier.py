@@ -3,8 +3,8 @@ it, the reasons and the cost) or mechanical (and how far that tier agrees with
 analysts), so a reader never mistakes one for the other.
 
 The agreement figures are measured by ``benchmarks/label_agreement.py`` on the
-labelled pairs (judge answers from the relay run kept in the report of issue 35); they
-are quoted here, once, for the scorecard and ``drafter eval --help``.
+labelled pairs (:data:`evals.choices.JUDGE_AGREEMENT` and ``MECHANICAL_AGREEMENT``,
+quoted by the scorecard and ``drafter eval --help``).
 """
 
 from __future__ import annotations
