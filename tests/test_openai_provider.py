@@ -127,3 +127,18 @@ def test_the_key_is_the_providers_and_a_model_must_be_named(
                      "--base-url", server.url, "--model", MODEL)  # fmt: skip
     assert "no OPENAI_API_KEY set; drafting offline" in keyless.stderr
     assert server.requests == []
+
+
+def test_settings_checkpointed_before_providers_were_named_are_an_anthropic_run() -> None:
+    from graph.configuration import Configuration
+
+    # the settings channel of a run checkpointed by drafter at f13a5d0, as stored
+    old = {"model": "claude-sonnet-5-5", "generator": "claude", "max_records": 40,
+           "repair_rounds": 2, "max_cost": 15.0, "concurrency": 4, "retrieval_k": 6,
+           "max_file_chars": 12000, "plan_tool_calls": 15, "record_tool_calls": 12,
+           "repair_tool_calls": 6, "account_tool_calls": 10, "thorough": False,
+           "price_in": None, "price_out": None, "max_tokens_total": None,
+           "context_window": None, "record_context_bytes": 16384}  # fmt: skip
+    config = Configuration.from_dict(old)
+    assert (config.provider, config.base_url) == ("anthropic", None)
+    assert Configuration.from_dict(config.to_dict()) == config
