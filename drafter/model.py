@@ -324,7 +324,7 @@ class FlagKind(StrEnum):
     no_witness = "no_witness"  # the proposer gave the record no witness at all
     lines_corrected = "lines_corrected"
     repair_dropped = "repair_dropped"  # a proposer's own repair dropped witnesses
-    witnesses_not_found = "witnesses_not_found"  # epistemic: dropped without repair
+    witnesses_not_found = "witnesses_not_found"  # older epistemic drafts (now witness_dropped)
     stale_witness = "stale_witness"  # reverify: a witness gone at the new revision
     stale_reference = "stale_reference"  # reverify: a line named in prose is gone
     redrafted = "redrafted"
