@@ -360,7 +360,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--store",
         "store_path",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=str,
         default=None,
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
@@ -421,7 +421,7 @@ def draft_cmd(
     chroma_url: str | None,
     report_type: str = "runtime",
     runtime_path: Path | None = None,
-    store_path: Path | None = None,
+    store_path: str | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console

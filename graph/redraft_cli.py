@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 @click.option(
     "--store",
     "store_path",
-    type=click.Path(path_type=Path),
+    type=str,
     default=None,
     help="Decision store (default: the draft's own store); a draft or report path means "
     "that draft's own store.",
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 @cli_options.data_dir
 def redraft_cmd(
     draft: Path,
-    store_path: Path | None,
+    store_path: str | None,
     repo: str | None,
     out: Path | None,
     offline: bool,
@@ -92,8 +92,8 @@ def redraft_cmd(
     config = _configuration(offline, model, repair_rounds, max_cost, endpoint)
     console = out_console()
     store_file = resolve_store(store_path, draft, report)
-    console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
     with ReviewStore(store_file) as store:
+        console.print(f"review store: {markup_safe(store.where)}", soft_wrap=True)
         res = run_redraft(
             report,
             store,
