@@ -276,6 +276,15 @@ class PostgresLog:
             ).fetchone()
         return None if got is None else str(got[0])
 
+    def settings(self) -> dict[str, str]:
+        with self._conn() as c:
+            rows = c.execute(
+                "SELECT key, value FROM drafter_meta WHERE store=%s AND key LIKE 'ui.%%'"
+                " ORDER BY key",
+                (self.store,),
+            ).fetchall()
+        return {str(k)[3:]: str(v) for k, v in rows}
+
     def set_setting(self, key: str, value: str) -> None:
         with self._conn() as c:
             c.execute(

@@ -277,6 +277,10 @@ class SqliteLog:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"ui.{key}",)).fetchone()
         return None if row is None else str(row[0])
 
+    def settings(self) -> dict[str, str]:
+        q = "SELECT key, value FROM meta WHERE key LIKE 'ui.%' ORDER BY key"
+        return {str(k)[3:]: str(v) for k, v in self.db.execute(q)}
+
     def set_setting(self, key: str, value: str) -> None:
         self.db.execute(
             "INSERT INTO meta(key, value) VALUES (?, ?)"
