@@ -90,34 +90,55 @@ class PostgresLog:
     """:class:`~drafter.review_log.DecisionLog` in a Postgres database."""
 
     def __init__(self, url: str, store: str):
-        import psycopg
-        from psycopg_pool import ConnectionPool
-
         self.url = url
         self.store = store
         self.where = f"{redact(url)}#{store}"
         self._local = threading.local()
-        try:  # one direct connection first: its error says why (auth, refused, no db)
-            psycopg.connect(url, connect_timeout=int(CONNECT_TIMEOUT)).close()
-        except psycopg.Error as exc:
-            raise unavailable(exc, url) from None
+        self._broken = False
+        self._probe()  # one direct connection first: its error says why (auth, no db)
+        self.pool = self._new_pool()
+        try:
+            self._create()
+        except Exception:
+            self.pool.close()
+            raise
+
+    def _probe(self) -> None:
+        import psycopg
+
+        try:
+            psycopg.connect(self.url, connect_timeout=max(1, int(CONNECT_TIMEOUT))).close()
+        except psycopg.OperationalError as exc:
+            raise unavailable(exc, self.url) from None
         except Exception as exc:  # noqa: BLE001 - a malformed URL raises ProgrammingError etc.
             raise BadInput(f"not a usable Postgres locator: {redact(str(exc))}") from None
-        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            url,
+
+    def _new_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            self.url,
             min_size=1,
             max_size=4,
             open=False,
             timeout=CONNECT_TIMEOUT,
             check=ConnectionPool.check_connection,
-            kwargs={"connect_timeout": int(CONNECT_TIMEOUT)},
+            kwargs={"connect_timeout": max(1, int(CONNECT_TIMEOUT))},
         )
         try:
-            self.pool.open(wait=True, timeout=CONNECT_TIMEOUT)
-            self._create()
-        except Exception:
-            self.pool.close()
-            raise
+            pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+        except PoolTimeout as exc:
+            pool.close()
+            raise unavailable(exc, self.url) from None
+        return pool
+
+    def _revive(self) -> None:
+        """After the server was unreachable: a fresh pool once a direct connection
+        works (the old pool's reconnect back-off could keep it away for minutes)."""
+        self._probe()
+        old, self.pool = self.pool, self._new_pool()
+        old.close(timeout=0)
+        self._broken = False
 
     def _create(self) -> None:
         with self._conn() as c:
@@ -142,10 +163,13 @@ class PostgresLog:
         if held is not None:
             yield held
             return
+        if self._broken:
+            self._revive()
         try:
             with self.pool.connection() as c:
                 yield c
         except (psycopg.OperationalError, PoolTimeout) as exc:
+            self._broken = True
             raise unavailable(exc, self.url) from None
 
     @contextmanager
