@@ -18,6 +18,7 @@ a broken pipe on the next key press.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +33,12 @@ from drafter.store_locator import redact
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
+
+# the pool logs each failed reconnect as a warning; with no handler configured Python
+# prints it on stderr, over the review app's screen.  Failures reach the user as
+# StoreUnavailable (the app's banner) instead.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
+logging.getLogger("psycopg.pool").propagate = False
 
 #: Seconds to wait for a connection before the server counts as unreachable.
 CONNECT_TIMEOUT = 5.0

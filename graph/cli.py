@@ -157,6 +157,7 @@ def _execute(
     system: str | None,
     out: Path | None = None,
     estimate_first: bool = False,
+    checkpoint: str | None = None,
 ) -> RunResult:
     from graph.runner import run_draft
 
@@ -197,6 +198,7 @@ def _execute(
                 system=system,
                 out=str(out) if out else None,
                 on_update=on_update,
+                checkpoint=checkpoint,
             )
     except DrafterError as exc:
         if not saved:
@@ -328,6 +330,15 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
+    click.option(
+        "--checkpoint",
+        "checkpoint",
+        default=None,
+        envvar="DRAFTER_CHECKPOINT",
+        help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
+        "and the journal of paid calls there, so --resume THREAD works from any machine "
+        "(default: $DRAFTER_CHECKPOINT, else an SQLite file per run in the data dir).",
+    ),
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
         "--estimate",
@@ -410,6 +421,7 @@ def draft_cmd(
     repair_rounds: int,
     concurrency: int,
     resume_thread: str | None,
+    checkpoint: str | None,
     system: str | None,
     estimate_only: bool,
     plan_tools: int,
@@ -427,7 +439,7 @@ def draft_cmd(
     from drafter.console import out_console
 
     console, root = out_console(), resolve_data_dir(data_dir)
-    epi_resume = _epistemic_resume(resume_thread, root)
+    epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
         from graph.epistemic.cli import draft_epistemic
@@ -451,7 +463,10 @@ def draft_cmd(
         )
         return
     if resume_thread:
-        _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
+        _resume(
+            console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index,
+            checkpoint,
+        )  # fmt: skip
         return
     repo = _check_new_run(repo, rev, out, text_out, estimate_only)
     from graph.configuration import EndpointOptions
@@ -472,7 +487,9 @@ def draft_cmd(
         _print_estimate(console, repo, rev, config, system, root)
         return
     assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+    _new_run(
+        console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint
+    )
 
 
 def _new_run(
@@ -486,6 +503,7 @@ def _new_run(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from graph.run import new_thread_id
@@ -503,6 +521,7 @@ def _new_run(
         system=system,
         out=out,
         estimate_first=config.generator == "claude",
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
@@ -611,12 +630,13 @@ def _resume(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """``--resume THREAD``: the stored settings, repository and output path."""
     from graph.configuration import Configuration
     from graph.runner import read_settings
 
-    stored = read_settings(thread, root)
+    stored = read_settings(thread, root, checkpoint)
     config = Configuration.from_dict(stored.get("settings") or {})
     out = out or (Path(stored["out"]) if stored.get("out") else None)
     if out is None:
@@ -634,6 +654,7 @@ def _resume(
         chroma_url=chroma_url,
         use_index=not no_index,
         system=None,
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)

@@ -59,7 +59,10 @@ def _review(draft: Path, repo: Path, store: str, *args: str) -> int:
 
 
 def test_export_refuses_an_unsettled_conflict_until_told_how(
-    tiny: tuple[Path, Path, Report], team_store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tiny: tuple[Path, Path, Report],
+    team_store: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     draft, repo, report = tiny
     rid = _disagree(team_store, draft, report)
