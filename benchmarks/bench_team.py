@@ -148,10 +148,11 @@ def run(locator: str, procs: int, n: int, seed: int, fault: str | None) -> dict[
     children = []
     for i in range(procs):
         out = tmp / f"w{i}.json"
+        here = str(Path(__file__).parent)
         code = (
-            "import sys; sys.path.insert(0, %r); import bench_team as b; "
-            "b.worker(%r, %d, %d, %d, %f, %r)"
-        ) % (str(Path(__file__).parent), locator, i, n, seed, start_at, str(out))
+            f"import sys; sys.path.insert(0, {here!r}); import bench_team as b; "
+            f"b.worker({locator!r}, {i}, {n}, {seed}, {start_at!r}, {str(out)!r})"
+        )
         children.append(subprocess.Popen([sys.executable, "-c", code]))
     if fault:
         _outage(locator, fault, procs * n)
@@ -200,8 +201,10 @@ def main() -> int:
         procs = max(args.procs)
         got = run(_fresh_pg(args.pg), procs, args.decisions, args.seed, args.fault)
         runs.append((f"postgres, stopped {OUTAGE:g} s mid-run", got))
-    head = f"{'backend':36} {'N':>2} {'made':>5} {'stored':>6} {'dups':>4} {'p50 ms':>7} {'p95 ms':>7} {'conflicts made/found':>21}"
-    print(head)
+    print(
+        f"{'backend':36} {'N':>2} {'made':>5} {'stored':>6} {'dups':>4} {'p50 ms':>7} "
+        f"{'p95 ms':>7} {'conflicts made/found':>21}"
+    )
     bad = False
     for name, r in runs:
         ok = (
@@ -213,7 +216,8 @@ def main() -> int:
         bad |= not ok
         print(
             f"{name:36} {r['procs']:>2} {r['made']:>5} {r['stored']:>6} {r['dups']:>4} "
-            f"{r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} {str(r['conflicts_made']) + '/' + str(r['conflicts_found']):>21}"
+            f"{r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} "
+            f"{str(r['conflicts_made']) + '/' + str(r['conflicts_found']):>21}"
             + ("" if ok else "  FAILED")
         )
     return 1 if bad else 0
