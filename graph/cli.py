@@ -352,7 +352,14 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
     cli_options.no_index,
     cli_options.data_dir,
-    click.option("--chroma-url", default=None, help="Chroma server URL (server mode)."),
+    click.option(
+        "--chroma",
+        "--chroma-url",
+        "chroma_url",
+        default=None,
+        help="Index on the Chroma server at http://HOST:PORT, shared by a team "
+        "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
+    ),
     click.option(
         "--type",
         "report_type",

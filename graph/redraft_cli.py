@@ -54,6 +54,19 @@ if TYPE_CHECKING:
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
+@click.option(
+    "--chroma",
+    "--chroma-url",
+    "chroma_url",
+    default=None,
+    help="Index on the Chroma server at http://HOST:PORT (default: $DRAFTER_CHROMA_URL).",
+)
+@click.option(
+    "--checkpoint",
+    default=None,
+    envvar="DRAFTER_CHECKPOINT",
+    help="Shared checkpointer for the run (postgresql://…; default: $DRAFTER_CHECKPOINT).",
+)
 def redraft_cmd(
     draft: Path,
     store_path: str | None,
@@ -69,6 +82,8 @@ def redraft_cmd(
     repair_rounds: int,
     no_index: bool,
     data_dir: Path | None,
+    chroma_url: str | None,
+    checkpoint: str | None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a reason; other decisions survive.
 
@@ -103,6 +118,8 @@ def redraft_cmd(
             fmt=file_kind(draft),
             data_dir=resolve_data_dir(data_dir),
             use_index=not no_index,
+            chroma_url=chroma_url,
+            checkpoint=checkpoint,
         )
     _say_result(console, res, draft, out, repo)
 
