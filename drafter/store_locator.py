@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from drafter.errors import BadInput
@@ -65,12 +64,8 @@ def split_server(locator: str) -> tuple[str, str | None]:
     return url, (name or None)
 
 
-def for_draft(locator: str, identity: str) -> str | Path:
-    """The store of the draft with review identity ``identity`` under ``locator``."""
-    if is_server(locator):
-        url, name = split_server(locator)
-        return ServerStore(url, name or identity).locator
-    path = Path(locator).expanduser()
-    if path.is_dir():
-        return path / f"{identity}.sqlite"
-    return path
+def for_draft(locator: str, identity: str) -> str:
+    """The store, on the server ``locator`` names, of the draft with review identity
+    ``identity`` (``#NAME`` in the locator names one store instead)."""
+    url, name = split_server(locator)
+    return ServerStore(url, name or identity).locator

@@ -449,6 +449,11 @@ def draft_cmd(
     epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
         _runtime_only(price_in, price_out, max_tokens_total, context_window)
+        if checkpoint:
+            raise BadInput(
+                "--checkpoint (a shared checkpointer) is for runtime drafts; an epistemic "
+                "run keeps its checkpoint in the data dir"
+            )
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
