@@ -109,6 +109,10 @@ async def test_the_app_shows_a_conflict_and_who_said_what(
         shown = str(app.main.query_one(RecordDetail).query_one("#detail-header").render())
         assert "CONFLICT: ann accepted, bob rejected" in shown
         assert "1 in conflict" in str(app.main.query_one("#progress").render())
+        from tui.widgets.record_tree import record_label
+
+        assert "⚡" in record_label(app.session, report.records[0]).plain
+        assert "⚡" not in record_label(app.session, report.records[1]).plain
 
 
 @pytest.mark.postgres
