@@ -257,3 +257,33 @@ def test_a_store_named_by_the_older_identity_is_still_found(
         s.accept(report.records[0])
     assert identity_store_path(draft, report, root=root) == old
     assert sqlite3.connect(old).execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == 1
+
+
+@pytest.mark.postgres
+def test_decisions_kept_while_away_survive_a_restart_and_are_sent_once(
+    tiny: tuple[Path, Path, Report], pg_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import drafter.review_log_pg as pg
+
+    monkeypatch.setattr(pg, "CONNECT_TIMEOUT", 1.0)
+    _, _, report = tiny
+    a, b = report.records[:2]
+    parts = urlsplit(pg_url)
+    fwd = Forwarder((parts.hostname or "127.0.0.1", parts.port or 5432))
+    via = parts._replace(netloc=f"{parts.username}@127.0.0.1:{fwd.port}").geturl() + "#d1"
+    try:
+        s = ReviewStore(via, analyst="ann", keep_offline=True, outbox_root=tmp_path)
+        s.accept(a)
+        fwd.cut()
+        s.reject(b, "later")  # the server is away: kept in the outbox file
+        assert s.offline is not None and s.outbox is not None and len(s.outbox) == 1
+        s.close()  # the analyst quits before it is back
+        fwd.restore()
+        again = ReviewStore(via, analyst="ann", keep_offline=True, outbox_root=tmp_path)
+        assert again.offline is None  # sent when the store was opened again
+        again.flush()  # a second send stores nothing twice
+        rows = again.all_rows()
+        again.close()
+    finally:
+        fwd.cut()
+    assert [(r.record_id, r.action.value) for r in rows] == [(a.id, "accept"), (b.id, "reject")]
