@@ -14,6 +14,7 @@ stay out of the workflow code.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -110,7 +111,9 @@ def open_checkpointer(
     kind: WorkflowKind = WorkflowKind.runtime,
 ) -> Iterator[OpenRun]:
     """The saver and journal of run ``thread_id``: a new run's, or (``resume``) one
-    that must exist already (BadInput in one line when it does not)."""
+    that must exist already (BadInput in one line when it does not).  No locator:
+    ``$DRAFTER_CHECKPOINT``, else SQLite in the data dir."""
+    locator = locator or os.environ.get(ENV_CHECKPOINT) or None
     if locator and is_server(locator):
         with _postgres(locator, thread_id, resume=resume) as run:
             yield run
@@ -157,6 +160,7 @@ def stored_run_values(
     locator: str | None, thread_id: str, graph: StateGraph[Any, Any], data_dir: Path | None
 ) -> JsonDict:
     """The last saved state of a run (for ``--resume``), wherever it is kept."""
+    locator = locator or os.environ.get(ENV_CHECKPOINT) or None
     if not (locator and is_server(locator)):
         return stored_values(thread_id, graph, data_dir)
     with _postgres(locator, thread_id, resume=True) as run:

@@ -334,10 +334,10 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         "--checkpoint",
         "checkpoint",
         default=None,
-        envvar="DRAFTER_CHECKPOINT",
         help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
         "and the journal of paid calls there, so --resume THREAD works from any machine "
-        "(default: $DRAFTER_CHECKPOINT, else an SQLite file per run in the data dir).",
+        "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
+        "the data dir).",
     ),
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
@@ -448,12 +448,7 @@ def draft_cmd(
     console, root = out_console(), resolve_data_dir(data_dir)
     epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(price_in, price_out, max_tokens_total, context_window)
-        if checkpoint:
-            raise BadInput(
-                "--checkpoint (a shared checkpointer) is for runtime drafts; an epistemic "
-                "run keeps its checkpoint in the data dir"
-            )
+        _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
@@ -475,10 +470,8 @@ def draft_cmd(
         )
         return
     if resume_thread:
-        _resume(
-            console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index,
-            checkpoint,
-        )  # fmt: skip
+        where = (chroma_url, no_index, checkpoint)
+        _resume(console, resume_thread, root, repo, rev, out, text_out, *where)
         return
     repo = _check_new_run(repo, rev, out, text_out, estimate_only)
     from graph.configuration import EndpointOptions
@@ -499,9 +492,7 @@ def draft_cmd(
         _print_estimate(console, repo, rev, config, system, root)
         return
     assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(
-        console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint
-    )
+    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint)  # fmt: skip  # noqa: E501
 
 
 def _new_run(
@@ -606,6 +597,7 @@ def _runtime_only(
     price_out: float | None,
     max_tokens_total: int | None,
     context_window: int | None,
+    checkpoint: str | None = None,
 ) -> None:
     """The endpoint options are wired for runtime drafts only: an epistemic run refuses
     them in one line rather than silently ignoring a price or a window."""
@@ -616,6 +608,7 @@ def _runtime_only(
             ("--price-out", price_out),
             ("--max-tokens-total", max_tokens_total),
             ("--context-window", context_window),
+            ("--checkpoint", checkpoint),
         )
         if value is not None
     ]

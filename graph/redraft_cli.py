@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 @click.option(
     "--checkpoint",
     default=None,
-    envvar="DRAFTER_CHECKPOINT",
     help="Shared checkpointer for the run (postgresql://…; default: $DRAFTER_CHECKPOINT).",
 )
 def redraft_cmd(

@@ -140,9 +140,11 @@ PG_URL_ENV = "DRAFTER_TEST_PG_URL"
 
 @pytest.fixture(autouse=True)
 def _no_team_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A user's own store locator and analyst name must not steer the tests."""
+    """A user's own store and checkpointer locators and analyst name must not steer
+    the tests."""
     monkeypatch.delenv("DRAFTER_STORE", raising=False)
     monkeypatch.delenv("DRAFTER_ANALYST", raising=False)
+    monkeypatch.delenv("DRAFTER_CHECKPOINT", raising=False)
 
 
 def pg_database_url(base: str, name: str) -> str:
