@@ -178,6 +178,9 @@ class PostgresLog:
         except (psycopg.OperationalError, PoolTimeout) as exc:
             self._broken = True
             raise unavailable(exc, self.url) from None
+        except psycopg.Error as exc:  # a privilege, a constraint: the server said no
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise BadInput(f"review store refused: {redact(first)}", where=self.where) from None
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

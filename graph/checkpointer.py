@@ -46,9 +46,9 @@ class OpenRun:
     where: Path | str
 
 
-def _unreachable(exc: Exception, url: str) -> BadInput:
+def _unreachable(exc: Exception, url: str, what: str = "unreachable") -> BadInput:
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return BadInput(f"checkpoint database unreachable: {redact(first)}", where=redact(url))
+    return BadInput(f"checkpoint database {what}: {redact(first)}", where=redact(url))
 
 
 class PostgresCallJournal(CallJournal):
@@ -144,7 +144,10 @@ def _postgres(url: str, thread_id: str, *, resume: bool) -> Iterator[OpenRun]:
     except psycopg.Error as exc:
         raise _unreachable(exc, url) from None
     try:
-        saver.setup()
+        try:
+            saver.setup()
+        except psycopg.Error as exc:  # e.g. no right to create the checkpoint tables
+            raise _unreachable(exc, url, "refused") from None
         if resume and saver.get_tuple({"configurable": {"thread_id": thread_id}}) is None:
             raise BadInput(f"no run {thread_id!r} to resume in {redact(url)}")
         journal = PostgresCallJournal(url, thread_id)

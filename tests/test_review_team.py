@@ -287,3 +287,29 @@ def test_decisions_kept_while_away_survive_a_restart_and_are_sent_once(
     finally:
         fwd.cut()
     assert [(r.record_id, r.action.value) for r in rows] == [(a.id, "accept"), (b.id, "reject")]
+
+
+@pytest.mark.postgres
+def test_a_role_without_rights_is_one_line_not_a_traceback(
+    tiny: tuple[Path, Path, Report], pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uuid
+
+    import psycopg
+
+    role = f"nobody_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_url, autocommit=True) as c:
+        c.execute(f'CREATE ROLE "{role}" LOGIN')
+        c.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+    parts = urlsplit(pg_url)
+    weak = parts._replace(netloc=f"{role}:pw@{parts.hostname}:{parts.port}").geturl()
+    draft, repo, _ = tiny
+    try:
+        assert _review(draft, repo, weak, "--accept-verified") == 2
+        err = capsys.readouterr().err.strip()
+        assert "review store refused: permission denied" in err
+        assert len(err.splitlines()) == 1 and ":pw@" not in err
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as c:
+            c.execute(f'DROP OWNED BY "{role}"')
+            c.execute(f'DROP ROLE "{role}"')
