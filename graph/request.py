@@ -33,6 +33,9 @@ class DraftRequest:
     system: str | None = None
     chroma_url: str | None = None
     use_index: bool = True
+    #: Where the run's checkpoints and call journal live (graph.checkpointer): None,
+    #: SQLite in the data dir (or $DRAFTER_CHECKPOINT).
+    checkpoint: str | None = None
 
     @classmethod
     def pin(

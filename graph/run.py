@@ -23,6 +23,7 @@ from graph.jsontypes import JsonDict
 from graph.runkind import WorkflowKind, record_kind
 
 if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph import StateGraph
 
 
@@ -46,25 +47,25 @@ def start_checkpoint(thread_id: str, kind: WorkflowKind, data_dir: Path | None =
 
 def execute(
     graph: StateGraph[Any, Any],
-    path: Path,
+    saver: BaseCheckpointSaver[Any],
     conf: RunnableConfig,
     inputs: Mapping[str, Any] | None,
     context: object,
     on_chunk: ChunkHook | None = None,
 ) -> JsonDict:
-    """Stream one run of ``graph`` checkpointed at ``path`` to its end; its final state.
+    """Stream one run of ``graph`` checkpointed by ``saver`` to its end; its final state.
 
-    Every workflow runs through here: a new run passes its ``inputs``, a resumed one
-    None (LangGraph continues from the checkpoint).  "sync" durability writes each
-    step's checkpoint before the next step starts, so a killed run loses at most the
-    step in flight (and the call journal answers that step's paid calls again)."""
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = graph.compile(checkpointer=saver)
-        stream = app.stream(inputs, conf, context=context, stream_mode="updates", durability="sync")
-        for chunk in stream:
-            if on_chunk is not None:
-                on_chunk(chunk if isinstance(chunk, Mapping) else {})
-        return dict(app.get_state(conf).values or {})
+    Every workflow runs through here, whichever checkpointer holds it
+    (:func:`graph.checkpointer.open_checkpointer`): a new run passes its ``inputs``, a
+    resumed one None (LangGraph continues from the checkpoint).  "sync" durability
+    writes each step's checkpoint before the next step starts, so a killed run loses at
+    most the step in flight (and the call journal answers that step's paid calls)."""
+    app = graph.compile(checkpointer=saver)
+    stream = app.stream(inputs, conf, context=context, stream_mode="updates", durability="sync")
+    for chunk in stream:
+        if on_chunk is not None:
+            on_chunk(chunk if isinstance(chunk, Mapping) else {})
+    return dict(app.get_state(conf).values or {})
 
 
 def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:

@@ -21,22 +21,14 @@ from langchain_core.runnables import RunnableConfig
 from drafter.errors import BadInput
 from drafter.model import Report
 from graph.builder import build_graph
+from graph.checkpointer import open_checkpointer, stored_run_values
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
-from graph.journal import CallJournal
 from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
 from graph.request import DraftRequest
 from graph.resources import Resources
-from graph.run import (
-    execute,
-    existing_checkpoint,
-    journal_path,
-    new_thread_id,
-    start_checkpoint,
-    stored_values,
-)
-from graph.runkind import WorkflowKind
+from graph.run import execute, new_thread_id
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -47,7 +39,8 @@ UpdateHook = Callable[[str, JsonDict], None]
 @dataclass
 class RunResult:
     thread_id: str
-    checkpoint: Path
+    #: the checkpoint file, or the (redacted) database URL of a shared checkpointer
+    checkpoint: Path | str
     state: JsonDict
     report: Report | None = None
     resumed: bool = False
@@ -120,11 +113,16 @@ def run_draft(
     system: str | None = None,
     out: str | None = None,
     on_update: UpdateHook | None = None,
+    checkpoint: str | None = None,
 ) -> RunResult:
     """Start (or, with ``resume``, continue) a run and return its final state: the
-    request of :func:`run_request` made from positional inputs, for scripts and tests."""
+    request of :func:`run_request` made from positional inputs, for scripts and tests;
+    ``checkpoint`` names a shared checkpointer (graph.checkpointer), else SQLite."""
     if resume:
-        request = DraftRequest(repo, rev, rev, data_dir, chroma_url=chroma_url, use_index=use_index)
+        request = DraftRequest(
+            repo, rev, rev, data_dir, chroma_url=chroma_url, use_index=use_index,
+            checkpoint=checkpoint,
+        )  # fmt: skip
     else:
         request = DraftRequest.pin(
             repo,
@@ -135,6 +133,7 @@ def run_draft(
             chroma_url=chroma_url,
             use_index=use_index,
         )
+        request = replace(request, checkpoint=checkpoint)
     return run_request(
         request, config, proposer_factory, thread_id=thread_id, resume=resume, on_update=on_update
     )
@@ -155,47 +154,54 @@ def run_request(
     tid = thread_id or new_thread_id(request.rev)
     inputs: DraftState | None = None
     spent, tokens = 0.0, 0
-    if resume:
-        path = existing_checkpoint(tid, data_dir)
-        got = _stored(stored_values(tid, build_graph(), data_dir), tid, request.repo, request.sha)
-        config, spent, tokens = got.config, got.spent, got.tokens
-        request = replace(request, repo=got.repo, rev=got.rev, sha=got.rev)
-    else:
-        path = start_checkpoint(tid, WorkflowKind.runtime, data_dir)
-        inputs = _fresh_inputs(request, config, tid)
-    resources = Resources(
-        repo=request.repo,
-        rev=request.sha,
-        data_dir=data_dir,
-        chroma_url=request.chroma_url,
-        use_index=request.use_index,
-    )
-    proposer = proposer_factory(config, resources)
-    journal = CallJournal(journal_path(tid, data_dir))
-    proposer.start(RunHandles(resources, journal))
-    ctx = RunContext(
-        proposer=proposer,
-        config=config,
-        resources=resources,
-        budget=Budget(config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens),
-    )
+    with open_checkpointer(request.checkpoint, tid, data_dir, resume=resume) as run:
+        if resume:
+            values = (
+                build_graph()
+                .compile(checkpointer=run.saver)
+                .get_state({"configurable": {"thread_id": tid}})
+                .values
+            )
+            got = _stored(dict(values or {}), tid, request.repo, request.sha)
+            config, spent, tokens = got.config, got.spent, got.tokens
+            request = replace(request, repo=got.repo, rev=got.rev, sha=got.rev)
+        else:
+            inputs = _fresh_inputs(request, config, tid)
+        resources = Resources(
+            repo=request.repo,
+            rev=request.sha,
+            data_dir=data_dir,
+            chroma_url=request.chroma_url,
+            use_index=request.use_index,
+        )
+        proposer = proposer_factory(config, resources)
+        proposer.start(RunHandles(resources, run.journal))
+        ctx = RunContext(
+            proposer=proposer,
+            config=config,
+            resources=resources,
+            budget=Budget(
+                config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
+            ),
+        )
 
-    def each(chunk: Mapping[str, object]) -> None:
-        if on_update is not None:
-            for node, update in chunk.items():
-                on_update(node, update if isinstance(update, dict) else {})
+        def each(chunk: Mapping[str, object]) -> None:
+            if on_update is not None:
+                for node, update in chunk.items():
+                    on_update(node, update if isinstance(update, dict) else {})
 
-    try:
-        final = execute(build_graph(), path, _graph_config(tid, config), inputs, ctx, each)
-    finally:
-        resources.close()
-        journal.close()
+        try:
+            final = execute(build_graph(), run.saver, _graph_config(tid, config), inputs, ctx, each)
+        finally:
+            resources.close()
     report = Report.model_validate(final["report"]) if final.get("report") else None
     return RunResult(
-        tid, path, final, report, resume, list(final.get("usage") or []), journal.replayed
+        tid, run.where, final, report, resume, list(final.get("usage") or []), run.journal.replayed
     )
 
 
-def read_settings(thread_id: str, data_dir: Path | None = None) -> JsonDict:
+def read_settings(
+    thread_id: str, data_dir: Path | None = None, checkpoint: str | None = None
+) -> JsonDict:
     """The stored settings and inputs of a run, for the CLI to rebuild its proposer."""
-    return stored_values(thread_id, build_graph(), data_dir)
+    return stored_run_values(checkpoint, thread_id, build_graph(), data_dir)

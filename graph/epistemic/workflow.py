@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
@@ -27,6 +28,7 @@ from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
 from drafter.model import DraftMeta, Report, Verification, Witness
 from drafter.repository import location_of
+from drafter.store_locator import is_server
 from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
@@ -262,7 +264,10 @@ def run_epistemic(
             "repo": location_of(repo),  # absolute: --resume may run from another folder
             "rev": rev,
             "runtime_path": location_of(runtime_path),
-            "store": location_of(store) if store else None,
+            # a server locator is the same from every folder; a path is made absolute
+            "store": (str(store) if is_server(str(store)) else location_of(store))
+            if store
+            else None,
             "system": system,
             "settings": settings or {},
         }
@@ -276,7 +281,8 @@ def run_epistemic(
 
     conf: RunnableConfig = {"configurable": {"thread_id": tid}}
     try:
-        final = execute(build_epistemic_graph(), path, conf, inputs, ctx, each)
+        with SqliteSaver.from_conn_string(str(path)) as saver:
+            final = execute(build_epistemic_graph(), saver, conf, inputs, ctx, each)
     finally:
         resources.close()
         if journal is not None:
