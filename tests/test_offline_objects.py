@@ -235,9 +235,7 @@ def test_files_named_only_by_variables_yield_no_object(tmp_path: Path) -> None:
 #: two repository helpers and a local path variable — as most code reads its own state.
 RESUME_REPO = {
     "util/io.py": (
-        "def read_file(file_path):\n"
-        "    with open(file_path, 'r') as f:\n"
-        "        return f.read()\n"
+        "def read_file(file_path):\n    with open(file_path, 'r') as f:\n        return f.read()\n"
     ),
     "util/archive.py": (
         "import json\n"
