@@ -18,6 +18,7 @@ class EntryDetail(TypedDict, total=False):
     """``entry_point``: how the run starts and which call-graph node it starts at."""
 
     module: str  # main_guard: the dotted module the guard sits in
+    does: list[str]  # main_guard: what the block does (entry.main_block_does)
     description: str  # argparse: the parser's description literal
     decorator: str  # click/typer: the command decorator as written
     function: str  # click/typer: the decorated function's symbol
