@@ -60,6 +60,19 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
     return None
 
 
+def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
+    """Whether a dict value names a callable: a function or class of the repository or
+    an import, ``self.method`` of this file, or an attribute of an imported module.  An
+    attribute of a local object (``task.id`` in a logging ``extra={...}``) does not,
+    even when some function of the repository shares its last name."""
+    head, _, rest = value.partition(".")
+    if not rest:
+        return value in defined
+    if head in ("self", "cls"):
+        return rest in {d.name for d in pf.defs}
+    return head in pf.imports
+
+
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
     hits: list[Hit] = []
     defined = {d.name for d in pf.defs} | set(pf.imports) | repo_functions
@@ -98,10 +111,7 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         if any(a <= dct.start_line and dct.end_line <= b for a, b in schema_spans):
             continue
         vals = [v for v in dct.extra.get("callable_values", "").split(",") if v]
-        if (
-            len(vals) >= 2
-            and sum(1 for v in vals if v.split(".")[-1] in defined or v in defined) >= 2
-        ):
+        if len(vals) >= 2 and sum(1 for v in vals if _names_callable(pf, v, defined)) >= 2:
             hits.append(
                 Hit(
                     category=Category.TOOL_DISPATCH,

@@ -119,7 +119,9 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[B
             )
         )
     support = sorted({u.primary.path for u in ix.entry_units if path_class(u.primary.path) > 0})
-    libs = sorted({u.primary.path for u in ix.entry_units if u.library})
+    libs = sorted(
+        {u.primary.path for u in ix.entry_units if u.library and path_class(u.primary.path) == 0}
+    )
     if support:
         out.append(
             para(

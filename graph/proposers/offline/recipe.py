@@ -23,6 +23,7 @@ from graph.jsontypes import JsonDict
 from graph.proposer import Plan, PlanItem
 from graph.proposers.offline.deciding import deciding
 from graph.proposers.offline.prose import TextOf, wblock, witness
+from graph.proposers.offline.rank import is_test_path
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
@@ -117,7 +118,11 @@ class DraftContext:
 
     def record(self, blocks: list[Block], witnessed: list[Finding]) -> Record:
         """The planned record: its prose ``blocks``, then the witnesses of ``witnessed``
-        (the order given, within the witness budget) -- how every recipe ends a record."""
+        (the order given, within the witness budget) -- how every recipe ends a record.
+        Lines in test code are quoted only when nothing else is: a test shows how the
+        system is exercised, not what it does."""
+        own = [f for f in witnessed if not is_test_path(f.path)]
+        witnessed = own or witnessed
         return Record(
             id=self.item.id, label=self.item.label, blocks=[*blocks, *self.witnesses(witnessed)]
         )
