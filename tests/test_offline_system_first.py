@@ -53,14 +53,18 @@ REPO = {
         "    build('out')\n"
         "    commit('.')\n"
     ),
-    "pkg/ids.py": "def user_id():\n    return 'u'\n\n\ndef id():\n    return 'i'\n",
+    "pkg/ids.py": (
+        "CLIENT_ID = 'c'\nCLIENT_SECRET = 's'\n\n\n"
+        "def user_id():\n    return 'u'\n\n\ndef id():\n    return 'i'\n"
+    ),
     "pkg/worker.py": (
         "import logging\n\n"
-        "from pkg.ids import id, user_id\n\n"
+        "from pkg.ids import CLIENT_ID, CLIENT_SECRET, id, user_id\n\n"
         "logger = logging.getLogger(__name__)\n\n\n"
         "def upgrade(task):\n"
         "    logger.info('upgrading', extra={'task_id': task.id, 'user_id': task.user_id})\n"
-        "    return id(), user_id()\n"
+        "    payload = {'client_id': CLIENT_ID, 'client_secret': CLIENT_SECRET}\n"
+        "    return id(), user_id(), payload\n"
     ),
     "pkg/fn_call.py": (
         "TOOL_EXAMPLES = {\n"
@@ -120,7 +124,9 @@ def test_an_in_context_example_is_not_a_shipped_instruction(draft: Report) -> No
     assert not any("port 5000" in w.quote for w in draft.witnesses), _labels(draft)
 
 
-def test_a_logging_extra_dict_is_not_a_callable_registry(tmp_path: Path) -> None:
+def test_a_logging_extra_dict_or_a_dict_of_constants_is_not_a_callable_registry(
+    tmp_path: Path,
+) -> None:
     with Snapshot(make_repo(tmp_path / "r", REPO)) as snap:
         survey = run_survey(snap)
     registries = [f for f in survey.findings if f.kind == "callable_registry"]

@@ -62,12 +62,13 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
 
 def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
     """Whether a dict value names a callable: a function or class of the repository or
-    an import, ``self.method`` of this file, or an attribute of an imported module.  An
+    an import (not an upper-case constant), ``self.method`` of this file, or an
+    attribute of an imported module.  An
     attribute of a local object (``task.id`` in a logging ``extra={...}``) does not,
     even when some function of the repository shares its last name."""
     head, _, rest = value.partition(".")
-    if not rest:
-        return value in defined
+    if not rest:  # an upper-case name is a constant (a client ID), not a callable
+        return value in defined and not value.isupper()
     if head in ("self", "cls"):
         return rest in {d.name for d in pf.defs}
     return head in pf.imports

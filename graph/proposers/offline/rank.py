@@ -28,9 +28,11 @@ _TEST_ONLY = re.compile(
     r"(^|/)(tests?|testing|__tests__)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
     r"|\.(test|spec)\.[cm]?[jt]sx?$"
 )
-#: Code that supports the system: baselines, analysis, scripts, vendored copies.
+#: Code that supports the system: baselines, analysis, evaluation harnesses, scripts,
+#: vendored copies.
 _SECONDARY = re.compile(
-    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|scripts?|tools?/scripts"
+    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|evaluation|evals?|experiments?"
+    r"|scripts?|tools?/scripts"
     r"|third_party|vendor(ed)?|external|site-packages)/"
 )
 #: Effects an entry point can reach, most telling first.

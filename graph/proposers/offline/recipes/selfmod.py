@@ -65,13 +65,13 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
 
 
 def _runs_what_was_read(f: Finding, read: Finding) -> bool:
-    """Whether ``f`` runs the code that was read: a load of code (import, exec, run_path),
+    """Whether ``f`` runs the code that was read: a load of code (import, exec, run_path)
     or a command whose line names what was read (its variable or its file name).  Any
-    other subprocess the reader reaches (a ``git clone``, a test run) does not execute
-    the stored text, and calling the store "code" would contradict the witness."""
-    if f.kind in ("import_module", "exec_module", "run_path", "exec_eval"):
-        return True
-    if f.category != Category.EXEC_EFFECT:
+    other load or subprocess the reader reaches (a ``git clone``, a test run, an import
+    of a fixed module) does not execute the stored text, and calling the store "code"
+    would contradict the witness."""
+    loads = f.kind in ("import_module", "exec_module", "run_path", "exec_eval")
+    if not loads and f.category != Category.EXEC_EFFECT:
         return False
     names = {
         str(read.detail.get(k) or "").rstrip("/").rsplit("/", 1)[-1]
