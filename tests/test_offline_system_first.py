@@ -58,13 +58,14 @@ REPO = {
         "def user_id():\n    return 'u'\n\n\ndef id():\n    return 'i'\n"
     ),
     "pkg/worker.py": (
-        "import logging\n\n"
+        "import logging\n\nimport torch\n\n"
         "from pkg.ids import CLIENT_ID, CLIENT_SECRET, id, user_id\n\n"
         "logger = logging.getLogger(__name__)\n\n\n"
         "def upgrade(task):\n"
         "    logger.info('upgrading', extra={'task_id': task.id, 'user_id': task.user_id})\n"
         "    payload = {'client_id': CLIENT_ID, 'client_secret': CLIENT_SECRET}\n"
-        "    return id(), user_id(), payload\n"
+        "    dtypes = {'f32': torch.float32, 'f16': torch.float16}\n"
+        "    return id(), user_id(), payload, dtypes\n"
     ),
     "pkg/fn_call.py": (
         "TOOL_EXAMPLES = {\n"

@@ -62,8 +62,8 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
 
 def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
     """Whether a dict value names a callable: a function or class of the repository or
-    an import (not an upper-case constant), ``self.method`` of this file, or an
-    attribute of an imported module.  An
+    an import (not an upper-case constant), ``self.method`` of this file, or a function
+    of the repository reached through an imported name (``tools.run``).  An
     attribute of a local object (``task.id`` in a logging ``extra={...}``) does not,
     even when some function of the repository shares its last name."""
     head, _, rest = value.partition(".")
@@ -71,7 +71,8 @@ def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
         return value in defined and not value.isupper()
     if head in ("self", "cls"):
         return rest in {d.name for d in pf.defs}
-    return head in pf.imports
+    last = rest.rsplit(".", 1)[-1]  # ``Status.RUNNING``, ``torch.float32``: values, not calls
+    return head in pf.imports and last in defined and not last.isupper()
 
 
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
