@@ -122,6 +122,9 @@ _COMPARED = (
     ("file_recall", "file R"),
     ("line_recall", "line R"),
     ("line_precision", "line P"),
+    ("status_agreement", "status agr"),
+    ("route_agreement", "route agr"),
+    ("lead_agreement", "lead agr"),
 )
 
 

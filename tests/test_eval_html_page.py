@@ -54,11 +54,16 @@ def test_the_page_describes_the_alignment_used_and_defines_every_column(tiny_rep
 
 def test_a_baseline_that_beats_the_draft_is_said(tiny_repo) -> None:
     g = gold_records()
-    card = _card(tiny_repo, make_report(g), make_report(g[:1]))
+    card = _card(tiny_repo, make_report(g), make_report([g[0], g[2]]))
+    assert card.overall.recall == 0.75 and card.overall.status_agreement == 1.0
     assert "baseline beats the draft" not in render_html(card)
-    card.baselines = {"entry-point": {"recall": 0.9, "precision": 0.1, "line_recall": 0.95}}
+    card.baselines = {
+        "entry-point": {"recall": 0.9, "precision": 0.1, "line_recall": 0.95},
+        "constant status": {"status_agreement": 1.01},
+    }
     page = render_html(card)
     assert (
-        "The entry-point baseline beats the draft on R 0.90 against the draft&#x27;s 0.25" in page
+        "The entry-point baseline beats the draft on R 0.90 against the draft&#x27;s 0.75" in page
     )
     assert "line R 0.95" in page and "P 0.10" not in page
+    assert "The constant status baseline beats the draft on status agr 1.01" in page
