@@ -8,6 +8,7 @@ entry points), tool decorators/wrappers, and JSON tool schemas handed to a model
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import ToolDetail
@@ -60,7 +61,7 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
     return None
 
 
-def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
+def _names_callable(pf: PyFile, value: str, defined: Callable[[str], bool]) -> bool:
     """Whether a dict value names a callable: a function or class of the repository or
     an import (not an upper-case constant), ``self.method`` of this file, or a function
     of the repository reached through an imported name (``tools.run``).  An
@@ -68,16 +69,22 @@ def _names_callable(pf: PyFile, value: str, defined: set[str]) -> bool:
     even when some function of the repository shares its last name."""
     head, _, rest = value.partition(".")
     if not rest:  # an upper-case name is a constant (a client ID), not a callable
-        return value in defined and not value.isupper()
+        return defined(value) and not value.isupper()
     if head in ("self", "cls"):
         return rest in {d.name for d in pf.defs}
     last = rest.rsplit(".", 1)[-1]  # ``Status.RUNNING``, ``torch.float32``: values, not calls
-    return head in pf.imports and last in defined and not last.isupper()
+    return head in pf.imports and defined(last) and not last.isupper()
 
 
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
     hits: list[Hit] = []
-    defined = {d.name for d in pf.defs} | set(pf.imports) | repo_functions
+    # the file's own names, and the repository's looked up in place: a union copied the
+    # repository-wide set once per file
+    local = {d.name for d in pf.defs} | set(pf.imports)
+
+    def defined(name: str) -> bool:
+        return name in local or name in repo_functions
+
     for c in pf.calls:
         found = _dispatch_call(c)
         if found is not None:
