@@ -269,6 +269,7 @@ def test_a_read_back_through_helpers_and_a_local_path_is_found(tmp_path: Path) -
     reads = [f for f in survey.findings if f.category == "read_back"]
     assert [(f.path, f.start_line) for f in reads] == [("outer.py", 10)], reads
     assert reads[0].detail["written_as"] == 'os.path.join(out_dir, "archive.jsonl")'
+    assert reads[0].detail["file"] == "archive.jsonl"
     obj = next(r for r in draft.records_of_kind("OBJ") if "archive.jsonl" in r.label)
     text = " ".join(b.text for b in obj.blocks if hasattr(b, "text"))
     assert "Later read-back: start() in outer.py" in text, text

@@ -79,6 +79,12 @@ REPO = {
         "    return TOOL_EXAMPLES[name]\n"
     ),
     "pkg/prompts/system_prompt.j2": "You are a careful agent. You must answer briefly.\n",
+    "pkg/prompts/code_review.md": (
+        "You are a code reviewer.\n\n"
+        "Use the following structure in your output:\n"
+        "[src/utils.py, Line 42] Unused import: The 'os' module is imported but never used.\n\n"
+        "You must never modify the code while reviewing it.\n"
+    ),
     "evaluation/benchmarks/bench_a/run_infer.py": (
         "from pkg.core.main import run_controller\n\n\ndef go():\n    return run_controller('a')\n"
     ),
@@ -123,6 +129,11 @@ def test_a_shared_word_pairs_no_effects(draft: Report) -> None:
 
 def test_an_in_context_example_is_not_a_shipped_instruction(draft: Report) -> None:
     assert not any("port 5000" in w.quote for w in draft.witnesses), _labels(draft)
+
+
+def test_a_sample_output_is_not_a_claim(draft: Report) -> None:
+    claims = [w.quote for r in draft.records_of_kind("CLM") for w in r.witnesses]
+    assert not any("Line 42" in q for q in claims), claims
 
 
 def test_a_logging_extra_dict_or_a_dict_of_constants_is_not_a_callable_registry(

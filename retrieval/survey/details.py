@@ -87,6 +87,7 @@ class ReadBackDetail(TypedDict, total=False):
     target_value: str  # its value when plain
     written_as: str  # the matching write's target as written
     written_value: str  # the matching write's value when plain
+    file: str  # the file name read and write share (``metadata.json``), when they do
 
 
 class PromptDetail(TypedDict, total=False):

@@ -203,6 +203,7 @@ def read_back_findings(
     for pf, c, expr in _reads(files, resolve):
         value, names, fnames = path_key(pf, expr, c.symbol, c.start_line)
         best: tuple[int, str, str | None] | None = None
+        shared: set[str] = set()
         for wexpr, wvalue, wnames, wfiles in targets:
             # the strongest evidence wins: same value, then same constant, then file name
             rank = (
@@ -215,7 +216,7 @@ def read_back_findings(
                 else None
             )
             if rank is not None and (best is None or rank < best[0]):
-                best = (rank, wexpr, wvalue)
+                best, shared = (rank, wexpr, wvalue), fnames & wfiles
         if best is None:
             continue
         detail: ReadBackDetail = {"target": clip(expr, 100), "written_as": clip(best[1], 100)}
@@ -223,5 +224,7 @@ def read_back_findings(
             detail["target_value"] = value
         if best[2]:
             detail["written_value"] = best[2]
+        if shared:
+            detail["file"] = sorted(shared)[0]
         hits.append(Hit.at_call(pf, c, category=Category.READ_BACK, kind="read", detail=detail))
     return hits

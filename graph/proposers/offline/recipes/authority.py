@@ -234,6 +234,7 @@ class StateGate:
                 str(
                     r.detail.get("target_value")
                     or r.detail.get("written_value")
+                    or r.detail.get("file")
                     or r.detail.get("target")
                 )
                 for r in reads
