@@ -51,7 +51,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
     from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()
-    shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
+    shared = shared_context(system, snap.name, snap.sha, snap.files(), resources.survey())
     page = sizes_for(config.context_window).pages.chars if config.context_window else None
     return estimate(
         config.model,

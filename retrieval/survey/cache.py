@@ -47,9 +47,13 @@ def cached_survey(snapshot: Snapshot, cache_dir: Path | None) -> Survey:
         return run_survey(snapshot)
     path = cache_path(snapshot, cache_dir)
     try:
-        return Survey.model_validate_json(path.read_bytes())
+        cached = Survey.model_validate_json(path.read_bytes())
     except (OSError, ValueError):
         pass
+    else:
+        # keyed on the identity, which a moved mirror keeps: the shown name follows the folder
+        cached.repository = snapshot.name
+        return cached
     survey = run_survey(snapshot)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ class EntryDetail(TypedDict, total=False):
     """``entry_point``: how the run starts and which call-graph node it starts at."""
 
     module: str  # main_guard: the dotted module the guard sits in
+    does: list[str]  # main_guard: what the block does (entry.main_block_does)
     description: str  # argparse: the parser's description literal
     decorator: str  # click/typer: the command decorator as written
     function: str  # click/typer: the decorated function's symbol
@@ -86,6 +87,7 @@ class ReadBackDetail(TypedDict, total=False):
     target_value: str  # its value when plain
     written_as: str  # the matching write's target as written
     written_value: str  # the matching write's value when plain
+    file: str  # the file name read and write share (``metadata.json``), when they do
 
 
 class PromptDetail(TypedDict, total=False):

@@ -471,12 +471,19 @@ class SurveyIndex:
         return out
 
     def _is_library(self, u: EntryUnit, launched: set[str]) -> bool:
-        """A module other modules import, whose ``__main__`` block parses no command
-        line and that no script or declaration launches: a self-test, not an entry."""
+        """A module other modules import, that no script or declaration launches and
+        whose ``__main__`` block does none of what starting a system does — parse a
+        command line, start a server or loop, call ``main``, read its settings from the
+        environment (``entry.main_block_does``): a self-test, not an entry.  Being
+        imported alone decides nothing: a production worker is often imported for its
+        helpers too."""
         path = u.primary.path
         if u.primary.kind != "main_guard" or path.endswith("__main__.py"):
             return False
-        if path not in self.imported_paths or path in launched:
+        does = u.primary.detail.get("does") or []
+        if "self_test" in does:
+            return True
+        if path not in self.imported_paths or path in launched or does:
             return False
         parses = any(
             f.category == Category.ENTRY_POINT and f.kind in ("argparse", "click", "typer")

@@ -106,7 +106,7 @@ RULES.repository(
     "read-backs",
     readback.read_back_findings,
     applies_to="persistence writes whose key code reads back elsewhere",
-    call=lambda hits, repo: readback.read_back_findings(repo.py_files, hits),
+    call=lambda hits, repo: readback.read_back_findings(repo.py_files, hits, repo.resolve),
 )
 RULES.repository(
     "model loops",

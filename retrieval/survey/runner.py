@@ -44,7 +44,7 @@ def run_survey(snapshot: Snapshot, progress: bool = False, rules: Registry = RUL
     """Survey ``snapshot`` with ``rules``; never raises on odd repository content, only on
     unreadable repos."""
     entries = list(snapshot.entries())
-    survey = Survey(repository=snapshot.identity, revision=snapshot.sha, files_total=len(entries))
+    survey = Survey(repository=snapshot.name, revision=snapshot.sha, files_total=len(entries))
     read = _read_files(snapshot, entries, survey, progress)
     _note_counts(survey, read)
 

@@ -119,7 +119,9 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[B
             )
         )
     support = sorted({u.primary.path for u in ix.entry_units if path_class(u.primary.path) > 0})
-    libs = sorted({u.primary.path for u in ix.entry_units if u.library})
+    libs = sorted(
+        {u.primary.path for u in ix.entry_units if u.library and path_class(u.primary.path) == 0}
+    )
     if support:
         out.append(
             para(
@@ -130,8 +132,10 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[B
     if libs:
         out.append(
             para(
-                f"{len(libs)} library module(s) with a __main__ block that other modules "
-                f"import are treated as self-tests, not routes: {join_names(libs, 6)}."
+                f"{len(libs)} module(s) with a __main__ block that only exercises the module "
+                "(no command line, server, loop, main call or environment settings; imported "
+                "by other modules, or running a test framework) are treated as self-tests, not "
+                f"routes: {join_names(libs, 6)}."
             )
         )
     claims = by_recipe.get("claim", [])

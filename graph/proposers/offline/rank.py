@@ -22,9 +22,17 @@ _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
 )
-#: Code that supports the system: baselines, analysis, scripts, vendored copies.
+#: Tests alone (not examples or docs): evidence that only a test shows is no evidence of
+#: what the system does, so no record rests on it (:func:`is_test_path`).
+_TEST_ONLY = re.compile(
+    r"(^|/)(tests?|testing|__tests__)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$"
+)
+#: Code that supports the system: baselines, analysis, evaluation harnesses, scripts,
+#: vendored copies.
 _SECONDARY = re.compile(
-    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|scripts?|tools?/scripts"
+    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|evaluation|evals?|experiments?"
+    r"|scripts?|tools?/scripts"
     r"|third_party|vendor(ed)?|external|site-packages)/"
 )
 #: Effects an entry point can reach, most telling first.
@@ -57,6 +65,11 @@ def path_class(path: str) -> int:
     return 0
 
 
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` is test code (a tests folder, ``test_*.py``, ``*.test.ts``...)."""
+    return _TEST_ONLY.search(path) is not None
+
+
 def readme_targets(readme_text: str) -> set[str]:
     """Paths and modules a README tells users to run (``python x.py``, ``python -m m``)."""
     out: set[str] = set()
@@ -76,11 +89,35 @@ def _commanded(u: EntryUnit, commands: set[str]) -> bool:
     return path in commands or stem in commands
 
 
-def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
+def support_callers(ix: SurveyIndex) -> dict[str, int]:
+    """For each file, how many supporting files (benchmarks, evaluation harnesses,
+    scripts: path class 1) call a function defined in it.  What a project's own harnesses
+    run is the system's way of running, whatever a helper script reaches; tests are left
+    out because they call everything they test."""
+    into: dict[str, set[str]] = {}
+    for src, dsts in ix.survey.call_graph.edges.items():
+        sp = src.split("::", 1)[0]
+        if path_class(sp) != 1:
+            continue
+        for d in dsts:
+            dp = d.split("::", 1)[0]
+            if dp != sp:
+                into.setdefault(dp, set()).add(sp)
+    return {p: len(v) for p, v in into.items()}
+
+
+#: Supporting files that must build on an entry's module for it to count as the one run.
+BACKED_BY = 2
+
+
+def unit_score(
+    u: EntryUnit, commands: set[str], backed: dict[str, int] | None = None
+) -> tuple[int, int, int, int, int]:
     """Sort key, lowest first: own code before support code; declared entries (console
     scripts, README commands) that reach a model, then any entry that reaches a model
-    (a README's setup command does not outrank the loop); then declared ones; then by
-    the weight of effects reached; then shallower paths first."""
+    (a README's setup command does not outrank the loop); then declared ones; then an
+    entry whose module the project's harnesses build on (:func:`support_callers`); then
+    by the weight of effects reached; then shallower paths first."""
     f = u.primary
     declared = f.kind == "console_script" or _commanded(u, commands)
     cats = [x.category for x in u.reached]
@@ -88,6 +125,7 @@ def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
     return (
         path_class(f.path),
         0 if declared and model else 1 if model else 2 if declared else 3,
+        0 if (backed or {}).get(f.path, 0) >= BACKED_BY else 1,
         -sum(_EFFECT_WEIGHT.get(c, 0) for c in cats),
         f.path.count("/"),
     )
@@ -98,9 +136,10 @@ def rank_units(
 ) -> tuple[list[EntryUnit], list[EntryUnit]]:
     """(routes to draft, core first; the rest, summarised).  Library ``__main__``
     blocks are never routes; supporting code only fills places the core leaves."""
+    backed = support_callers(ix)
     units = sorted(
         ix.entry_units,
-        key=lambda u: (unit_score(u, commands), u.primary.path, u.primary.start_line),
+        key=lambda u: (unit_score(u, commands, backed), u.primary.path, u.primary.start_line),
     )
     routes: list[EntryUnit] = []
     rest: list[EntryUnit] = []

@@ -22,7 +22,7 @@ from graph.proposers.offline.deciding import deciding_quote
 from graph.proposers.offline.prose import TextOf, join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
-from graph.proposers.offline.sentences import in_example, whole_sentence
+from graph.proposers.offline.sentences import in_example, shows_example, whole_sentence
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -83,7 +83,10 @@ def runtime_claim(f: Finding) -> bool:
 
 def said_as_example(f: Finding, text_of: TextOf | None) -> bool:
     """Whether the claim's line sits in a worked example the text shows (a few-shot
-    answer in a prompt), which the repository does not assert."""
+    answer in a prompt), or runs from a lead-in into the sample it introduces: either
+    way the repository does not assert it."""
+    if shows_example(str(f.detail.get("sentence") or "")):
+        return True
     text = text_of(f.path) if text_of else None
     return text is not None and in_example(text.splitlines(), f.start_line)
 
