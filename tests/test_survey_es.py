@@ -239,3 +239,15 @@ def test_go_rules(tmp_path: Path) -> None:
     assert [f.detail["env"] for f in sv.findings if f.category == "config_read"] == ["AGENT_CMD"]
     assert "cmd/agent/main.go::run" in sv.call_graph.edges["cmd/agent/main.go::main"]
     assert {s.name for s in sv.languages} == {"go"}
+
+
+def test_typescript_chunks_follow_classes_and_methods() -> None:
+    from retrieval.chunking import chunk_file
+
+    got = chunk_file("src/agent/agent.ts", FILES["src/agent/agent.ts"])
+    assert not got.syntax_error
+    spans = {(c.symbol, c.kind) for c in got.chunks}
+    assert {("Agent.run", "method"), ("Agent.ask", "method"), ("lastAnswer", "function")} <= spans
+    lines = FILES["src/agent/agent.ts"].split("\n")
+    for c in got.chunks:  # every chunk is the file's own lines
+        assert c.text.rstrip("\n") == "\n".join(lines[c.start_line - 1 : c.end_line])
