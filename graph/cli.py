@@ -259,15 +259,17 @@ def coverage_summary(report: Report) -> str:
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
-    """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
-    model path's contract; the offline path keeps its own exit rules, except that a
-    record ID cited but not drafted fails it too: ``drafter verify`` would)."""
+    """Witnesses per section, and exit 1 for a partial draft (item 7 of the model path's
+    contract).  The offline path keeps its own rules for records, but a draft that says
+    "partial draft; missing" fails it too, as the README says, and so does a record ID
+    cited but not drafted (``drafter verify`` would)."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
     if config.generator == "offline":
-        gaps = [str(d) for d in report.dangling()]
+        missing = list(report.meta.missing) if report.meta is not None else []
+        gaps = [*missing, *(str(d) for d in report.dangling())]
     else:
         gaps = problems(report)
     if gaps:
