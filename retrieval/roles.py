@@ -25,6 +25,7 @@ from enum import StrEnum
 from pathlib import PurePosixPath
 
 from drafter.snapshot import Snapshot
+from retrieval.languages import for_path, generated_suffixes, is_package_folder, source_suffixes
 
 
 class Role(StrEnum):
@@ -72,7 +73,7 @@ _GENERATED_NAMES = frozenset(
     "package-lock.json yarn.lock poetry.lock uv.lock pipfile.lock pnpm-lock.yaml cargo.lock "
     "composer.lock go.sum".split()
 )
-_GENERATED_SUFFIXES = (".min.js", ".min.css", ".js.map", ".css.map", "_pb2.py", "_pb2_grpc.py")
+_GENERATED_SUFFIXES = (".min.js", ".min.css", ".js.map", ".css.map", *generated_suffixes())
 _LOG_DIRS = frozenset(
     "logs log runs outputs output predictions preds wandb mlruns lightning_logs tb_logs "
     "tensorboard checkpoints ckpt ckpts trajectories transcripts".split()
@@ -85,7 +86,7 @@ _PROMPT_DIRS = frozenset("prompts prompt templates template instructions".split(
 _CODE_SUFFIXES = frozenset(
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .sh .bash .zsh .go .rs .java .kt .scala .c .cc .cpp "
     ".h .hpp .rb .swift .lua .r .jl .php .cs .sql .ps1 .bat".split()
-)
+) | frozenset(source_suffixes())
 _CODE_NAMES = frozenset("dockerfile makefile justfile procfile".split())
 _DOC_SUFFIXES = frozenset(".md .markdown .mdx .rst .txt .adoc .org .tex".split())
 _CONFIG_SUFFIXES = frozenset(".toml .cfg .ini .conf .env .properties .editorconfig".split())
@@ -178,10 +179,6 @@ def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n / 1000:.0f} KB"
 
 
-def _is_package(parent: str, paths: frozenset[str]) -> bool:
-    return (f"{parent}/__init__.py" if parent else "__init__.py") in paths
-
-
 #: A role decision before the size and line checks: role, reason, and the treatment
 #: when it is not the role's default.
 _Verdict = tuple[Role, str, Treatment | None]
@@ -199,8 +196,9 @@ def classify(
     """The role of one file from its path, size and opening text (``head``, may be empty).
 
     ``read_by_code`` holds the base names that strings of the repository's code name;
-    ``paths`` all paths of the revision (a ``.py`` file in a package folder is code even
-    when the folder is called like run output); ``corpora`` the ``folder/*.ext`` groups
+    ``paths`` all paths of the revision (a source file in a package folder, one holding
+    its language's package marker such as ``__init__.py``, is code even when the folder
+    is called like run output); ``corpora`` the ``folder/*.ext`` groups
     of :data:`CORPUS_FILES` or more files (see :func:`corpus_groups`).
     """
     p = PurePosixPath(path)
@@ -240,7 +238,9 @@ def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
         return Role.data, f"{suffix} file", None
 
     is_code = suffix in _CODE_SUFFIXES or name in _CODE_NAMES or name.startswith("dockerfile")
-    in_package = suffix == ".py" and _is_package(str(p.parent) if p.parent.parts else "", paths)
+    in_package = for_path(str(p)) is not None and is_package_folder(
+        str(p.parent) if p.parent.parts else "", paths
+    )
     run_dir = next((d for d in folders if d in _LOG_DIRS), None)
     result_dir = next((d for d in folders if d in _RESULT_DIRS), None)
     if (run_dir or result_dir) and not in_package:
@@ -348,7 +348,7 @@ def classify_revision(snapshot: Snapshot) -> RoleMap:
         return got
     entries = [e for e in snapshot.entries() if e.kind in ("file", "executable")]
     paths = frozenset(e.path for e in entries)
-    code = [e.path for e in entries if e.path.endswith(".py") and e.size <= MAX_EMBED_BYTES]
+    code = [e.path for e in entries if for_path(e.path) is not None and e.size <= MAX_EMBED_BYTES]
     snapshot.prefetch(code)
     texts = []
     for path in code:

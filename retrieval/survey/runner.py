@@ -1,8 +1,9 @@
 """Run the whole survey over a pinned snapshot: select -> parse -> rules -> cross-file passes.
 
 Reads every file through :class:`drafter.snapshot.Snapshot` (git objects only, no
-code of the repository is ever run), parses Python once per file, runs every rule of
-the registry (:mod:`retrieval.survey.rules`) on each file, builds the call graph,
+code of the repository is ever run), parses each source file once with its language
+(:mod:`retrieval.languages`), runs every rule of the registry
+(:mod:`retrieval.survey.rules`) on each file, builds the call graph,
 runs the cross-file passes, and turns rule hits into findings whose snippets are cut
 from the file's own lines.  Files the survey cannot use (vendored, huge, generated,
 binary) are skipped with a counted reason instead of failing the run.
@@ -17,6 +18,9 @@ from dataclasses import dataclass, field
 from drafter.console import progress_bar
 from drafter.errors import RepoError
 from drafter.snapshot import FileEntry, Snapshot
+from retrieval.languages import for_path
+from retrieval.languages.facts import FileTooComplex, SourceFile
+from retrieval.languages.spec import Language
 from retrieval.roles import classify_revision
 from retrieval.survey.base import Hit
 from retrieval.survey.callgraph import build_call_graph
@@ -25,7 +29,6 @@ from retrieval.survey.model import CATEGORIES, CallGraph, Category, Finding, Ski
 from retrieval.survey.registry import Registry, Repo, TextFile
 from retrieval.survey.rules import RULES
 from retrieval.survey.select import GENERATED_MARK, NOT_SURVEYED, skip_reason, wants_text
-from retrieval.survey.source import FileTooComplex, PyFile, parse_python
 
 _CATEGORY_ORDER = {c: i for i, c in enumerate(CATEGORIES)}
 
@@ -34,7 +37,7 @@ _CATEGORY_ORDER = {c: i for i, c in enumerate(CATEGORIES)}
 class _Read:
     """What the select and parse steps kept, and the counts behind their notices."""
 
-    py_files: list[PyFile] = field(default_factory=list)
+    files: list[SourceFile] = field(default_factory=list)
     text_files: list[TextFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     not_read: Counter[str] = field(default_factory=Counter)
@@ -48,33 +51,35 @@ def run_survey(snapshot: Snapshot, progress: bool = False, rules: Registry = RUL
     read = _read_files(snapshot, entries, survey, progress)
     _note_counts(survey, read)
 
-    graph, resolve = build_call_graph(read.py_files)
+    graph, resolve = build_call_graph(read.files)
     survey.call_graph = graph
     repo = Repo(
-        py_files=read.py_files,
+        files=read.files,
         text_files=read.text_files,
         graph=graph,
         resolve=resolve,
-        modules={pf.module for pf in read.py_files},
+        modules={pf.module for pf in read.files},
         function_names={n.symbol.rsplit(".", 1)[-1] for n in graph.functions.values()},
-        named_in_code=names_in_code(read.py_files),
+        named_in_code=names_in_code(read.files),
     )
     hits = run_rules(rules, repo)
-    _resolve_entry_targets(hits, read.py_files, graph)
-    lines_of = {pf.path: pf.lines for pf in read.py_files}
+    _resolve_entry_targets(hits, read.files, graph)
+    lines_of = {pf.path: pf.lines for pf in read.files}
     lines_of.update({tf.path: tf.text.split("\n") for tf in read.text_files})
     survey.findings = _to_findings(hits, lines_of)
     return survey
 
 
 def run_rules(rules: Registry, repo: Repo) -> list[Hit]:
-    """Every rule of ``rules`` in order: per Python file, per text file, then the
-    cross-file passes over all hits so far."""
+    """Every rule of ``rules`` in order: per source file (its language's rules), per
+    text file, then the cross-file passes over all hits so far."""
     hits: list[Hit] = []
-    for pf in repo.py_files:
-        for py_rule in rules.python_rules:
-            if py_rule.when(pf):
-                hits += py_rule.call(pf, repo)
+    by_language = {r.language for r in rules.source_rules}
+    per_language = {name: rules.for_language(name) for name in by_language if name}
+    for pf in repo.files:
+        for src_rule in per_language.get(pf.language, []):
+            if src_rule.when(pf):
+                hits += src_rule.call(pf, repo)
     for tf in repo.text_files:
         for text_rule in rules.text_rules:
             if text_rule.when(tf):
@@ -89,8 +94,8 @@ def run_rules(rules: Registry, repo: Repo) -> list[Hit]:
 def _read_files(
     snapshot: Snapshot, entries: list[FileEntry], survey: Survey, progress: bool
 ) -> _Read:
-    """Select the files worth reading and parse the Python ones (the select and parse
-    steps), recording skipped files and notices on ``survey``."""
+    """Select the files worth reading and parse the source files of every language (the
+    select and parse steps), recording skipped files and notices on ``survey``."""
     read = _Read()
     roles = classify_revision(snapshot)
     with progress_bar(label="[bold]{task.description}", enabled=progress) as bar:
@@ -103,14 +108,14 @@ def _read_files(
                 # an eval.sh kept from an old run is evidence the system ran, not a route
                 read.not_read[str(role)] += 1
                 continue
+            lang = for_path(e.path)
             skip = skip_reason(e.path, e.size, e.kind)
             if skip is not None:
-                if e.path.endswith(".py") or skip.listed:
+                if lang is not None or skip.listed:
                     survey.skipped.append(SkippedFile(path=e.path, reason=skip.text))
                     read.skipped[skip.label] += 1
                 continue
-            is_py = e.path.endswith(".py")
-            if not is_py and not wants_text(e.path, e.kind, e.size):
+            if lang is None and not wants_text(e.path, e.kind, e.size):
                 continue
             try:
                 tf = snapshot.read_text(e.path)
@@ -118,24 +123,24 @@ def _read_files(
                 survey.skipped.append(SkippedFile(path=e.path, reason=str(exc)))
                 continue
             if tf.binary:
-                if is_py:
+                if lang is not None:
                     survey.skipped.append(SkippedFile(path=e.path, reason="binary"))
                 continue
-            if is_py:
+            if lang is not None:
                 if _generated(e.path, tf.text, survey, read.skipped):
                     continue
                 bar.update(task, description=f"survey: {e.path[-40:]}")
-                pf = _parse(e.path, tf.text, tf.lossy, survey, read.skipped)
+                pf = _parse(lang, e.path, tf.text, tf.lossy, survey, read.skipped)
                 if pf is None:
                     continue
-                read.py_files.append(pf)
-            if not is_py or e.path.endswith("setup.py"):
+                read.files.append(pf)
+            if lang is None or e.path.rsplit("/", 1)[-1] in lang.text_names:
                 read.text_files.append(TextFile(e.path, tf.text))
     return read
 
 
 def _generated(path: str, text: str, survey: Survey, skipped: Counter[str]) -> bool:
-    """A Python file whose first lines say it was generated: recorded as skipped."""
+    """A source file whose first lines say it was generated: recorded as skipped."""
     head = "\n".join(text.split("\n", 6)[:5])
     if not GENERATED_MARK.search(head):
         return False
@@ -145,11 +150,11 @@ def _generated(path: str, text: str, survey: Survey, skipped: Counter[str]) -> b
 
 
 def _parse(
-    path: str, text: str, lossy: bool, survey: Survey, skipped: Counter[str]
-) -> PyFile | None:
-    """Parse one Python file, or record why it is skipped (too complex)."""
+    lang: Language, path: str, text: str, lossy: bool, survey: Survey, skipped: Counter[str]
+) -> SourceFile | None:
+    """Parse one source file with its language, or record why it is skipped (too complex)."""
     try:
-        pf = parse_python(path, text)
+        pf = lang.parse(path, text)
     except FileTooComplex as exc:
         survey.skipped.append(SkippedFile(path=path, reason=str(exc)))
         skipped["too complex to survey"] += 1
@@ -163,19 +168,19 @@ def _parse(
 
 
 def _note_counts(survey: Survey, read: _Read) -> None:
-    survey.python_files = len(read.py_files)
+    survey.python_files = sum(1 for f in read.files if f.language == "python")
     for reason, n in sorted(read.skipped.items()):
         survey.notices.append(f"skipped {n} file(s): {reason}")
     if read.not_read:
         parts = ", ".join(f"{n} {role}" for role, n in sorted(read.not_read.items()))
         survey.notices.append(f"not surveyed by file role (evidence of runs and data): {parts}")
-    if not read.py_files:
+    if not survey.python_files:
         survey.notices.append(
             "no Python files at this revision: Python rules and the call graph are empty"
         )
 
 
-def _resolve_entry_targets(hits: Iterable[Hit], files: list[PyFile], graph: CallGraph) -> None:
+def _resolve_entry_targets(hits: Iterable[Hit], files: list[SourceFile], graph: CallGraph) -> None:
     """Point console scripts and shell lines at the call-graph node they start."""
     from retrieval.survey.callgraph import ModuleIndex
 
