@@ -21,6 +21,7 @@ from retrieval.survey.model import Category
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"|(^|/)__(tests|mocks|snapshots)__/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.go$"
 )
 #: Code that supports the system: baselines, analysis, scripts, vendored copies.
 _SECONDARY = re.compile(
@@ -36,10 +37,12 @@ _EFFECT_WEIGHT = {
     Category.PERSISTENCE: 1,
     Category.GATING: 1,
 }
-#: ``python path.py`` / ``python -m module`` in a README's commands.
+#: ``python path.py`` / ``python -m module`` / ``node path.js`` in a README's commands.
 _README_RUN = re.compile(
     r"(?:python[0-9.]*|uv run(?: python)?|poetry run python)\s+(?:-u\s+)?"
     r"(?:-m\s+([A-Za-z0-9_.]+)|([A-Za-z0-9_./\-]+\.py))"
+    r"|(?:node|tsx|ts-node|bun|deno run|go run)\s+(?:--?[\w-]+\s+)*"
+    r"([A-Za-z0-9_./\-]+\.(?:[cm]?[jt]sx?|go))"
 )
 
 
@@ -58,13 +61,14 @@ def path_class(path: str) -> int:
 
 
 def readme_targets(readme_text: str) -> set[str]:
-    """Paths and modules a README tells users to run (``python x.py``, ``python -m m``)."""
+    """Paths and modules a README tells users to run (``python x.py``, ``python -m m``,
+    ``node x.js``, ``npx tsx src/x.ts``)."""
     out: set[str] = set()
     for m in _README_RUN.finditer(readme_text):
         if m.group(1):
             out.add(m.group(1).replace(".", "/"))
         else:
-            out.add(m.group(2).removeprefix("./"))
+            out.add((m.group(2) or m.group(3)).removeprefix("./"))
     return out
 
 

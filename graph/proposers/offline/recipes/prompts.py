@@ -13,6 +13,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
+from graph.proposers.offline.langs import is_source
 from graph.proposers.offline.promptflow import prompt_consumer
 from graph.proposers.offline.prose import TextOf, join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
@@ -150,7 +151,7 @@ def sent_to_model(ix: SurveyIndex, f: Finding, text_of: TextOf | None) -> bool:
     paths = {
         fn.path
         for fn in ix.survey.call_graph.functions.values()
-        if fn.path.endswith(".py") and path_class(fn.path) < 2
+        if is_source(fn.path) and path_class(fn.path) < 2
     }
     for path in sorted(paths):
         text = text_of(path)
