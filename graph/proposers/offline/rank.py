@@ -86,7 +86,7 @@ def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
     (a README's setup command does not outrank the loop); then declared ones; then by
     the weight of effects reached; then shallower paths first."""
     f = u.primary
-    declared = f.kind == "console_script" or _commanded(u, commands)
+    declared = f.kind in ("console_script", "package_bin") or _commanded(u, commands)
     cats = [x.category for x in u.reached]
     model = Category.MODEL_CALL in cats or Category.MODEL_LOOP in cats
     return (
