@@ -15,6 +15,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
+from retrieval.languages import for_path
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -109,8 +110,9 @@ class Tools:
         blocks: list[Block] = [
             para(
                 f"Source-native identity: tools and dispatch in {fs[0].path} ({kinds}): "
-                f"{join_names(names, 6)}. Representational form: symbolic (Python callables and "
-                "tool schemas). Storage substrate: repository source, loaded into process memory."
+                f"{join_names(names, 6)}. Representational form: symbolic "
+                f"({_callables(fs[0].path)} and tool schemas). Storage substrate: repository "
+                "source, loaded into process memory."
             ),
             para(
                 "A model's tool choice selects among these by name; which names are offered on "
@@ -125,3 +127,11 @@ class Tools:
             ),
         ]
         return ctx.record(blocks, fs)
+
+
+def _callables(path: str) -> str:
+    """``Python callables``, ``TypeScript functions``: what the dispatch's targets are."""
+    lang = for_path(path)
+    if lang is None or lang.name == "python":
+        return "Python callables"
+    return f"{lang.label} functions"
