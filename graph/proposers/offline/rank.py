@@ -133,9 +133,15 @@ def primary_units(routes: list[EntryUnit], commands: set[str]) -> list[EntryUnit
 def decisive_rank(f: Finding) -> int:
     """How directly a gating finding decides an outcome, lowest first: storing a
     selection's result (promotion), a comparison between two named values, a
-    comparison with a literal, a choice by max/min, then aggregations and reports."""
+    comparison with a literal, a choice by max/min, then aggregations and reports.  An
+    approval check or an allow list decides whether an effect runs at all, as directly as
+    a comparison between named values; a mode switch only selects which check applies."""
     if f.kind == "promotion":
         return 0
+    if f.kind in ("approval", "allow_list"):
+        return 1
+    if f.kind == "mode_switch":
+        return 2
     if f.kind == "threshold":
         cmp = f.detail.get("comparison", "")
         named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None
