@@ -8,11 +8,15 @@ them names a language's suffix or node types.
 
 from __future__ import annotations
 
-from retrieval.languages import python
+from retrieval.languages import javascript, python, typescript
 from retrieval.languages.spec import Language
 
 #: The registered languages, in the order their survey rules run.
-LANGUAGES: tuple[Language, ...] = (python.LANGUAGE,)
+LANGUAGES: tuple[Language, ...] = (
+    python.LANGUAGE,
+    typescript.LANGUAGE,
+    javascript.LANGUAGE,
+)
 
 
 def for_path(path: str) -> Language | None:
@@ -62,3 +66,36 @@ def is_package_folder(parent: str, paths: frozenset[str]) -> bool:
     return any(
         f"{prefix}{marker}" in paths for lang in LANGUAGES for marker in lang.package_markers
     )
+
+
+#: Source languages drafter recognises but does not survey, by suffix: counted with their
+#: share so a draft can say plainly what it did not read.
+UNSUPPORTED: dict[str, str] = {
+    ".rs": "Rust",
+    ".java": "Java",
+    ".kt": "Kotlin",
+    ".scala": "Scala",
+    ".c": "C",
+    ".h": "C",
+    ".cc": "C++",
+    ".cpp": "C++",
+    ".hpp": "C++",
+    ".cs": "C#",
+    ".rb": "Ruby",
+    ".php": "PHP",
+    ".swift": "Swift",
+    ".lua": "Lua",
+    ".go": "Go",
+    ".dart": "Dart",
+    ".ex": "Elixir",
+    ".r": "R",
+    ".jl": "Julia",
+}
+
+
+def unsupported_label(path: str) -> str | None:
+    """The name of a recognised source language the survey does not read, if any."""
+    if for_path(path) is not None:
+        return None
+    dot = path.rfind(".")
+    return UNSUPPORTED.get(path[dot:].lower()) if dot > path.rfind("/") else None

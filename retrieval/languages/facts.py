@@ -56,6 +56,8 @@ class Call:
     positional: list[str]
     in_main: bool = False
     callee_type: str = "identifier"
+    #: A constructor call (``new Client(...)``) in languages that write one.
+    is_new: bool = False
 
 
 @dataclass(slots=True)
@@ -99,6 +101,15 @@ class SourceFile:
     dicts: list[Span] = field(default_factory=list)
     assigns: list[Span] = field(default_factory=list)
     main_guard: tuple[int, int] | None = None
+    #: Exported name -> the local name it exports (``default`` included); languages whose
+    #: modules export by declaration (ES modules) fill it.
+    exports: dict[str, str] = field(default_factory=dict)
+    #: Modules whose every export this module re-exports (``export * from "./a"``).
+    star_exports: list[str] = field(default_factory=list)
+    #: Environment reads that are not calls (``process.env.KEY``), ``extra["env"]`` the name.
+    env_reads: list[Span] = field(default_factory=list)
+    #: A first comment line such as ``#!/usr/bin/env node``, when the file has one.
+    shebang: str | None = None
     #: The name of the language table entry that parsed the file (``python``, ...).
     language: str = "python"
     _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)

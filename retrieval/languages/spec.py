@@ -53,6 +53,9 @@ class GraphShape:
     constructor: str
     #: Dotted module name of a repository path, the key imports resolve against.
     module_name: Callable[[str], str]
+    #: Does a module's import of a name make it importable from that module
+    #: (ES ``export { x } from``), and do ``exports`` and ``star_exports`` name its API?
+    reexports: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,9 @@ class Language:
     max_bytes: int = 600_000
     #: Name endings of generated sources (protobuf stubs, bundles).
     generated_suffixes: tuple[str, ...] = ()
+    #: A line longer than this in a file's opening makes it a minified bundle, skipped
+    #: (None: the language is not minified in practice).
+    max_line_chars: int | None = None
     #: Names of files the survey reads as text for this language's text rules
     #: (manifests such as ``pyproject.toml`` or ``package.json``).
     text_names: tuple[str, ...] = ()

@@ -164,12 +164,14 @@ class _Names:
         # local variables bound to repository classes: ``runner = TauRunner(...)``
         self.var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
         self.aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+        self.files: dict[str, SourceFile] = {}
 
     # -- what the files define ---------------------------------------------------------
 
     def add_nodes(self, pf: PyFile) -> None:
         """The file's module, main block and definitions as graph nodes."""
         graph = self.graph
+        self.files[pf.path] = pf
         nlines = max(1, len(pf.lines))
         mod_id = f"{pf.path}::<module>"
         graph.functions[mod_id] = FunctionNode(
@@ -203,6 +205,11 @@ class _Names:
 
     def add_bindings(self, pf: PyFile) -> None:
         """Aliases of repository functions and variables bound to repository classes."""
+        for exported, local in pf.exports.items():
+            # ``export default Agent`` / ``export { run as start }``: names the module offers
+            node = self.top[pf.path].get(local)
+            if node is not None:
+                self.top[pf.path].setdefault(exported, node)
         for a in pf.assigns:
             if a.extra.get("rhs_type") == "identifier":
                 # ``fn = get_response`` then ``fn(...)``: an alias of a repository function
@@ -230,9 +237,29 @@ class _Names:
 
     # -- lookups -----------------------------------------------------------------------
 
-    def in_module(self, module: str, name: str) -> str | None:
+    def in_module(self, module: str, name: str, depth: int = 0) -> str | None:
         p = self.index.path(module)
-        return self.top[p].get(name) if p else None
+        if not p:
+            return None
+        hit = self.top[p].get(name)
+        if hit is None and self.shape.reexports and depth < 4 and p in self.files:
+            hit = self._reexported(self.files[p], name, depth)
+        return hit
+
+    def _reexported(self, pf: SourceFile, name: str, depth: int) -> str | None:
+        """A name a module offers by importing it (``export { x } from "./a"``) or by
+        re-exporting every name of another (``export * from "./a"``)."""
+        origin = pf.imports.get(name)
+        if origin and "." in origin:
+            mod, _, attr = origin.rpartition(".")
+            hit = self.in_module(mod, attr, depth + 1)
+            if hit:
+                return hit
+        for star in pf.star_exports:
+            hit = self.in_module(star, name, depth + 1)
+            if hit:
+                return hit
+        return None
 
     def class_method(self, cls_node: str, name: str) -> str | None:
         cand = f"{cls_node}.{name}"

@@ -21,7 +21,7 @@ from retrieval.survey import (
 )
 from retrieval.survey.base import Hit
 from retrieval.survey.registry import Registry, Repo, TextFile
-from retrieval.survey.select import CONFIG_NAMES, DOC_CLAIM_FILE, is_shell
+from retrieval.survey.select import DOC_CLAIM_FILE, is_shell
 
 RULES = Registry()
 
@@ -40,12 +40,6 @@ def _instruction_file(tf: TextFile) -> bool:
     )
 
 
-RULES.text(
-    "console scripts",
-    entry.console_scripts,
-    applies_to="pyproject.toml, setup.cfg and setup.py",
-    when=lambda tf: tf.name in CONFIG_NAMES,
-)
 RULES.text(
     "shell entries",
     entry.shell_entries,

@@ -18,14 +18,22 @@ from dataclasses import dataclass, field
 from drafter.console import progress_bar
 from drafter.errors import RepoError
 from drafter.snapshot import FileEntry, Snapshot
-from retrieval.languages import for_path
+from retrieval.languages import LANGUAGES, for_path, unsupported_label
 from retrieval.languages.facts import FileTooComplex, SourceFile
 from retrieval.languages.spec import Language
-from retrieval.roles import classify_revision
+from retrieval.roles import Role, classify_revision
 from retrieval.survey.base import Hit
 from retrieval.survey.callgraph import build_call_graph
 from retrieval.survey.crossfile import names_in_code
-from retrieval.survey.model import CATEGORIES, CallGraph, Category, Finding, SkippedFile, Survey
+from retrieval.survey.model import (
+    CATEGORIES,
+    CallGraph,
+    Category,
+    Finding,
+    LanguageShare,
+    SkippedFile,
+    Survey,
+)
 from retrieval.survey.registry import Registry, Repo, TextFile
 from retrieval.survey.rules import RULES
 from retrieval.survey.select import GENERATED_MARK, NOT_SURVEYED, skip_reason, wants_text
@@ -41,6 +49,11 @@ class _Read:
     text_files: list[TextFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     not_read: Counter[str] = field(default_factory=Counter)
+    #: Files of a surveyed language or a text file the role map leaves out, by reason.
+    left_out: Counter[str] = field(default_factory=Counter)
+    #: Source files and lines per language name (surveyed) or label (unsupported).
+    lang_files: Counter[str] = field(default_factory=Counter)
+    lang_lines: Counter[str] = field(default_factory=Counter)
 
 
 def run_survey(snapshot: Snapshot, progress: bool = False, rules: Registry = RULES) -> Survey:
@@ -115,6 +128,16 @@ def _read_files(
                     survey.skipped.append(SkippedFile(path=e.path, reason=skip.text))
                     read.skipped[skip.label] += 1
                 continue
+            fr = roles.get(e.path)
+            if fr is not None and fr.role is Role.vendored:
+                if lang is not None or wants_text(e.path, e.kind, e.size):
+                    read.left_out[fr.reason] += 1
+                continue
+            if lang is not None:
+                read.lang_files[lang.name] += 1
+            elif (other := unsupported_label(e.path)) is not None:
+                _count_unsupported(snapshot, e, other, read)
+                continue
             if lang is None and not wants_text(e.path, e.kind, e.size):
                 continue
             try:
@@ -127,7 +150,8 @@ def _read_files(
                     survey.skipped.append(SkippedFile(path=e.path, reason="binary"))
                 continue
             if lang is not None:
-                if _generated(e.path, tf.text, survey, read.skipped):
+                read.lang_lines[lang.name] += tf.text.count("\n") + 1
+                if _generated(lang, e.path, tf.text, survey, read.skipped):
                     continue
                 bar.update(task, description=f"survey: {e.path[-40:]}")
                 pf = _parse(lang, e.path, tf.text, tf.lossy, survey, read.skipped)
@@ -139,14 +163,33 @@ def _read_files(
     return read
 
 
-def _generated(path: str, text: str, survey: Survey, skipped: Counter[str]) -> bool:
-    """A source file whose first lines say it was generated: recorded as skipped."""
+def _generated(lang: Language, path: str, text: str, survey: Survey, skipped: Counter[str]) -> bool:
+    """A source file whose first lines say it was generated, or whose opening holds a
+    line too long to be written by hand (a minified bundle): recorded as skipped."""
     head = "\n".join(text.split("\n", 6)[:5])
-    if not GENERATED_MARK.search(head):
+    reason = "generated" if GENERATED_MARK.search(head) else None
+    cap = lang.max_line_chars
+    if reason is None and cap is not None:
+        if any(len(line) > cap for line in text[:8192].split("\n")):
+            reason = "minified bundle"
+    if reason is None:
         return False
-    survey.skipped.append(SkippedFile(path=path, reason="generated"))
-    skipped["generated"] += 1
+    survey.skipped.append(SkippedFile(path=path, reason=reason))
+    skipped[reason] += 1
     return True
+
+
+def _count_unsupported(snapshot: Snapshot, e: FileEntry, label: str, read: _Read) -> None:
+    """Count a source file of a language the survey does not parse, for its share."""
+    read.lang_files[label] += 1
+    if e.size > 1_000_000:
+        return
+    try:
+        tf = snapshot.read_text(e.path)
+    except RepoError:
+        return
+    if not tf.binary:
+        read.lang_lines[label] += tf.text.count("\n") + 1
 
 
 def _parse(
@@ -169,15 +212,54 @@ def _parse(
 
 def _note_counts(survey: Survey, read: _Read) -> None:
     survey.python_files = sum(1 for f in read.files if f.language == "python")
+    survey.languages = _language_shares(read)
     for reason, n in sorted(read.skipped.items()):
         survey.notices.append(f"skipped {n} file(s): {reason}")
     if read.not_read:
         parts = ", ".join(f"{n} {role}" for role, n in sorted(read.not_read.items()))
         survey.notices.append(f"not surveyed by file role (evidence of runs and data): {parts}")
-    if not survey.python_files:
+    if read.left_out:
+        parts = ", ".join(f"{n} {why}" for why, n in sorted(read.left_out.items()))
+        survey.notices.append(f"not surveyed by file role (vendored, built or generated): {parts}")
+    shares = survey.languages
+    if len(shares) > 1 or any(not s.supported for s in shares):
+        survey.notices.append("languages: " + "; ".join(_share_text(s) for s in shares))
+    if not read.files:
+        survey.notices.append(
+            "no source files of a surveyed language at this revision: source rules and "
+            "the call graph are empty"
+        )
+    elif not survey.python_files and not shares:
         survey.notices.append(
             "no Python files at this revision: Python rules and the call graph are empty"
         )
+
+
+def _language_shares(read: _Read) -> list[LanguageShare]:
+    """Each language's files and lines, largest share of lines first."""
+    names = {lang.name: lang.label for lang in LANGUAGES}
+    surveyed = Counter(f.language for f in read.files)
+    total_files = sum(read.lang_files.values()) or 1
+    total_lines = sum(read.lang_lines.values()) or 1
+    out = [
+        LanguageShare(
+            name=key,
+            label=names.get(key, key),
+            files=n,
+            lines=read.lang_lines[key],
+            supported=key in names,
+            surveyed=surveyed[key],
+            file_share=round(n / total_files, 4),
+            line_share=round(read.lang_lines[key] / total_lines, 4),
+        )
+        for key, n in read.lang_files.items()
+    ]
+    return sorted(out, key=lambda s: (-s.lines, s.name))
+
+
+def _share_text(s: LanguageShare) -> str:
+    what = f"{s.label} {s.files} file(s), {s.lines} lines ({s.line_share:.0%} of source lines)"
+    return what if s.supported else f"{what}: not supported, not surveyed"
 
 
 def _resolve_entry_targets(hits: Iterable[Hit], files: list[SourceFile], graph: CallGraph) -> None:

@@ -6,6 +6,7 @@ this module is what the Python entry of the language table registers.
 
 from __future__ import annotations
 
+from retrieval.languages.python import LANGUAGE
 from retrieval.survey import (
     claims,
     config_reads,
@@ -42,3 +43,10 @@ def register(rules: Registry) -> None:
     rules.python("configuration reads", config_reads.config_findings)
     rules.python("docstring claims", claims.docstring_claims)
     rules.python("tool description claims", claims.tool_description_claims)
+    # a text rule, first of the text rules: the manifests of Python packaging
+    rules.text(
+        "console scripts",
+        entry.console_scripts,
+        applies_to="pyproject.toml, setup.cfg and setup.py",
+        when=lambda tf: tf.name in LANGUAGE.text_names,
+    )
