@@ -29,7 +29,6 @@ from graph.proposers.offline.langs import module_of
 from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
-from graph.proposers.offline.shares import language_shares
 from graph.proposers.offline.siblings import same_in
 from graph.proposers.offline.status import restatus, with_statuses
 from retrieval.survey import Finding, Survey
@@ -202,5 +201,4 @@ class OfflineProposer(ProposerBase):
     def account(self, ctx: AccountContext) -> list[AccountSection]:
         survey = _as_survey(ctx.survey)
         ix = self.index(survey)
-        shares = language_shares(self.snapshot) if self.snapshot is not None else None
-        return account_sections(ix, ctx.plan, ctx.records, self.text_of(), shares)
+        return account_sections(ix, ctx.plan, ctx.records, self.text_of())

@@ -14,7 +14,7 @@ from drafter.model import AccountSection, Block, Heading, Record, WitnessBlock
 from graph.proposer import Plan
 from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.rank import path_class
-from graph.proposers.offline.shares import LanguageShare, shares_sentence
+from graph.proposers.offline.shares import shares_sentence
 from retrieval.survey import Survey
 from retrieval.survey.index import SurveyIndex
 
@@ -39,7 +39,6 @@ def account_sections(
     plan: Plan,
     records: list[Record],
     text_of: TextOf | None = None,
-    shares: list[LanguageShare] | None = None,
 ) -> list[AccountSection]:
     recipe = {i.id: i.recipe for i in plan.items}
     by_recipe: dict[str, list[Record]] = {}
@@ -53,7 +52,7 @@ def account_sections(
             )
         ]
     sv = ix.survey
-    blocks.append(para(_opening(sv, shares)))
+    blocks.append(para(_opening(sv)))
     primary, effects = _primary(by_recipe)
     others, claims = _others(ix, by_recipe)
     blocks += primary + others
@@ -74,15 +73,11 @@ def account_sections(
     return [AccountSection(title="Runtime account", blocks=blocks)]
 
 
-def _opening(sv: Survey, shares: list[LanguageShare] | None) -> str:
-    """What was surveyed: the revision, and which languages with what share of the code
-    (without the shares, the Python files the survey read)."""
-    if shares is None:
-        what = f"{sv.python_files} Python files of {sv.files_total}, {len(sv.findings)} findings."
-    else:
-        what = f"{sv.files_total} files, {len(sv.findings)} findings. {shares_sentence(shares)}"
+def _opening(sv: Survey) -> str:
+    """What was surveyed: the revision, and which languages with what share of the code."""
     return (
-        f"Offline first draft from a static survey of {sv.repository} at {sv.revision}: {what} "
+        f"Offline first draft from a static survey of {sv.repository} at {sv.revision}: "
+        f"{sv.files_total} files, {len(sv.findings)} findings. {shares_sentence(sv.languages)} "
         "No model was called and no code of the repository was run; operation and benefit "
         "remain uninspected. Every quote below is taken from a record and checked against the "
         "revision."

@@ -40,6 +40,21 @@ def _what_it_runs(st: PlanState, path: str) -> list[Finding]:
     return [f for f in st.ix.by_path.get(path, []) if f.category == Category.EXEC_EFFECT][:1]
 
 
+def _gate_of(st: PlanState, path: str) -> list[Finding]:
+    """The check that decides whether a tool file's tool may run (an approval or an allow
+    list): in the file itself or in a function its functions call, one step away."""
+    own = st.ix.by_path.get(path, [])
+    nodes = {f.node for f in own if f.node}
+    near = [g for n in nodes for c in st.ix.callees(n) for g in st.ix.at(c)]
+    gates = [
+        f
+        for f in [*own, *near]
+        if f.category == Category.GATING and f.kind in ("approval", "allow_list")
+    ]
+    gates.sort(key=lambda f: (f.path != path, f.path, f.start_line))
+    return gates[:1]
+
+
 def _dispatch_of(st: PlanState, path: str, rfs: list[Finding]) -> list[Finding]:
     """The call that runs a tool file's tools, when the file only declares them (its
     schema and ``def`` lines decide nothing): a dispatch by name in the system's own code,
@@ -73,7 +88,11 @@ class Tools:
                 regs.setdefault(f.path, []).append(f)
         # a registry is something a model chooses from: schemas, tables, decorated tools
         regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
-        ranked = sorted(regs.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
+        # a registry whose tool runs a command reaches furthest: it is drafted first
+        ranked = sorted(
+            regs.items(),
+            key=lambda kv: (path_class(kv[0]), not _what_it_runs(st, kv[0]), -len(kv[1]), kv[0]),
+        )
         items = []
         for path, rfs in ranked:
             rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
@@ -83,7 +102,13 @@ class Tools:
                     self,
                     slug("tools", base),
                     f"Tool registry and dispatch in {path}",
-                    [*rfs[:1], *_what_it_runs(st, path), *_dispatch_of(st, path, rfs), *rfs[1:]],
+                    [
+                        *rfs[:1],
+                        *_what_it_runs(st, path),
+                        *(_gate_of(st, path) if _what_it_runs(st, path) else []),
+                        *_dispatch_of(st, path, rfs),
+                        *rfs[1:],
+                    ],
                     "What a model's tool choice can reach.",
                 )
             )
@@ -94,8 +119,9 @@ class Tools:
         if not fs:
             return None
         own = [f for f in fs if f.path == fs[0].path and f.category == Category.TOOL_DISPATCH]
-        elsewhere = [f for f in fs if f.path != fs[0].path]
+        elsewhere = [f for f in fs if f.path != fs[0].path and f.category != Category.GATING]
         runs = [f for f in fs if f.category == Category.EXEC_EFFECT]
+        gates = [f for f in fs if f.category == Category.GATING]
         # a registry finding lists several names in one string: split them, so a name
         # seen again on its own finding is not listed twice
         names = [
@@ -118,6 +144,12 @@ class Tools:
                 "A model's tool choice selects among these by name; which names are offered on "
                 "each call and what guards the dispatch beyond the lookup is not established."
                 + (f" Choosing one runs {where(runs[0])}." if runs else "")
+                + (
+                    f" Whether it runs is decided first by the {gates[0].kind.replace('_', ' ')}"
+                    f" check at {where(gates[0])}; what that check admits is read from its line."
+                    if gates
+                    else ""
+                )
                 + (
                     " The tools are called through the dispatch at "
                     f"{join_names([where(f) for f in elsewhere], 2)}."
