@@ -105,3 +105,32 @@ def test_typescript_sample_drafts_offline_verified(
     report = Report.from_json(out.read_text())
     assert report.witnesses and all(w.verified for w in report.witnesses)
     assert "TypeScript (11 file(s), 92% of source files" in _opening(report)
+
+
+def test_typescript_sample_draft_describes_the_typescript_agent(
+    ts_sample: SampleRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The records are about the TypeScript agent, not its Python side script: the route
+    from the package's bin, the model call, the shell tool with its approval gate, the
+    memory file with its read-back and the template-literal prompt."""
+    out = tmp_path / "ts2.json"
+    args = ["draft", str(ts_sample.path), "--rev", ts_sample.sha, "--out", str(out)]
+    assert main([*args, "--offline", "--no-index"]) == 0, capsys.readouterr().err
+    report = Report.from_json(out.read_text())
+
+    def quoted(kind: str) -> set[tuple[str, str]]:
+        return {(w.path, w.quote) for r in report.records_of_kind(kind) for w in r.witnesses}
+
+    routes = report.records_of_kind("RTE")
+    assert routes and routes[0].label.startswith("Run package bin shellwright")
+    assert not any("python" in r.label for r in routes)
+    assert ("package.json", '"shellwright": "dist/cli.js"') in quoted("RTE")
+    assert any(p == "src/agent.ts" and "messages.create" in q for p, q in quoted("CMP"))
+    objects = quoted("OBJ")
+    assert any(p == "src/tools/shell.ts" and "spawn(" in q for p, q in objects)
+    assert any(p == "src/tools/shell.ts" and "approve(" in q for p, q in objects)
+    assert any(p == "src/memory.ts" and "writeFileSync(MEMORY_FILE" in q for p, q in objects)
+    assert any(p == "src/memory.ts" and "readFileSync(MEMORY_FILE" in q for p, q in objects)
+    assert any(p == "src/prompt.ts" and q.startswith("return `You are") for p, q in objects)
+    on_ts = [r for r in report.records if any(w.path.endswith(".ts") for w in r.witnesses)]
+    assert len(on_ts) >= len(report.records) - 1
