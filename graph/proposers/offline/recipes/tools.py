@@ -88,10 +88,17 @@ class Tools:
                 regs.setdefault(f.path, []).append(f)
         # a registry is something a model chooses from: schemas, tables, decorated tools
         regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
-        # a registry whose tool runs a command reaches furthest: it is drafted first
+        # of two registries with as much evidence, the one that dispatches by name decides
+        # which tool runs, and one whose tool runs a command reaches furthest
         ranked = sorted(
             regs.items(),
-            key=lambda kv: (path_class(kv[0]), not _what_it_runs(st, kv[0]), -len(kv[1]), kv[0]),
+            key=lambda kv: (
+                path_class(kv[0]),
+                -len(kv[1]),
+                not any(f.kind in _DISPATCH for f in kv[1]),
+                not _what_it_runs(st, kv[0]),
+                kv[0],
+            ),
         )
         items = []
         for path, rfs in ranked:
