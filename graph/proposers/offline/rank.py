@@ -17,9 +17,11 @@ from retrieval.survey.index import EntryUnit, SurveyIndex
 from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
-#: to the repository are recorded runs.  None of them is the system.
+#: to the repository are recorded runs.  None of them is the system.  A test folder may
+#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``).
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
+    r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
     r"|(^|/)__(tests|mocks|snapshots)__/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.go$"
 )
@@ -27,6 +29,9 @@ _TESTY = re.compile(
 _SECONDARY = re.compile(
     r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|scripts?|tools?/scripts"
     r"|third_party|vendor(ed)?|external|site-packages)/"
+    # a top-level dot folder holds the repository's own tooling (CI, editor and agent
+    # configuration), not the system
+    r"|^\.[\w-]+/"
 )
 #: Effects an entry point can reach, most telling first.
 _EFFECT_WEIGHT = {
