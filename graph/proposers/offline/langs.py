@@ -27,3 +27,9 @@ def language_of(path: str) -> str | None:
     """The table name of the path's language (``python``, ``typescript``), or None."""
     lang = for_path(path)
     return lang.name if lang is not None else None
+
+
+def label_of(path: str) -> str | None:
+    """How the path's language is printed (``TypeScript`` for ``.ts`` and ``.tsx``)."""
+    lang = for_path(path)
+    return lang.label if lang is not None else None

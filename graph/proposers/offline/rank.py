@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from graph.proposers.offline.langs import label_of
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 from retrieval.survey.model import Category
@@ -119,10 +120,35 @@ def rank_units(
             routes.append(u)
         else:
             rest.append(u)
-    if not routes:  # a repository of scripts only: its best supporting entry is the route
-        routes = [u for u in rest if not u.library][:1]
+    # a repository of scripts only: its best supporting entry is the route.  Not when
+    # the system's own code declares entries that reach nothing (a library's package
+    # exports: its loops are the model-loop routes), and only an entry that reaches
+    # something, in the language most of the code is written in (a side tool in another
+    # language is not how the system runs)
+    own_entries = any(path_class(u.primary.path) == 0 and not u.library for u in units)
+    if not routes and not own_entries:
+        main = _main_language(ix)
+        routes = [
+            u
+            for u in rest
+            if not u.library and u.reached and main in (None, label_of(u.primary.path))
+        ][:1]
         rest = [u for u in rest if u not in routes]
     return routes, rest
+
+
+def _main_language(ix: SurveyIndex) -> str | None:
+    """The surveyed language holding most source lines, when it holds most of them."""
+    shares = [s for s in ix.survey.languages if s.supported]
+    by: dict[str, float] = {}
+    for s in shares:
+        by[s.label] = by.get(s.label, 0.0) + s.line_share
+    if not by:
+        return None
+    label, share = max(by.items(), key=lambda kv: kv[1])
+    if share <= 0.5:
+        return None
+    return label
 
 
 def primary_units(routes: list[EntryUnit], commands: set[str]) -> list[EntryUnit]:
