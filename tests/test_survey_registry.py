@@ -91,10 +91,12 @@ def test_rule_names_are_unique() -> None:
 
 
 def _detectors() -> dict[str, str]:
-    """Public module-level functions of retrieval/survey returning ``list[Hit]``:
-    name -> the file defining it."""
+    """Public module-level functions of retrieval/survey and of each language's rules
+    returning ``list[Hit]``: name -> the file defining it."""
     out: dict[str, str] = {}
-    for path in sorted(SURVEY_DIR.glob("*.py")):
+    languages = ROOT / "retrieval" / "languages"
+    own = sorted(languages.glob("*/rules.py")) + sorted(languages.glob("*/package.py"))
+    for path in sorted(SURVEY_DIR.glob("*.py")) + own:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
             if (

@@ -8,7 +8,7 @@ them names a language's suffix or node types.
 
 from __future__ import annotations
 
-from retrieval.languages import javascript, python, typescript
+from retrieval.languages import go, javascript, python, typescript
 from retrieval.languages.spec import Language
 
 #: The registered languages, in the order their survey rules run.
@@ -16,6 +16,7 @@ LANGUAGES: tuple[Language, ...] = (
     python.LANGUAGE,
     typescript.LANGUAGE,
     javascript.LANGUAGE,
+    go.LANGUAGE,
 )
 
 
@@ -85,7 +86,6 @@ UNSUPPORTED: dict[str, str] = {
     ".php": "PHP",
     ".swift": "Swift",
     ".lua": "Lua",
-    ".go": "Go",
     ".dart": "Dart",
     ".ex": "Elixir",
     ".r": "R",

@@ -157,7 +157,8 @@ class _Names:
         self.shape = shape
         receivers = "|".join(re.escape(n) for n in shape.self_names[:1])
         # a variable, or an attribute of the method's receiver (``self.x``, ``this.x``)
-        self.bound_name = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*|(?:{receivers})\.{_NAME}")
+        own = rf"|(?:{receivers})\.{_NAME}" if receivers else ""
+        self.bound_name = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*{own}")
         self.top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node
         self.methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
         self.classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class -> node
@@ -282,7 +283,8 @@ class _Names:
 
     def _on_self(self, name: str) -> bool:
         """Is ``name`` an attribute of the method's first receiver (``self.x``)?"""
-        return name.startswith(self.shape.self_names[0] + ".")
+        own = self.shape.self_names
+        return bool(own) and name.startswith(own[0] + ".")
 
     def typed(self, pf: PyFile, c: Call, head: str) -> list[str]:
         scope = c.symbol.split(".")[0] if self._on_self(head) else c.symbol

@@ -225,8 +225,9 @@ def _note_counts(survey: Survey, read: _Read) -> None:
     if len(shares) > 1 or any(not s.supported for s in shares):
         survey.notices.append("languages: " + "; ".join(_share_text(s) for s in shares))
     if not read.files:
+        names = ", ".join(lang.label for lang in LANGUAGES)
         survey.notices.append(
-            "no source files of a surveyed language at this revision: source rules and "
+            f"no Python files at this revision, nor any of {names}: source rules and "
             "the call graph are empty"
         )
     elif not survey.python_files and not shares:

@@ -43,7 +43,6 @@ LANGUAGE = Language(
     graph=ES_GRAPH,
     rules_module="retrieval.languages.typescript.rules",
     max_bytes=400_000,
-    generated_suffixes=(".d.ts", ".d.mts", ".d.cts"),
     text_names=("package.json",),
     max_line_chars=1_000,
     output_dirs=OUTPUT_DIRS,
