@@ -332,6 +332,12 @@ def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
     ]
 
 
+def _file(node: str) -> str:
+    """The file of a call-graph node (``path::symbol``): what a path class is read from,
+    since a file-name rule (``test_x.py``, ``x.test.ts``) looks at the name's end."""
+    return node.split("::", 1)[0]
+
+
 class ModelLoops:
     name = "model_loop"
     kind = "RTE"
@@ -340,10 +346,10 @@ class ModelLoops:
         covered = {n for u in st.units + st.secondary_units for n in st.ix.reachable(u.node)}
         nodes = sorted(
             {f.node for f in st.ix.category(Category.MODEL_CALL) if f.kind != "client"} - covered,
-            key=lambda n: (path_class(n), n),
+            key=lambda n: (path_class(_file(n)), n),
         )
-        if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
-            nodes = [n for n in nodes if path_class(n) == 0]
+        if st.units or any(path_class(_file(n)) == 0 for n in nodes):  # support is summarised
+            nodes = [n for n in nodes if path_class(_file(n)) == 0]
         items = []
         for node in nodes:
             local = [
