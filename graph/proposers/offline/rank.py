@@ -19,12 +19,14 @@ from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
 #: to the repository are recorded runs.  None of them is the system.  A test folder may
-#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``).
+#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``); mocks and
+#: Storybook stories are test and documentation scaffolding.
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
     r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
-    r"|(^|/)__(tests|mocks|snapshots)__/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.go$"
+    r"|(^|/)__(tests|mocks|snapshots)__/|(^|/)mocks?/|\.(test|spec|stories)\.[cm]?[jt]sx?$"
+    r"|_test\.go$"
 )
 #: Code that supports the system: baselines, analysis, scripts, vendored copies.
 _SECONDARY = re.compile(
