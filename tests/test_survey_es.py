@@ -251,3 +251,13 @@ def test_typescript_chunks_follow_classes_and_methods() -> None:
     lines = FILES["src/agent/agent.ts"].split("\n")
     for c in got.chunks:  # every chunk is the file's own lines
         assert c.text.rstrip("\n") == "\n".join(lines[c.start_line - 1 : c.end_line])
+
+
+@pytest.mark.parametrize("lang", ["python", "typescript", "javascript", "go"])
+def test_each_language_rules_module_imports_on_its_own(lang: str) -> None:
+    import subprocess
+    import sys
+
+    code = f"import retrieval.languages.{lang}.rules; from retrieval.survey import run_survey"
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert got.returncode == 0, got.stderr

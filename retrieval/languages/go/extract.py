@@ -14,15 +14,12 @@ from tree_sitter import Node, Parser
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
-    MAX_TREE_DEPTH,
     Budget,
     Call,
     Def,
-    FileTooComplex,
     SourceFile,
     Span,
     StringLit,
-    tree_depth,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
@@ -196,8 +193,6 @@ def parse_go(
     """Parse ``text`` and extract facts; syntax errors are tolerated and flagged."""
     tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
     root = tree.root_node
-    if tree_depth(root, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
-        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
     sf = SourceFile(
         path=path,
         text=text,

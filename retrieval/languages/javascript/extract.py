@@ -20,15 +20,12 @@ from tree_sitter import Node, Parser
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
-    MAX_TREE_DEPTH,
     Budget,
     Call,
     Def,
-    FileTooComplex,
     SourceFile,
     Span,
     StringLit,
-    tree_depth,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
@@ -75,6 +72,48 @@ _LOOPS = {
     "do_statement": "while",
 }
 _WS = re.compile(r"\s+")
+#: Nodes with nothing inside that a record needs: never pushed on the walk's stack.
+_LEAVES = frozenset(
+    {
+        "identifier",
+        "property_identifier",
+        "type_identifier",
+        "shorthand_property_identifier_pattern",
+        "private_property_identifier",
+        "statement_identifier",
+        "number",
+        "comment",
+        "string_fragment",
+        "escape_sequence",
+        "this",
+        "super",
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "predefined_type",
+        "regex",
+        "html_comment",
+        "jsx_text",
+    }
+)
+#: Subtrees of types and of literals already read whole: their children are not walked.
+_OPAQUE = frozenset(
+    {
+        "type_annotation",
+        "type_arguments",
+        "type_parameters",
+        "interface_declaration",
+        "type_alias_declaration",
+        "import_statement",
+        "string",
+        "abstract_method_signature",
+        "index_signature",
+        "property_signature",
+        "method_signature",
+        "ambient_declaration",
+    }
+)
 
 
 def module_name(path: str) -> str:
@@ -175,9 +214,12 @@ class _Walk:
             if self.steps % 2000 == 0:
                 self.budget.check()
             f = self.visit(node, f)
+            if node.type in _OPAQUE:
+                continue
             kids = node.named_children
             for child in reversed(kids):
-                stack.append((child, f))
+                if child.type not in _LEAVES:
+                    stack.append((child, f))
 
     def visit(self, node: Node, f: _Frame) -> _Frame:
         """Record what ``node`` is; return the frame its children see."""
@@ -576,11 +618,11 @@ def parse_ecmascript(
     budget_seconds: float = FILE_BUDGET_SECONDS,
 ) -> SourceFile:
     """Parse ``text`` with ``grammar`` and extract facts; syntax errors are tolerated and
-    flagged.  Raises :class:`FileTooComplex` past the depth or time cap."""
+    flagged.  Raises :class:`~retrieval.languages.facts.FileTooComplex` past the time
+    cap; no depth cap is needed, because the walk carries each node's enclosing symbol
+    down instead of looking parents up (the cost Python's depth cap bounds)."""
     tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
     root = tree.root_node
-    if tree_depth(root, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
-        raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
     sf = SourceFile(
         path=path,
         text=text,

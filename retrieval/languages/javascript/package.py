@@ -112,6 +112,14 @@ def package_entries(path: str, text: str, paths: set[str]) -> list[Hit]:
                     detail=detail,
                 )
             )
+    return out + _script_entries(path, doc, lines, base, paths)
+
+
+def _script_entries(
+    path: str, doc: dict[str, object], lines: list[str], base: str, paths: set[str]
+) -> list[Hit]:
+    """``scripts`` that start the system (``start``, ``dev``, ``serve``, ...)."""
+    out: list[Hit] = []
     scripts = doc.get("scripts")
     if isinstance(scripts, dict):
         start = _line_of(lines, '"scripts"')
@@ -121,7 +129,7 @@ def package_entries(path: str, text: str, paths: set[str]) -> list[Hit]:
             line = _line_of(lines, json.dumps(str(name)), start - 1 if start else 0)
             if not line:
                 continue
-            detail = {
+            detail: EntryDetail = {
                 "script": str(name),
                 "command": clip(cmd, 120),
                 "why": f'package.json script "{name}" runs the system',

@@ -171,11 +171,8 @@ def es_entries(pf: SourceFile) -> list[Hit]:
     """Shebangs, ``require.main === module``, top-level ``main()`` calls, CLI frameworks
     and servers that listen."""
     out: list[Hit] = []
-    if (
-        pf.shebang
-        and "node" in pf.shebang
-        or (pf.shebang or "").endswith(("tsx", "ts-node", "bun", "deno"))
-    ):
+    bang = pf.shebang or ""
+    if "node" in bang or bang.endswith(("tsx", "ts-node", "bun", "deno")):
         out.append(
             Hit.at_line(
                 pf.path,
@@ -184,8 +181,8 @@ def es_entries(pf: SourceFile) -> list[Hit]:
                 category=Category.ENTRY_POINT,
                 kind="shebang",
                 detail={
-                    "command": clip(pf.shebang or "", 120),
-                    "why": "the file starts with a #! line running node",
+                    "command": clip(bang, 120),
+                    "why": f"the file starts with {clip(bang, 40)}: it runs as a program",
                 },
             )
         )
@@ -204,6 +201,12 @@ def es_entries(pf: SourceFile) -> list[Hit]:
                 },
             )
         )
+    return out + _call_entries(pf)
+
+
+def _call_entries(pf: SourceFile) -> list[Hit]:
+    """Top-level ``main()`` calls, CLI frameworks and servers that listen."""
+    out: list[Hit] = []
     cli = imports_any(pf, _CLI_PACKAGES)
     local = {d.name for d in pf.defs if "." not in d.symbol}
     for c in pf.calls:
@@ -421,6 +424,12 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     },
                 )
             )
+    return out + _tool_objects(pf) + _tool_switches(pf)
+
+
+def _tool_objects(pf: SourceFile) -> list[Hit]:
+    """Objects declaring a tool to a model (name, description and a schema)."""
+    out: list[Hit] = []
     for d in pf.dicts:
         keys = set(d.extra.get("keys", "").split(","))
         schema_key = keys & {"parameters", "input_schema", "inputSchema", "parametersJsonSchema"}
@@ -453,6 +462,12 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     detail={"why": "functionDeclarations: tools declared to a Gemini model"},
                 )
             )
+    return out
+
+
+def _tool_switches(pf: SourceFile) -> list[Hit]:
+    """A ``switch`` over a tool or command name with three or more cases."""
+    out: list[Hit] = []
     for s in pf.compares:
         if s.extra.get("kind") != "switch":
             continue
