@@ -158,6 +158,7 @@ def _execute(
     system: str | None,
     out: Path | None = None,
     estimate_first: bool = False,
+    checkpoint: str | None = None,
 ) -> RunResult:
     from graph.runner import run_draft
 
@@ -198,6 +199,7 @@ def _execute(
                 system=system,
                 out=str(out) if out else None,
                 on_update=on_update,
+                checkpoint=checkpoint,
             )
     except DrafterError as exc:
         if not saved:
@@ -331,6 +333,15 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
+    click.option(
+        "--checkpoint",
+        "checkpoint",
+        default=None,
+        help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
+        "and the journal of paid calls there, so --resume THREAD works from any machine "
+        "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
+        "the data dir).",
+    ),
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
         "--estimate",
@@ -344,7 +355,14 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
     cli_options.no_index,
     cli_options.data_dir,
-    click.option("--chroma-url", default=None, help="Chroma server URL (server mode)."),
+    click.option(
+        "--chroma",
+        "--chroma-url",
+        "chroma_url",
+        default=None,
+        help="Index on the Chroma server at http://HOST:PORT, shared by a team "
+        "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
+    ),
     click.option(
         "--type",
         "report_type",
@@ -363,7 +381,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--store",
         "store_path",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=str,
         default=None,
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
@@ -413,6 +431,7 @@ def draft_cmd(
     repair_rounds: int,
     concurrency: int,
     resume_thread: str | None,
+    checkpoint: str | None,
     system: str | None,
     estimate_only: bool,
     plan_tools: int,
@@ -424,15 +443,15 @@ def draft_cmd(
     chroma_url: str | None,
     report_type: str = "runtime",
     runtime_path: Path | None = None,
-    store_path: Path | None = None,
+    store_path: str | None = None,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
 
     console, root = out_console(), resolve_data_dir(data_dir)
-    epi_resume = _epistemic_resume(resume_thread, root)
+    epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(price_in, price_out, max_tokens_total, context_window)
+        _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
@@ -454,7 +473,8 @@ def draft_cmd(
         )
         return
     if resume_thread:
-        _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
+        where = (chroma_url, no_index, checkpoint)
+        _resume(console, resume_thread, root, repo, rev, out, text_out, *where)
         return
     repo = _check_new_run(repo, rev, out, text_out, estimate_only)
     from graph.configuration import EndpointOptions
@@ -475,7 +495,7 @@ def draft_cmd(
         _print_estimate(console, repo, rev, config, system, root)
         return
     assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint)  # fmt: skip  # noqa: E501
 
 
 def _new_run(
@@ -489,6 +509,7 @@ def _new_run(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from graph.run import new_thread_id
@@ -506,6 +527,7 @@ def _new_run(
         system=system,
         out=out,
         estimate_first=config.generator == "claude",
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
@@ -578,6 +600,7 @@ def _runtime_only(
     price_out: float | None,
     max_tokens_total: int | None,
     context_window: int | None,
+    checkpoint: str | None = None,
 ) -> None:
     """The endpoint options are wired for runtime drafts only: an epistemic run refuses
     them in one line rather than silently ignoring a price or a window."""
@@ -588,6 +611,7 @@ def _runtime_only(
             ("--price-out", price_out),
             ("--max-tokens-total", max_tokens_total),
             ("--context-window", context_window),
+            ("--checkpoint", checkpoint),
         )
         if value is not None
     ]
@@ -614,12 +638,13 @@ def _resume(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """``--resume THREAD``: the stored settings, repository and output path."""
     from graph.configuration import Configuration
     from graph.runner import read_settings
 
-    stored = read_settings(thread, root)
+    stored = read_settings(thread, root, checkpoint)
     config = Configuration.from_dict(stored.get("settings") or {})
     out = out or (Path(stored["out"]) if stored.get("out") else None)
     if out is None:
@@ -637,6 +662,7 @@ def _resume(
         chroma_url=chroma_url,
         use_index=not no_index,
         system=None,
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
