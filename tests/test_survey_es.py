@@ -261,3 +261,31 @@ def test_each_language_rules_module_imports_on_its_own(lang: str) -> None:
     code = f"import retrieval.languages.{lang}.rules; from retrieval.survey import run_survey"
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert got.returncode == 0, got.stderr
+
+
+def test_a_typescript_agent_loop_is_a_model_loop(tmp_path: Path) -> None:
+    files = {
+        "src/loop.ts": """import Anthropic from "@anthropic-ai/sdk";
+
+const client = new Anthropic();
+
+export async function agentLoop(task: string): Promise<void> {
+  let done = false;
+  while (!done) {
+    const msg = await client.messages.create({ model: "m", max_tokens: 9, messages: [] });
+    done = handle(msg);
+  }
+}
+
+function handle(msg: unknown): boolean {
+  return msg !== null;
+}
+""",
+    }
+    with Snapshot(make_repo(tmp_path / "loop", files), "HEAD") as snap:
+        sv = run_survey(snap)
+    loops = [f for f in sv.findings if f.category == "model_loop"]
+    assert [(f.kind, f.start_line, f.symbol) for f in loops if f.kind == "while"] == [
+        ("while", 7, "agentLoop")
+    ]
+    assert any(f.kind == "loop_step" and f.detail["step"] == "src/loop.ts::handle" for f in loops)

@@ -71,7 +71,7 @@ RULES.text(
 def _model_loops(hits: list[Hit], repo: Repo) -> list[Hit]:
     calls_model = crossfile.model_reach(hits, repo)
     out: list[Hit] = []
-    for pf in repo.files_in("python"):
+    for pf in repo.files:  # loops are language-neutral spans (every extractor fills them)
         out += control.loop_findings(pf, calls_model, repo.resolve)
     return out
 
