@@ -59,6 +59,8 @@ _FORMS = {
     "txt": "plain text",
     "log": "log text",
     "py": "executable Python source",
+    "ts": "executable TypeScript source",
+    "js": "executable JavaScript source",
 }
 
 
