@@ -33,7 +33,7 @@ from pathlib import Path
 #: Top-level packages of the project (the ones ``pyproject.toml`` ships).
 PACKAGES = ("drafter", "retrieval", "graph", "tui", "evals", "prompts")
 #: Source kept as data, not project code (the sample repository's files).
-EXCLUDED = ("drafter/sample/files/",)
+EXCLUDED = ("drafter/sample/files/", "drafter/sample/files_ts/")
 MAX_FUNCTION_LINES = 80
 #: The one module allowed to spell out the record kinds.
 KIND_TABLE = "drafter/kinds.py"

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from drafter.model import Report
+    from drafter.sample import SampleRepo
     from graph.configuration import Configuration, EndpointOptions
     from graph.estimate import Estimate
     from graph.proposer import Proposer
@@ -53,7 +54,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
     from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()
-    shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
+    shared = shared_context(system, snap.name, snap.sha, snap.files(), resources.survey())
     page = sizes_for(config.context_window).pages.chars if config.context_window else None
     return estimate(
         config.model,
@@ -248,15 +249,17 @@ def coverage_summary(report: Report) -> str:
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
-    """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
-    model path's contract; the offline path keeps its own exit rules, except that a
-    record ID cited but not drafted fails it too: ``drafter verify`` would)."""
+    """Witnesses per section, and exit 1 for a partial draft (item 7 of the model path's
+    contract).  The offline path keeps its own rules for records, but a draft that says
+    "partial draft; missing" fails it too, as the README says, and so does a record ID
+    cited but not drafted (``drafter verify`` would)."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
     if config.generator == "offline":
-        gaps = [str(d) for d in report.dangling()]
+        missing = list(report.meta.missing) if report.meta is not None else []
+        gaps = [*missing, *(str(d) for d in report.dangling())]
     else:
         gaps = problems(report)
     if gaps:
@@ -680,15 +683,45 @@ def _print_estimate(console: Console, request: DraftRequest, config: Configurati
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder for the sample repository, draft and report (default: data dir/demo).",
+    help="Folder for the sample repositories, drafts and reports (default: data dir/demo).",
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
-    """The main job on the shipped sample, offline: index, survey, draft, verify, render;
-    then the epistemic draft built on that runtime draft."""
+    """The main job on the shipped samples, offline: index, survey, draft, verify, render
+    the Python sample and its epistemic draft, then the TypeScript sample; exit 1 unless
+    every draft verifies."""
     from drafter.console import out_console
-    from drafter.reportio import save_report
     from drafter.sample import materialize
+    from drafter.sample.typescript import TS_SAMPLE_NAME, materialize_typescript
+    from graph.epistemic.cli import demo_epistemic
+
+    console = out_console()
+    root = resolve_data_dir(None)
+    out_dir = (out_dir or root / "demo").resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sample = materialize(out_dir / "sample-repo")
+    ok = _demo_runtime(console, sample, "tinkerbot", out_dir, root, no_index, "Python")
+    epi_ok = demo_epistemic(console, sample.path, sample.sha, out_dir / "draft.json", out_dir, root)
+    ts_dir = out_dir / "typescript"
+    ts_dir.mkdir(exist_ok=True)
+    ts = materialize_typescript(ts_dir / "sample-repo")
+    ts_ok = _demo_runtime(console, ts, TS_SAMPLE_NAME, ts_dir, root, no_index, "TypeScript")
+    if not (ok and epi_ok and ts_ok):
+        raise click.exceptions.Exit(1)
+
+
+def _demo_runtime(
+    console: Console,
+    sample: SampleRepo,
+    system: str,
+    out_dir: Path,
+    root: Path,
+    no_index: bool,
+    language: str,
+) -> bool:
+    """Draft one shipped sample offline, verify it, write draft.json and report.txt in
+    ``out_dir``; True when every witness verified."""
+    from drafter.reportio import save_report
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
@@ -697,33 +730,27 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from graph.summary import draft_table
 
     t0 = time.perf_counter()
-    console = out_console()
-    root = resolve_data_dir(None)
-    out_dir = (out_dir or root / "demo").resolve()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    sample = materialize(out_dir / "sample-repo")
-    console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
+    console.print(
+        f"{language} sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}",
+        soft_wrap=True,
+    )
     config = Configuration(generator="offline", max_records=defaults.OFFLINE_MAX_RECORDS)
     request = DraftRequest.pin(
-        str(sample.path), sample.sha, data_dir=root, system="tinkerbot", use_index=not no_index
+        str(sample.path), sample.sha, data_dir=root, system=system, use_index=not no_index
     )
     result = _execute(console, request, config, thread_id=new_thread_id(sample.sha), resume=False)
     if result.report is None:
-        raise DrafterError("the demo run ended without a draft")
+        raise DrafterError(f"the demo run of {system} ended without a draft")
     with Snapshot(sample.path, sample.sha) as snap:
         report = verify_report(result.report, snap)
     draft_path, text_path = out_dir / "draft.json", out_dir / "report.txt"
     save_report(report, draft_path, "json")
     save_report(report, text_path, "text")
-    console.print(draft_table(report, title="Offline draft of the shipped sample"))
+    console.print(draft_table(report, title=f"Offline draft of the {language} sample ({system})"))
     s = report_summary(report)
     console.print(
         f"witnesses verified: {s.verified}/{s.total}   ({time.perf_counter() - t0:.1f} s)"
     )
     console.print(f"draft JSON: {draft_path}", soft_wrap=True)
     console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
-    from graph.epistemic.cli import demo_epistemic
-
-    epi_ok = demo_epistemic(console, sample.path, sample.sha, draft_path, out_dir, root)
-    if not s.ok or not epi_ok:
-        raise click.exceptions.Exit(1)
+    return bool(s.ok) and bool(report.records)

@@ -102,7 +102,7 @@ def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> EpiState:
     system = state.get("system") or rt.report.system
     return {
         "sha": snap.sha,
-        "identity": snap.identity,
+        "identity": snap.name,
         "system": system,
         "runtime": checked.model_dump(mode="json"),
         "accepted_only": rt.accepted_only,
