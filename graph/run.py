@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 THREAD_PREFIX = {WorkflowKind.runtime: "draft", WorkflowKind.epistemic: "epi"}
 
 #: Called with each step's updates as the run streams them: node name -> its update.
-ChunkHook = Callable[[Mapping[str, Any]], None]
+ChunkHook = Callable[[Mapping[str, object]], None]
 
 
 def new_thread_id(rev: str = "", kind: WorkflowKind = WorkflowKind.runtime) -> str:
@@ -49,7 +49,7 @@ def execute(
     graph: StateGraph[Any, Any],
     saver: BaseCheckpointSaver[Any],
     conf: RunnableConfig,
-    inputs: Mapping[str, Any] | None,
+    inputs: Mapping[str, object] | None,
     context: object,
     on_chunk: ChunkHook | None = None,
 ) -> JsonDict:
