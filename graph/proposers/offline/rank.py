@@ -21,6 +21,7 @@ from retrieval.survey.model import Category
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"|(^|/)__(tests|snapshots|mocks)__/|\.snap$|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 #: Code that supports the system: baselines, analysis, scripts, vendored copies.
 _SECONDARY = re.compile(
