@@ -330,6 +330,7 @@ class ClaudeProposer(ProposerBase):
             tool_defs=self.tool_defs(),
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
+            refusal=self.tools.refusal if self.tools is not None else None,
         )
 
     def plan_request(self, ctx: PlanContext) -> JsonDict:
