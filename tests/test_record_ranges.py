@@ -184,7 +184,10 @@ def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() 
     item = PlanItem(
         id=RID, kind="RTE", label="outer loop", files=["outer.py", "plot.py"], notes=[note]
     )
-    reads = [ReadRange(path="plot.py", start_line=30, end_line=103)]
+    reads = [
+        ReadRange(path="plot.py", start_line=30, end_line=103),
+        ReadRange(path="outer.py", start_line=30, end_line=110),
+    ]
     order = [r.path for r in item_ranges(item, reads, [entry])]
     assert order == ["outer.py", "plot.py"]
     named = item.model_copy(update={"facts": [entry.id]})
@@ -209,3 +212,84 @@ def test_a_note_inside_a_whole_page_read_is_shown_first_and_not_merged_away() ->
     got = [(r.start_line, r.end_line) for r in item_ranges(item, reads, [])]
     assert got[0] == (221, 335)
     assert sorted(got[1:]) == [(1, 220), (336, 400)]
+
+
+def test_a_records_ranges_are_the_ones_read_for_it_not_for_another_item() -> None:
+    """Two items plan the same file; the planner read 1-60 of it for one (its note) and
+    200-260 for the other.  Each record gets its own item's range and not the other's;
+    a page of a file both plan goes to neither unless a note names it; a note naming
+    lines nobody read ("lines 1-1: not read") is not a range; a location fact the
+    planner read is one."""
+    from graph.proposer import PlanItem, ReadingNote, ReadRange
+    from graph.proposers.claude.context import item_ranges
+
+    one = PlanItem(
+        id="RT-OBJ-store",
+        kind="OBJ",
+        label="store",
+        files=["core.py", "store.py"],
+        notes=[
+            ReadingNote(path="core.py", start_line=1, end_line=60, showed="the store"),
+            ReadingNote(path="core.py", start_line=900, end_line=900, showed="not read"),
+        ],
+    )
+    two = PlanItem(
+        id="RT-RTE-loop",
+        kind="RTE",
+        label="loop",
+        files=["core.py"],
+        facts=["core.py:200-260"],
+    )
+    reads = [
+        ReadRange(path="core.py", start_line=1, end_line=60),
+        ReadRange(path="core.py", start_line=200, end_line=260),
+        ReadRange(path="core.py", start_line=400, end_line=450),
+        ReadRange(path="store.py", start_line=1, end_line=30),
+    ]
+    got_one = [(r.path, r.start_line, r.end_line) for r in item_ranges(one, reads, [], {"core.py"})]
+    assert got_one == [("core.py", 1, 60), ("store.py", 1, 30)]
+    got_two = [
+        (r.path, r.start_line, r.end_line)
+        for r in item_ranges(two, reads, [], {"core.py", "store.py"})
+    ]
+    assert got_two == [("core.py", 200, 260)]
+
+
+def test_a_records_first_request_carries_its_own_items_ranges(tmp_path) -> None:
+    """Through the real graph: the planner read two ranges of one file for two items;
+    each record's first request shows its own range's lines and not the other's."""
+    path = make_repo(tmp_path / "repo", {"app.py": APP, "big.py": BIG})
+    sha = git(path, "rev-parse", "HEAD")
+    items: list[dict[str, Any]] = [
+        {
+            "id": "RT-RTE-first",
+            "kind": "RTE",
+            "label": "first rows",
+            "files": ["big.py"],
+            "notes": [{"path": "big.py", "start_line": 500, "end_line": 530, "showed": "a"}],
+        },
+        {
+            "id": "RT-RTE-later",
+            "kind": "RTE",
+            "label": "later rows",
+            "files": ["big.py"],
+            "notes": [{"path": "big.py", "start_line": 700, "end_line": 730, "showed": "b"}],
+        },
+    ]
+    fake = FakeAPI()
+    fake.script(
+        "plan",
+        use(("read_file", {"path": "big.py", "start_line": 500, "end_line": 530})),
+        use(("read_file", {"path": "big.py", "start_line": 700, "end_line": 730})),
+        tool({"system": "app", "items": items}),
+    )
+    record = {"label": "x", "lead": "Endpoints/progression: a → b", "witnesses": []}
+    for it in items:
+        fake.script(f"record:{it['id']}", tool(record))
+    fake.script("account", tool({"sections": []}))
+    fake.draft(path, sha, tmp_path / "data", use_index=False)
+    for rid, own, other in (("RT-RTE-first", 515, 715), ("RT-RTE-later", 715, 515)):
+        body = fake.calls(f"record:{rid}")[0]
+        text = "\n".join(b["text"] for b in body["messages"][0]["content"])
+        lines = {n for p, n, _ in _rows(text) if p == "big.py"}
+        assert own in lines and other not in lines, rid

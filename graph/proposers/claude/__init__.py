@@ -277,6 +277,7 @@ class ClaudeProposer(ProposerBase):
                 siblings=self.siblings(),
                 budget=ctx.context_bytes - used,
                 span=span,
+                shared=frozenset(p for i in ctx.plan.items if i.id != ctx.item.id for p in i.files),
             )
         )
 

@@ -29,13 +29,14 @@ Every cut says exactly once where to continue, so two notices can never disagree
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from drafter.sanitize import frame_escape
 from drafter.text import collapse
 from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
+from graph.proposers.claude.facts import LOCATION
 from graph.proposers.claude.prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
 from retrieval.survey import Finding
@@ -322,24 +323,47 @@ _PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+
 # -- ranges the planner read ---------------------------------------------------------------------
 
 
-def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding]) -> list[ReadRange]:
-    """The ranges the planner read for ``item``: first the ranges its notes name (the
-    lines the planner said matter for this record), then what else it read of the
-    item's files, each group most relevant first (by the best rank of an item's finding
-    the range holds, then in the order of the item's files).
+def _fact_ranges(item: PlanItem) -> list[ReadRange]:
+    """The locations the item cites as facts (``path:12`` or ``path:12-40``)."""
+    out: list[ReadRange] = []
+    for f in item.facts:
+        m = LOCATION.match(f.strip())
+        if m is not None:
+            a = int(m.group("a"))
+            out.append(
+                ReadRange(path=m.group("path"), start_line=a, end_line=int(m.group("b") or a))
+            )
+    return out
+
+
+def item_ranges(
+    item: PlanItem,
+    reads: list[ReadRange],
+    findings: list[Finding],
+    shared: Collection[str] = (),
+) -> list[ReadRange]:
+    """The ranges the planner read *for* ``item``: first the ranges its notes and its
+    location facts name (the lines the planner said matter for this record) where the
+    planner did read that file's lines, then what else it read of the files only this
+    item plans (``shared``: files other items of the plan name too, whose pages were
+    read for whichever of them); each group most relevant first (by the best rank of
+    an item's finding the range holds, then in the order of the item's files).
+
+    Why not every read of every planned file: a page read for one record was shown in
+    every record naming its file, and crowded out that record's own lines.  Why a note
+    must touch a read: a note saying "lines 1–1 … not read" named lines nobody read.
 
     Why notes apart from reads: a planner reads whole pages (up to 400 lines) and notes
     the few lines that matter; merged, the note vanished into its page and the request
     showed the page's top (a relay run on dgm: ``DGM_outer.py`` 1-88 shown where the note
     said 221-335, so every record re-read the file).  Reads only add the lines no note
     already names."""
-    files = set(item.files)
-    noted = merge_ranges(
-        [
-            ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
-            for n in item.notes
-        ]
-    )
+    files = set(item.files) - set(shared)
+    claimed = [
+        ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
+        for n in item.notes
+    ] + _fact_ranges(item)
+    noted = merge_ranges([c for c in claimed if any(_touches(c, r) for r in reads)])
     rest = merge_ranges([piece for r in reads if r.path in files for piece in _outside(r, noted)])
     scored = _scored(findings, item, "")
     order = {p: i for i, p in enumerate(item.files)}
@@ -356,6 +380,10 @@ def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding])
         return (-best, order.get(r.path, len(order)), r.path, r.start_line)
 
     return sorted(noted, key=key) + sorted(rest, key=key)
+
+
+def _touches(a: ReadRange, b: ReadRange) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
 def _outside(r: ReadRange, cover: list[ReadRange]) -> list[ReadRange]:
@@ -563,6 +591,8 @@ class RecordData:
     budget: int  # bytes for this turn
     #: reads the planner's ranges again from the revision (None: no ranges shown)
     span: SpanFn | None = None
+    #: files other items of the plan name too (their reads are not this item's)
+    shared: frozenset[str] = frozenset()
 
 
 def build_record_data(d: RecordData) -> str:
@@ -585,7 +615,7 @@ def build_record_data(d: RecordData) -> str:
         used = sum(_size(x) + 2 for x in (notes, finds, hits) if x) + 700
         room = min(int(budget * RANGES_SHARE), budget - used - 60 - 400)
         if room > PAGE_OVERHEAD:
-            picked = item_ranges(d.item, d.reads, d.findings)
+            picked = item_ranges(d.item, d.reads, d.findings, d.shared)
             ranges, shown = ranges_section(picked, d.span, d.lines_of, room)
             if shown:
                 notes = notes_section(d.item, d.reads, notes_budget, shown)
