@@ -116,3 +116,23 @@ def test_a_refused_call_leaves_the_budget_and_every_answer_says_what_is_left(rep
     assert not second.get("is_error")  # the refused call did not spend the second call
     assert "[budget: 0 of 2 investigation tool calls left]" in second["content"]
     assert prop.transcripts["plan"].tool_calls == 2
+
+
+def test_the_account_request_carries_record_summaries_not_whole_records() -> None:
+    from drafter.model import Bullet, Paragraph, Record, Witness, WitnessBlock
+    from graph.proposers.claude.requests import PARAGRAPH_CHARS, account_data
+
+    long = "word " * 400
+    blocks = [
+        Paragraph(text="Endpoints/progression: a → b. " + long),
+        Paragraph(text=long),
+        Bullet(name="implementation conclusion status", value="wired"),
+        *(WitnessBlock(witness=Witness(quote=f"x = {i}", path="a.py")) for i in range(7)),
+    ]
+    rec = Record(id="RT-RTE-a", label="a", blocks=blocks)
+    text = account_data([rec])
+    assert "Endpoints/progression: a → b." in text
+    assert "- implementation conclusion status: wired" in text
+    assert "(and 3 more witnesses)" in text and 'a.py: "x = 3"' in text
+    assert len(text) < 2 * len(long)  # two 2,000-character paragraphs, clipped
+    assert any(len(ln) == PARAGRAPH_CHARS for ln in text.splitlines())
