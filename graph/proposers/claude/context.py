@@ -57,7 +57,9 @@ PAGE_OVERHEAD = 320
 MAX_LINE_CHARS = 2_000
 PAGE_LINES = 400
 #: Share of the data budget the planner-read ranges may take at most.
-RANGES_SHARE = 0.40
+RANGES_SHARE = 0.60
+#: Bytes a record's data may grow past its budget to show the item's ranges whole.
+RANGES_EXTRA = 10_000
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
 
@@ -429,6 +431,8 @@ def ranges_section(
             )
             continue
         call = f'read_file(path="{r.path}", start_line={first}, end_line={last})'
+        if all(_empty(got[i - 1]) for i in range(first, last + 1)):
+            continue  # blank or comment-only lines: nothing to quote, nothing to list
         used, k = PAGE_OVERHEAD, first - 1
         for i in range(first, last + 1):
             used += _row_size(i, got[i - 1])
@@ -461,6 +465,15 @@ def ranges_section(
     if listed:
         out += "\nRanges not shown here:\n" + "\n".join(f"- {_unframed(x)}" for x in listed)
     return out, shown
+
+
+_COMMENT = ("#", "//", "/*", "*", "--", "<!--", '"""', "'''")
+
+
+def _empty(line: str) -> bool:
+    """A blank line or one holding only a comment (in any of the usual syntaxes)."""
+    s = line.strip()
+    return not s or s.startswith(_COMMENT)
 
 
 def _row_size(i: int, line: str) -> int:
@@ -595,31 +608,45 @@ class RecordData:
     shared: frozenset[str] = frozenset()
 
 
+def ranges_bytes(ranges: list[ReadRange], lines_of: LinesFn) -> int:
+    """Bytes :func:`ranges_section` needs to show ``ranges`` whole."""
+    need = 120 + min(60 + 140 * len(ranges), 4_000)
+    for r in ranges:
+        got = lines_of(r.path)
+        if isinstance(got, list):
+            rows = range(r.start_line, min(len(got), r.end_line) + 1)
+            need += PAGE_OVERHEAD + sum(_row_size(i, got[i - 1]) for i in rows)
+    return need
+
+
 def build_record_data(d: RecordData) -> str:
-    """Notes, findings, hits, planner-read ranges and openings, in that order, within
-    ``d.budget`` bytes."""
-    budget = max(1_000, d.budget)
+    """Notes, planner-read ranges, findings, hits and openings, in that order, within
+    ``d.budget`` bytes plus what the item's own ranges need (up to
+    :data:`RANGES_EXTRA`): the planner's reading for the item comes whole and first,
+    and the rest shares what is left."""
+    picked = item_ranges(d.item, d.reads, d.findings, d.shared) if d.span is not None else []
+    want = ranges_bytes(picked, d.lines_of) if picked else 0
+    budget = max(1_000, d.budget) + min(RANGES_EXTRA, want)
     notes_budget = int(budget * NOTES_SHARE)
     notes = notes_section(d.item, d.reads, notes_budget)
-    note_words = " ".join(n.showed for n in d.item.notes)
-    finds = findings_section(
-        d.findings, d.item, d.siblings, int(budget * FINDINGS_SHARE), note_words
-    )
-    hits = hits_section(d.chunks, int(budget * HITS_SHARE))
-    if hits:
-        hits = "Search hits for this record's label:\n" + hits
     ranges = ""
     shown: list[ReadRange] = []
-    if d.span is not None:
+    if d.span is not None and picked:
         # the notes grow by the sentence naming the shown ranges (at most four named)
-        used = sum(_size(x) + 2 for x in (notes, finds, hits) if x) + 700
-        room = min(int(budget * RANGES_SHARE), budget - used - 60 - 400)
+        room = min(want, int(budget * RANGES_SHARE), budget - _size(notes) - 700 - 1_500)
         if room > PAGE_OVERHEAD:
-            picked = item_ranges(d.item, d.reads, d.findings, d.shared)
             ranges, shown = ranges_section(picked, d.span, d.lines_of, room)
             if shown:
                 notes = notes_section(d.item, d.reads, notes_budget, shown)
-    head = [x for x in (notes, finds, hits, ranges) if x]
+    left = budget - sum(_size(x) + 2 for x in (notes, ranges) if x)
+    note_words = " ".join(n.showed for n in d.item.notes)
+    finds = findings_section(
+        d.findings, d.item, d.siblings, min(int(budget * FINDINGS_SHARE), left // 2), note_words
+    )
+    hits = hits_section(d.chunks, min(int(budget * HITS_SHARE), left // 6))
+    if hits:
+        hits = "Search hits for this record's label:\n" + hits
+    head = [x for x in (notes, ranges, finds, hits) if x]
     used = sum(_size(x) + 2 for x in head)
     openings = openings_section(
         d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown
