@@ -305,3 +305,29 @@ def test_a_records_first_request_carries_its_own_items_ranges(tmp_path) -> None:
         assert head < text.index("Openings of the planned files")
         if "Survey findings of this record" in text:
             assert head < text.index("Survey findings of this record")
+
+
+def test_openings_skip_a_licence_header_and_the_import_block() -> None:
+    from graph.proposers.claude.context import body_start
+
+    licence = [f"# Copyright line {i}" for i in range(12)]
+    py = [*licence, "", "import os", "from x import (", "    a,", "    b,", ")", "", "def f():"]
+    assert py[body_start(py) - 1] == "def f():"
+    ts = [
+        "/*",
+        " * Licensed under the Apache License",
+        " */",
+        "",
+        'import { a } from "./a";',
+        "import {",
+        "  b,",
+        '} from "./b";',
+        'const c = require("c");',
+        "",
+        "export function main() {",
+    ]
+    assert ts[body_start(ts) - 1] == "export function main() {"
+    short = ["import os", "", "def f():", "    return 1"]
+    assert body_start(short) == 1  # little to skip: shown from the top
+    only = ["import os", "import sys"]
+    assert body_start(only) == 1

@@ -468,6 +468,45 @@ def ranges_section(
 
 
 _COMMENT = ("#", "//", "/*", "*", "--", "<!--", '"""', "'''")
+#: Lines that open an import or a module declaration, in the usual languages.
+_IMPORT = re.compile(
+    r"^(import\b|from\s+\S+\s+import\b|export\s+(\*|\{[^}]*\}|type\s+\{)[^;]*\bfrom\b"
+    r"|(const|let|var)\s+[\w{}\s,]+=\s*require\(|package\s|use\s|#include|using\s"
+    r"|['\"]use (strict|client|server)['\"])"
+)
+#: A header shorter than this many lines is shown (skipping it saves nothing).
+MIN_SKIP_LINES = 5
+
+
+def body_start(lines: list[str]) -> int:
+    """The first line after a file's leading licence header, comments and imports (1
+    when there is little to skip).  Blank lines and comments between imports are part
+    of the block; a multi-line import runs until its brackets close."""
+    depth = 0
+    last = 0  # the last line of the header block
+    for i, line in enumerate(lines, 1):
+        s = line.strip()
+        if depth > 0:
+            depth += s.count("(") + s.count("{") - s.count(")") - s.count("}")
+            last = i
+            continue
+        if _empty(line):
+            continue
+        if _IMPORT.match(s):
+            depth = max(0, s.count("(") + s.count("{") - s.count(")") - s.count("}"))
+            last = i
+            continue
+        break
+    else:
+        return 1  # the whole file is header: show it from the top
+    if last < MIN_SKIP_LINES:
+        # a file opening with a long comment (a licence) and no imports
+        first_code = next((i for i, ln in enumerate(lines, 1) if not _empty(ln)), 1)
+        return first_code if first_code > MIN_SKIP_LINES else 1
+    nxt = last + 1
+    while nxt <= len(lines) and not lines[nxt - 1].strip():
+        nxt += 1
+    return nxt if nxt <= len(lines) else 1
 
 
 def _empty(line: str) -> bool:
@@ -500,11 +539,14 @@ def openings_section(
     siblings: Siblings | None,
     budget: int,
     shown: list[ReadRange] | None = None,
+    span: SpanFn | None = None,
 ) -> str:
     """An opening page of each planned file, sharing ``budget``; the files not opened
     are named with why and with the call that reads them.  An opening stops before the
     first line of the file already ``shown`` above, and a file shown from its first line
-    gets no opening: no line appears twice."""
+    gets no opening: no line appears twice.  With ``span``, an opening starts after the
+    file's licence header and import block (:func:`body_start`), which say nothing a
+    record quotes, and says where they are."""
     pages: list[str] = []
     left: list[str] = []
     opened: list[str] = []
@@ -544,18 +586,28 @@ def openings_section(
                 f"(ranges the planner read); {nxt}"
             )
             continue
-        k = min(cap, _fit(got, min(share, 24_000)))
-        floor = min(MIN_OPENING_LINES, len(got), cap)
+        start = body_start(got) if span is not None else 1
+        if start > cap:
+            start = 1
+        body = got[start - 1 :]
+        k = min(cap, start - 1 + _fit(body, min(share, 24_000)))
+        floor = min(start - 1 + MIN_OPENING_LINES, len(got), cap)
         if k < floor:
             # earlier files come first: a short page if the rest of the budget has room
-            if _fit(got, min(remaining, 24_000)) < floor:
+            if start - 1 + _fit(body, min(remaining, 24_000)) < floor:
                 left.append(
                     f"`{path}` ({len(got)} lines): no room left in this request; "
                     f'read_file(path="{path}")'
                 )
                 continue
             k = floor
-        text = page(path, k)
+        if start > 1 and span is not None:
+            text = span(path, start, k) + (
+                f"\n[lines 1–{start - 1}: licence header, comments and imports, not shown;"
+                f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
+            )
+        else:
+            text = page(path, k)
         # a page the tool itself cut (smaller pages for a small context window) already
         # says where to continue: one notice per cut
         if k == cap and above and "\n[cut at line " not in text:
@@ -566,12 +618,12 @@ def openings_section(
                 else ""
             )
             text += (
-                f"\n[opening only: lines 1–{k} of {len(got)}; lines {r.start_line}–"
+                f"\n[opening only: lines {start}–{k} of {len(got)}; lines {r.start_line}–"
                 f"{r.end_line} are shown above{more}]"
             )
         elif k < len(got) and "\n[cut at line " not in text:
             text += (
-                f"\n[opening only: lines 1–{k} of {len(got)}; continue with "
+                f"\n[opening only: lines {start}–{k} of {len(got)}; continue with "
                 f'read_file(path="{path}", start_line={k + 1})]'
             )
         pages.append(text)
@@ -649,7 +701,7 @@ def build_record_data(d: RecordData) -> str:
     head = [x for x in (notes, ranges, finds, hits) if x]
     used = sum(_size(x) + 2 for x in head)
     openings = openings_section(
-        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown
+        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown, d.span
     )
     parts = [*head]
     if openings:
