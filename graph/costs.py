@@ -21,31 +21,10 @@ from rich.table import Table
 
 from drafter.model import Usage
 
-
-@dataclass(frozen=True)
-class Price:
-    """US dollars per million tokens."""
-
-    input: float
-    output: float
-    cache_write: float
-    cache_read: float
-
-
-def _family(inp: float, out: float) -> Price:
-    # Anthropic's published pattern: cache writes (5 min) cost 1.25x input, reads 0.1x.
-    return Price(inp, out, inp * 1.25, inp * 0.1)
-
-
-#: List prices by model family.  An estimate for the analyst's budget, matched by
-#: prefix; unknown models are priced as the most expensive family so a budget errs on
-#: the side of stopping early.
-PRICES: dict[str, Price] = {
-    "claude-haiku": _family(1.0, 5.0),
-    "claude-sonnet": _family(3.0, 15.0),
-    "claude-opus": _family(5.0, 25.0),
-}
-FALLBACK_PRICE = _family(15.0, 75.0)
+# the price table lives in the core, where evals reads it too
+from drafter.prices import FALLBACK_PRICE as FALLBACK_PRICE
+from drafter.prices import PRICES as PRICES
+from drafter.prices import Price as Price
 
 
 def price_for(model: str) -> Price:
