@@ -136,3 +136,20 @@ def test_the_account_request_carries_record_summaries_not_whole_records() -> Non
     assert "(and 3 more witnesses)" in text and 'a.py: "x = 3"' in text
     assert len(text) < 2 * len(long)  # two 2,000-character paragraphs, clipped
     assert any(len(ln) == PARAGRAPH_CHARS for ln in text.splitlines())
+
+
+def test_a_universal_statement_without_a_witnessed_call_is_flagged() -> None:
+    from drafter.model import Paragraph, Record, Witness, WitnessBlock
+    from graph.universal import PREFIX, universal_flag
+
+    claim = Paragraph(text="Every tool call reaches the policy engine through the message bus.")
+    declared = WitnessBlock(witness=Witness(quote="class MessageBus:", path="bus.ts"))
+    called = WitnessBlock(witness=Witness(quote="await this.engine.check(call)", path="s.ts"))
+    bare = Record(id="RT-RTE-a", label="a", blocks=[claim, declared])
+    flag = universal_flag(bare)
+    assert flag is not None and flag.text.startswith(PREFIX) and "Every tool call" in flag.text
+    assert universal_flag(bare.model_copy(update={"blocks": [claim, declared, called]})) is None
+    plain = Paragraph(text="The scheduler sends one request to the engine.")
+    assert universal_flag(bare.model_copy(update={"blocks": [plain, declared]})) is None
+    # flagged once, however often the record is verified again
+    assert universal_flag(bare.model_copy(update={"flags": [flag]})) is None

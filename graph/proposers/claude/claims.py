@@ -27,13 +27,13 @@ from retrieval.survey import Finding, Survey
 from retrieval.survey.model import Category
 
 #: Promises shown to the planner at most.
-MAX_PROMISES = 18
+MAX_PROMISES = 14
 #: Documentation files scanned for promises at most (README first, then shallowest).
 MAX_DOC_FILES = 12
 #: Characters of one promise's text shown.
-PROMISE_CHARS = 220
+PROMISE_CHARS = 180
 #: State findings (stores, structures) shown at most.
-MAX_STATE = 12
+MAX_STATE = 8
 
 #: The kinds of promise code can bear out or contradict, with the words that mark them.
 CHECKABLE: dict[str, re.Pattern[str]] = {
