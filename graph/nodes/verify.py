@@ -85,7 +85,7 @@ def verify(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
             rec = rec.model_copy(update={"flags": [*rec.flags, flag]})
         # a model's universal statements are the ones asserted one read short; the
         # offline rules state only what their recipes traced
-        if item_id not in pending and ctx.config.generator != "offline":
+        if item_id not in pending and getattr(ctx.config, "generator", "offline") != "offline":
             universal = universal_flag(rec)
             if universal is not None:
                 rec = rec.model_copy(update={"flags": [*rec.flags, universal]})
