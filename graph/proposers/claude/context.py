@@ -467,7 +467,7 @@ def ranges_section(
     return out, shown
 
 
-_COMMENT = ("#", "//", "/*", "*", "--", "<!--", '"""', "'''")
+_COMMENT = ("#", "//", "/*", "*", "--", "<!--")
 #: Lines that open an import or a module declaration, in the usual languages.
 _IMPORT = re.compile(
     r"^(import\b|from\s+\S+\s+import\b|export\s+(\*|\{[^}]*\}|type\s+\{)[^;]*\bfrom\b"
