@@ -31,11 +31,12 @@ LEAD_HINTS = {
     "BAP": (
         "Consumer: who acts on it (a model, the interpreter, a scorer) … Channel: how it"
         " gets there (system prompt, user message, tool description, import, exec,"
-        " selection by score) … Force: binding (code that runs or is imported),"
-        " directive (an instruction a model is asked to follow), selective (a score or"
-        " check that decides what is kept or chosen) or advisory (context shown, nothing"
-        " obeys it) … Horizon: this call, this run, or persistent (read back by later"
-        " runs or written into the system's own code) …"
+        " selection by score) … Force: executable (code that runs or is imported),"
+        " instruction (text a model is asked to follow; its effect is probabilistic),"
+        " selective (a fixed predicate or score decides what is kept, chosen or rerun) or"
+        " advisory (in-context guidance nothing enforces), with what decides it …"
+        " Horizon: a single call, one attempt or run, or later invocations while what"
+        " carries it persists (a file, an archive, the system's own code) …"
     ),
 }
 assert set(LEAD_HINTS) == set(LEAD_LABELS)
