@@ -17,7 +17,9 @@ from graph.proposers.claude.prompts import data_block
 from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
 from retrieval.survey import Survey
 
-README_LINES = 120
+#: Lines of the README the planner opens with; its checkable promises further down are
+#: listed with the documented promises (graph.proposers.claude.claims).
+README_LINES = 80
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 
