@@ -27,7 +27,9 @@ _repo_arg = click.argument("repo", type=click.Path(file_okay=False))
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
 _data_opt = click.option("--data-dir", default=None, help="Data dir (default: the user's).")
 _url_opt = click.option(
+    "--chroma",
     "--chroma-url",
+    "chroma_url",
     default=None,
     help="Use the Chroma server at http://HOST:PORT instead of the embedded store "
     "(default: $DRAFTER_CHROMA_URL).",
