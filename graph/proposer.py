@@ -75,7 +75,9 @@ class PlanItem(BaseModel):
     rationale: str = Field(default="", description="Why this record matters, one sentence.")
     facts: list[str] = Field(
         default_factory=list,
-        description="IDs of survey findings it builds on, exactly as the survey gives them.",
+        description="IDs of survey findings it builds on, exactly as the survey gives them, "
+        "or locations at the revision written path:first-last (lines you read, or a "
+        "promise's line).",
     )
     notes: list[ReadingNote] = Field(
         default_factory=list,

@@ -19,6 +19,7 @@ from graph.jsontypes import JsonDict
 from graph.nodes.common import record_from_state, record_to_state
 from graph.proposer import Miss
 from graph.state import DraftState
+from graph.universal import universal_flag
 from graph.witness_policy import drop_unverified
 
 
@@ -61,6 +62,12 @@ def verify(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
         elif not rec.witnesses and not rec.flags_of(FlagKind.no_verified_witness):
             flag = Flag(kind=FlagKind.no_witness, text="no witness given")
             rec = rec.model_copy(update={"flags": [*rec.flags, flag]})
+        # a model's universal statements are the ones asserted one read short; the
+        # offline rules state only what their recipes traced
+        if item_id not in pending and getattr(ctx.config, "generator", "offline") != "offline":
+            universal = universal_flag(rec)
+            if universal is not None:
+                rec = rec.model_copy(update={"flags": [*rec.flags, universal]})
         drafts[item_id] = record_to_state(rec)
     update: JsonDict = {"drafts": drafts, "pending": pending}
     if pending:
