@@ -45,9 +45,10 @@ from graph.proposer import (
 )
 from graph.proposers.claude.claims import promises_section, state_section
 from graph.proposers.claude.client import (
-    ModelUnavailable,
+    AnthropicTransport,
+    RequestRefused,
     RetryPolicy,
-    call_with_retries,
+    Transport,
     make_client,
 )
 from graph.proposers.claude.context import (
@@ -113,10 +114,19 @@ class ClaudeProposer(ProposerBase):
         budgets: ToolBudgets | None = None,
         price: costs.PriceSpec = "table",
         window: WindowSizes | None = None,
+        transport: Transport | None = None,
+        provider: str = "anthropic",
     ):
         self.model = model
-        self.client = client or make_client(api_key, http_client=http_client, timeout=timeout)
         self.retry = retry or RetryPolicy()
+        #: Where the loop's requests go (graph.proposers.providers.transport); by default the
+        #: Anthropic SDK's client.
+        self.transport: Transport = transport or AnthropicTransport(
+            client or make_client(api_key, http_client=http_client, timeout=timeout),
+            self.retry,
+        )
+        if provider != "anthropic":
+            self.name = provider  # the draft's generator names who drafted it
         #: What a call costs (graph.pricing); None: no known price, cost left unknown.
         self.price = price
         #: A smaller context window (graph.context_window): output limits and tool pages
@@ -409,13 +419,9 @@ class ClaudeProposer(ProposerBase):
         window) rejects this item rather than the run: resuming would only send it
         again.  Against Claude a 400 is drafter's own bug and still stops the run."""
         try:
-            return call_with_retries(
-                lambda: self.client.messages.create(**request),
-                self.retry,
-                url=str(self.client.base_url),
-            )
-        except ModelUnavailable as exc:
-            if self.window is None or not isinstance(exc.__cause__, anthropic.BadRequestError):
+            return self.transport.send(request)
+        except RequestRefused as exc:
+            if self.window is None:
                 raise
             raise ProposalRejected(
                 f"the endpoint refused the request ({str(exc).splitlines()[0][:300]}); is "
