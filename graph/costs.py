@@ -24,35 +24,29 @@ from drafter.model import Usage
 
 @dataclass(frozen=True)
 class Price:
-    """US dollars per million tokens."""
+    """US dollars per million tokens, and where the figures were read (shown with every
+    estimate; not part of a price's identity)."""
 
     input: float
     output: float
     cache_write: float
     cache_read: float
+    source: str = field(default="", compare=False)
+
+    def per_million(self) -> str:
+        """The four prices on one line, as an estimate shows them."""
+        return (
+            f"${self.input:g} in / ${self.output:g} out / ${self.cache_write:g} cache write / "
+            f"${self.cache_read:g} cache read per million tokens"
+        )
 
 
-def _family(inp: float, out: float) -> Price:
-    # Anthropic's published pattern: cache writes (5 min) cost 1.25x input, reads 0.1x.
-    return Price(inp, out, inp * 1.25, inp * 0.1)
+def price_for(model: str) -> Price | None:
+    """The list price of exactly this model ID (graph.price_table), else None: a model
+    drafter has no published price for is never priced by a name that looks alike."""
+    from graph.price_table import PRICES
 
-
-#: List prices by model family.  An estimate for the analyst's budget, matched by
-#: prefix; unknown models are priced as the most expensive family so a budget errs on
-#: the side of stopping early.
-PRICES: dict[str, Price] = {
-    "claude-haiku": _family(1.0, 5.0),
-    "claude-sonnet": _family(3.0, 15.0),
-    "claude-opus": _family(5.0, 25.0),
-}
-FALLBACK_PRICE = _family(15.0, 75.0)
-
-
-def price_for(model: str) -> Price:
-    for prefix, price in PRICES.items():
-        if model.startswith(prefix):
-            return price
-    return FALLBACK_PRICE
+    return PRICES.get(model)
 
 
 #: How a call is priced: a :class:`Price`, None (no known price: the cost stays

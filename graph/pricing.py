@@ -7,8 +7,9 @@ must not invent a dollar figure for it.  A model is priced when
 - ``--price-in`` and ``--price-out`` are given (USD per million tokens; they win over
   the table).  Cache writes and reads are then charged at the input price: a discount
   the analyst did not state is not assumed;
-- or its name is a Claude model: the family table of :data:`graph.costs.PRICES`, and
-  an unlisted ``claude*`` name the dear fallback (a budget errs on stopping early).
+- or its name is exactly a model ID of :data:`graph.price_table.PRICES` (the
+  provider's published prices, each row with its source).  No prefix is matched: a
+  ``claude-*`` name that is not in the table is as unpriced as a local model.
 
 Anything else has no price (``None``): its estimate is in tokens only, its usage table
 shows no cost, and ``--max-cost`` is refused (``--max-tokens-total`` caps it instead).
@@ -18,20 +19,17 @@ from __future__ import annotations
 
 import math
 
-from graph.costs import FALLBACK_PRICE, PRICES, Price
+from graph.costs import Price, price_for
 
 
 def table_price(model: str) -> Price | None:
-    """The list price of a Claude model name, else None (no price is known)."""
-    for prefix, price in PRICES.items():
-        if model.startswith(prefix):
-            return price
-    return FALLBACK_PRICE if model.startswith("claude") else None
+    """The list price of exactly this model ID, else None (no price is known)."""
+    return price_for(model)
 
 
 def given_price(price_in: float, price_out: float) -> Price:
     """The analyst's prices; cache tokens at the input price (no assumed discount)."""
-    return Price(price_in, price_out, price_in, price_in)
+    return Price(price_in, price_out, price_in, price_in, source="--price-in/--price-out")
 
 
 def resolve_price(
