@@ -488,14 +488,27 @@ def _new_run(
     no_index: bool,
 ) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
-    from graph.run import new_thread_id
+    from drafter.repository import location_of
+    from graph.run import new_thread_id, record_request
 
+    thread = new_thread_id(rev)
+    # before the thread ID is shown: a run killed at any moment after it resumes to the
+    # same --out and --text
+    request = {
+        "repo": location_of(repo),
+        "rev": rev,
+        "system": system,
+        "out": str(out.absolute()),
+        "text": str(text_out.absolute()) if text_out else None,
+        "settings": config.to_dict(),
+    }
+    record_request(thread, request, root)
     result = _execute(
         console,
         repo,
         rev,
         config,
-        thread_id=new_thread_id(rev),
+        thread_id=thread,
         resume=False,
         data_dir=root,
         chroma_url=chroma_url,
@@ -612,15 +625,29 @@ def _resume(
     chroma_url: str | None,
     no_index: bool,
 ) -> None:
-    """``--resume THREAD``: the stored settings, repository and output path."""
+    """``--resume THREAD``: the stored settings, repository and output paths (the
+    checkpoint's, else the request recorded when the run started).  A run killed before
+    its first step was saved has nothing to continue, so it starts again from that
+    request under the same thread ID (nothing was paid for yet)."""
     from graph.configuration import Configuration
+    from graph.run import recorded_request
     from graph.runner import read_settings
 
-    stored = read_settings(thread, root)
+    asked = recorded_request(thread, root)
+    try:
+        stored = read_settings(thread, root)
+    except BadInput:
+        if not asked.get("settings"):
+            raise
+        console.print(f"drafter: run {thread} saved no step before it stopped; starting it again")
+        stored = {}
+    fresh = not stored
+    stored = stored or asked
     config = Configuration.from_dict(stored.get("settings") or {})
-    out = out or (Path(stored["out"]) if stored.get("out") else None)
+    out = out or _recorded_path(stored.get("out") or asked.get("out"))
     if out is None:
         raise BadInput("--out is required (the run did not record where to write)")
+    text_out = text_out or _recorded_path(asked.get("text"))
     if config.generator == "offline":
         console.print("drafter: resuming an offline run")
     result = _execute(
@@ -629,14 +656,19 @@ def _resume(
         stored.get("rev", rev),
         config,
         thread_id=thread,
-        resume=True,
+        resume=not fresh,
         data_dir=root,
         chroma_url=chroma_url,
         use_index=not no_index,
-        system=None,
+        system=stored.get("system"),
+        out=out,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
+
+
+def _recorded_path(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str) and value else None
 
 
 def _print_estimate(

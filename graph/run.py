@@ -73,3 +73,31 @@ def stored_values(
             "to resume; start the draft again"
         )
     return values
+
+
+def request_path(thread_id: str, data_dir: Path | None = None) -> Path:
+    """What the command asked for (repository, revision, settings, --out, --text),
+    written beside the checkpoint before the thread ID is shown."""
+    return checkpoint_path(thread_id, data_dir).with_suffix(".request.json")
+
+
+def record_request(thread_id: str, request: JsonDict, data_dir: Path | None = None) -> None:
+    """Keep the run's request, so ``--resume`` of a run killed before its first step was
+    saved can start it again, and writes where the first command said."""
+    import json
+
+    from drafter.reportio import atomic_write_text
+
+    atomic_write_text(request_path(thread_id, data_dir), json.dumps(request, indent=1) + "\n")
+
+
+def recorded_request(thread_id: str, data_dir: Path | None = None) -> JsonDict:
+    """The run's recorded request; empty for a run from before requests were kept (or a
+    record that is not readable: the checkpoint then decides alone)."""
+    import json
+
+    try:
+        got = json.loads(request_path(thread_id, data_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return got if isinstance(got, dict) else {}
