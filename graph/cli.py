@@ -231,11 +231,6 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     usage = summarize(result.usage)
     if usage:
         console.print(usage_table(usage))
-    meta = report.meta
-    if meta is not None and meta.missing:
-        console.print("[yellow]partial draft; missing:[/]")
-        for m in meta.missing:
-            console.print(f"  - {markup_safe(m, keep_newlines=False)}")
     console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if text_out is not None:
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
@@ -258,21 +253,20 @@ def coverage_summary(report: Report) -> str:
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
-    """Witnesses per section, and exit 1 for a partial Claude draft (item 7 of the
-    model path's contract; the offline path keeps its own exit rules, except that a
-    record ID cited but not drafted fails it too: ``drafter verify`` would)."""
+    """Witnesses per section, and exit 1 for a partial draft, offline or with a model:
+    the one list of gaps (graph.outcome.problems) is what the message shows and what
+    the exit says, so "partial draft" never ends in exit 0."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
-    if config.generator == "offline":
-        gaps = [str(d) for d in report.dangling()]
-    else:
-        gaps = problems(report)
+    gaps = problems(report)
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
-            console.print(f"  - {markup_safe(g)}", soft_wrap=True)
+            console.print(f"  - {markup_safe(g, keep_newlines=False)}", soft_wrap=True)
+        if len(gaps) > 20:
+            console.print(f"  … and {len(gaps) - 20} more (the draft's meta.missing lists them)")
         raise click.exceptions.Exit(1)
 
 
@@ -630,14 +624,17 @@ def _resume(
     its first step was saved has nothing to continue, so it starts again from that
     request under the same thread ID (nothing was paid for yet)."""
     from graph.configuration import Configuration
-    from graph.run import recorded_request
+    from graph.run import NothingSaved, recorded_request
     from graph.runner import read_settings
 
     asked = recorded_request(thread, root)
     try:
         stored = read_settings(thread, root)
-    except BadInput:
-        if not asked.get("settings"):
+    except NothingSaved:
+        # a draft already written means the run got further than its checkpoint says
+        # (a damaged file): never start it over on top of that draft
+        written = _recorded_path(asked.get("out"))
+        if not asked.get("settings") or written is None or written.exists():
             raise
         console.print(f"drafter: run {thread} saved no step before it stopped; starting it again")
         stored = {}

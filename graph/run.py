@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from langgraph.graph import StateGraph
 
 
+class NothingSaved(BadInput):
+    """The run has no step on disk (killed before its first checkpoint, or before its
+    checkpoint file was made): a damaged checkpoint is a plain :class:`BadInput`."""
+
+
 def new_thread_id(rev: str = "") -> str:
     return f"draft-{secrets.token_hex(4)}"
 
@@ -45,7 +50,7 @@ def existing_checkpoint(thread_id: str, data_dir: Path | None = None) -> Path:
     """The checkpoint of a run to resume; a run that never started is bad input."""
     path = checkpoint_path(thread_id, data_dir)
     if not path.exists():
-        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
+        raise NothingSaved(f"no run {thread_id!r} to resume (looked for {path})")
     return path
 
 
@@ -68,7 +73,7 @@ def stored_values(
             where=str(path),
         ) from None
     if not values:
-        raise BadInput(
+        raise NothingSaved(
             f"run {thread_id!r} stopped before its first step was saved: there is nothing "
             "to resume; start the draft again"
         )
