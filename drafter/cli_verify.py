@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput
 from drafter.sanitize import json_safe, visible
 from drafter.text import clip
@@ -171,6 +172,7 @@ def _summary_table(s: VerifySummary) -> Table:
     help="For an epistemic REPORT: the runtime report it builds on; every RT- ID it cites "
     "must be a record of that report.",
 )
+@cli_options.data_dir_env
 def verify_cmd(
     report: Path,
     repo: str | None,

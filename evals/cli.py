@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput, DrafterError
 from evals.choices import (
     BACKEND_NAMES,
@@ -138,6 +139,7 @@ REPO and REV default to what the draft records."""
     type=click.Path(file_okay=False, path_type=Path),
     help="Where suite runs are saved (default: the data dir's evals/).",
 )
+@cli_options.data_dir_env
 def eval_cmd(
     gold: Path | None,
     draft: Path | None,

@@ -701,6 +701,7 @@ def _print_estimate(
     help="Folder for the sample repository, draft and report (default: data dir/demo).",
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
+@cli_options.data_dir_env
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     """The main job on the shipped sample, offline: index, survey, draft, verify, render;
     then the epistemic draft built on that runtime draft."""

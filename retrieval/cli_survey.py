@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from drafter import cli_options
 from drafter.sanitize import json_safe, markup_safe, one_line, plain
 from retrieval.categories import CATEGORIES
 
@@ -30,6 +31,7 @@ from retrieval.categories import CATEGORIES
     type=click.Choice(list(CATEGORIES)),
     help="Show only these categories (repeatable).",
 )
+@cli_options.data_dir_env
 def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
     """Survey REPO at REV: entry points, model calls, tools, effects, writes, prompts, gates."""
     from rich.table import Table

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
 
@@ -73,6 +74,7 @@ FORMATS = ("text", "markdown", "json")
     default=None,
     help="Export format (default from the file suffix, else text).",
 )
+@cli_options.data_dir_env
 def review_cmd(
     draft: Path,
     repo: Path,
