@@ -41,16 +41,17 @@ def cache_path(snapshot: Snapshot, cache_dir: Path) -> Path:
     return cache_dir / f"{snapshot.sha}-{ident}-{code_fingerprint()}.json"
 
 
-def cached_survey(snapshot: Snapshot, cache_dir: Path | None) -> Survey:
-    """The survey of ``snapshot``, from ``cache_dir`` when a matching one is there."""
+def cached_survey(snapshot: Snapshot, cache_dir: Path | None, progress: bool = False) -> Survey:
+    """The survey of ``snapshot``, from ``cache_dir`` when a matching one is there
+    (``progress``: a bar on stderr while a survey is made)."""
     if cache_dir is None:
-        return run_survey(snapshot)
+        return run_survey(snapshot, progress=progress)
     path = cache_path(snapshot, cache_dir)
     try:
         return Survey.model_validate_json(path.read_bytes())
     except (OSError, ValueError):
         pass
-    survey = run_survey(snapshot)
+    survey = run_survey(snapshot, progress=progress)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
