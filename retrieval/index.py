@@ -54,7 +54,7 @@ from retrieval.chunking import (
     head_chunks,
     text_cost,
 )
-from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed, model_key
+from retrieval.embeddings import DIM, MiniLMEmbeddingFunction, embed_steps, model_key
 from retrieval.index_progress import IndexProgress
 from retrieval.index_stats import IndexStats
 from retrieval.roles import LEXICAL_HEAD_BYTES, RoleMap, Treatment, classify_revision
@@ -62,8 +62,10 @@ from retrieval.roles import LEXICAL_HEAD_BYTES, RoleMap, Treatment, classify_rev
 if TYPE_CHECKING:  # built on first search (numpy, scipy): imported where it is built
     from retrieval.lexical import Lexical
 
-BATCH = 64
-#: Texts per model call inside a batch: a stop request waits for one step at most.
+#: Chunks per stored batch: the model sees them sorted by length across the batch, so a
+#: larger batch pads less (word pieces fed per real one: 1.15 at 64, 1.07 at 256).
+BATCH = 256
+#: Texts per model pass inside a batch: a stop request waits for one pass at most.
 EMBED_STEP = 16
 _PAGE = 2000
 #: seconds a process waits for another one holding the embed cache
@@ -486,15 +488,15 @@ class Index:
         }
         order = list(need)
         try:
-            for i in range(0, len(order), EMBED_STEP):
-                if stop is not None and stop.is_set():
-                    return None
-                step = order[i : i + EMBED_STEP]
-                fresh = dict(zip(step, embed([need[k][0] for k in step]), strict=True))
+            for idx, vectors in embed_steps([need[k][0] for k in order], EMBED_STEP):
+                step = [order[j] for j in idx]
+                fresh = dict(zip(step, vectors, strict=True))
                 self.cache.put(fresh)
                 cached.update(fresh)
                 stats.embedded += len(step)
                 stats.embedded_ids.extend(need[k][1] for k in step)
+                if stop is not None and stop.is_set() and len(cached) < len(set(keys)):
+                    return None
         finally:
             stats.t_embed += time.perf_counter() - t
         stats.reused += len(batch) - len(need)

@@ -186,14 +186,14 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
     idx = make_index(batch_size=2)
     real = Index._store_batch
     calls = {"n": 0}
-    real_embed = index_module.embed
+    real_embed = index_module.embed_steps
     embeds = {"n": 0}
 
-    def failing_embed(texts):  # type: ignore[no-untyped-def]
+    def failing_embed(texts, step):  # type: ignore[no-untyped-def]
         if embeds["n"] == 2:
             raise RuntimeError("injected crash while embedding")
         embeds["n"] += 1
-        return real_embed(texts)
+        return real_embed(texts, step)
 
     def failing(self, col, batch, vectors, stats):  # type: ignore[no-untyped-def]
         if calls["n"] == 2:
@@ -201,7 +201,7 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
         calls["n"] += 1
         real(self, col, batch, vectors, stats)
 
-    monkeypatch.setattr(index_module, "embed", failing_embed)
+    monkeypatch.setattr(index_module, "embed_steps", failing_embed)
     monkeypatch.setattr(Index, "_store_batch", failing)
     with Snapshot(repo) as snap:
         # crash 1: while embedding the third batch; each batch is stored as it is
@@ -211,7 +211,7 @@ def test_crash_mid_index_then_rerun_has_no_duplicates_and_no_gaps(
         assert idx.collection(snap) is None  # not marked complete
         assert len(stored(idx, snap)) == 4
         # crash 2: storing fails at once, after the third batch was embedded and cached
-        monkeypatch.setattr(index_module, "embed", real_embed)
+        monkeypatch.setattr(index_module, "embed_steps", real_embed)
         with pytest.raises(RuntimeError, match="two stored batches"):
             idx.ensure(snap, progress=False)
         assert idx.collection(snap) is None

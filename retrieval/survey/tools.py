@@ -62,7 +62,13 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
 
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
     hits: list[Hit] = []
-    defined = {d.name for d in pf.defs} | set(pf.imports) | repo_functions
+    # the file's own names, and the repository's looked up in place: a union copied the
+    # repository-wide set once per file
+    local = {d.name for d in pf.defs} | set(pf.imports)
+
+    def defined(name: str) -> bool:
+        return name in local or name in repo_functions
+
     for c in pf.calls:
         found = _dispatch_call(c)
         if found is not None:
@@ -98,10 +104,7 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         if any(a <= dct.start_line and dct.end_line <= b for a, b in schema_spans):
             continue
         vals = [v for v in dct.extra.get("callable_values", "").split(",") if v]
-        if (
-            len(vals) >= 2
-            and sum(1 for v in vals if v.split(".")[-1] in defined or v in defined) >= 2
-        ):
+        if len(vals) >= 2 and sum(1 for v in vals if defined(v.split(".")[-1]) or defined(v)) >= 2:
             hits.append(
                 Hit(
                     category=Category.TOOL_DISPATCH,

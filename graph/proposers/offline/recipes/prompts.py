@@ -98,71 +98,116 @@ def _model_nodes(ix: SurveyIndex) -> set[str]:
     return {f.node for f in ix.category(Category.MODEL_CALL) if f.kind != "client"}
 
 
-def _returns_value(ix: SurveyIndex, node: str, text_of: TextOf | None) -> bool:
-    """Whether a function hands a value back (``return prompt``): only then can the text
-    it builds reach a model through its caller."""
-    fn = ix.survey.call_graph.functions.get(node)
-    text = text_of(fn.path) if fn is not None and text_of is not None else None
-    if fn is None or not isinstance(text, str):
+class PromptReach:
+    """Answers "is this instruction text sent to a model?" for every prompt of one plan.
+
+    Built once per plan: the files that may name a module-level text (own and supporting
+    code), their lines, each file's functions by start line and an identifier-to-files
+    index are computed once, and each function's "reaches a model" answer is memoised, so
+    the test costs about the size of the repository in all rather than once per prompt.
+    """
+
+    def __init__(self, ix: SurveyIndex, text_of: TextOf | None):
+        self.ix = ix
+        self.text_of = text_of
+        self.models = _model_nodes(ix)
+        self._reach: dict[str, bool] = {}
+        self._lines: dict[str, list[str] | None] = {}
+        self._functions: dict[str, list[tuple[int, int, str]]] = {}
+        for fn in ix.survey.call_graph.functions.values():
+            if not fn.symbol.startswith("<"):
+                self._functions.setdefault(fn.path, []).append((fn.start_line, fn.end_line, fn.id))
+        self._paths = sorted(
+            path for path in self._functions if path.endswith(".py") and path_class(path) < 2
+        )
+        self._words: dict[str, list[str]] | None = None
+
+    def lines(self, path: str) -> list[str] | None:
+        """The lines of ``path`` (None when its text cannot be had), read once."""
+        if path not in self._lines:
+            text = self.text_of(path) if self.text_of is not None else None
+            self._lines[path] = text.splitlines() if isinstance(text, str) else None
+        return self._lines[path]
+
+    def enclosing(self, path: str, line: int) -> str | None:
+        """The innermost function of ``path`` holding ``line`` (None at module level)."""
+        best: tuple[int, str] | None = None
+        for start, end, fid in self._functions.get(path, []):
+            if start <= line <= end and (best is None or start > best[0]):
+                best = (start, fid)
+        return best[1] if best else None
+
+    def returns_value(self, node: str) -> bool:
+        """Whether a function hands a value back (``return prompt``): only then can the
+        text it builds reach a model through its caller."""
+        fn = self.ix.survey.call_graph.functions.get(node)
+        lines = self.lines(fn.path) if fn is not None else None
+        if fn is None or lines is None:
+            return False
+        body = lines[fn.start_line - 1 : fn.end_line]
+        return any(re.match(r"\s*return\s+[^\s#]", line) for line in body)
+
+    def _node_reaches(self, node: str) -> bool:
+        if node not in self._reach:
+            self._reach[node] = node in self.models or any(
+                n in self.models for n in self.ix.reachable(node)
+            )
+        return self._reach[node]
+
+    def reaches(self, node: str) -> bool:
+        """``node`` reaches a model call, or it returns a value and a caller of it does
+        (the text built in ``get_prompt()`` is sent by the function that calls it and then
+        the model).  A function that only writes the text out (a script to a file) is not
+        followed to its callers: what they reach is not where the text goes."""
+        nodes = [node]
+        if self.returns_value(node):
+            nodes += sorted(self.ix.callers.get(node, set()))
+        return any(self._node_reaches(n) for n in nodes)
+
+    def _naming(self, name: str) -> list[str]:
+        """The candidate files whose text holds ``name``: by the identifier index for a
+        plain identifier, by a substring scan otherwise."""
+        if re.fullmatch(r"\w+", name):
+            if self._words is None:
+                self._words = {}
+                for path in self._paths:
+                    lines = self.lines(path)
+                    if lines is not None:
+                        for w in set(re.findall(r"\w+", "\n".join(lines))):
+                            self._words.setdefault(w, []).append(path)
+            return self._words.get(name, [])
+        return [p for p in self._paths if name in "\n".join(self.lines(p) or [])]
+
+    def sent(self, f: Finding) -> bool:
+        """Whether an instruction string is text the code sends to a model: the function
+        it is built in (or that function's caller) reaches a model call, or, for a
+        module-level text, a function that names it does.  A shell script or a Dockerfile
+        kept in a constant is shipped text too, but no model reads it: it is not a prompt.
+        A repository that calls no model itself hands its texts to an outside agent: all
+        count."""
+        if not self.models or f.kind != "instruction_string":
+            return True
+        if not f.node.split("::", 1)[-1].startswith("<"):
+            return self.reaches(f.node)
+        name = str(f.detail.get("name") or "")
+        if not name or self.text_of is None:
+            return True
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        bounds = str(f.detail.get("string_lines", "")).split("-")
+        own = range(int(bounds[0]), int(bounds[-1]) + 1) if bounds[0].isdigit() else range(0)
+        for path in self._naming(name):
+            for n, line in enumerate(self.lines(path) or [], 1):
+                if (path == f.path and n in own) or not word.search(line):
+                    continue
+                node = self.enclosing(path, n)
+                if node is not None and self.reaches(node):
+                    return True
         return False
-    body = text.splitlines()[fn.start_line - 1 : fn.end_line]
-    return any(re.match(r"\s*return\s+[^\s#]", line) for line in body)
-
-
-def _reaches(ix: SurveyIndex, node: str, targets: set[str], text_of: TextOf | None) -> bool:
-    """``node`` reaches a model call, or it returns a value and a caller of it does (the
-    text built in ``get_prompt()`` is sent by the function that calls it and then the
-    model).  A function that only writes the text out (a script to a file) is not
-    followed to its callers: what they reach is not where the text goes."""
-    nodes = [node]
-    if _returns_value(ix, node, text_of):
-        nodes += sorted(ix.callers.get(node, set()))
-    return any(n in targets or targets & set(ix.reachable(n)) for n in nodes)
-
-
-def _enclosing(ix: SurveyIndex, path: str, line: int) -> str | None:
-    """The innermost function of ``path`` holding ``line`` (None at module level)."""
-    best: tuple[int, str] | None = None
-    for fn in ix.survey.call_graph.functions.values():
-        if fn.path == path and not fn.symbol.startswith("<") and fn.start_line <= line:
-            if line <= fn.end_line and (best is None or fn.start_line > best[0]):
-                best = (fn.start_line, fn.id)
-    return best[1] if best else None
 
 
 def sent_to_model(ix: SurveyIndex, f: Finding, text_of: TextOf | None) -> bool:
-    """Whether an instruction string is text the code sends to a model: the function it
-    is built in (or that function's caller) reaches a model call, or, for a module-level
-    text, a function that names it does.  A shell script or a Dockerfile kept in a
-    constant is shipped text too, but no model reads it: it is not a prompt.  A
-    repository that calls no model itself hands its texts to an outside agent: all count."""
-    models = _model_nodes(ix)
-    if not models or f.kind != "instruction_string":
-        return True
-    if not f.node.split("::", 1)[-1].startswith("<"):
-        return _reaches(ix, f.node, models, text_of)
-    name = str(f.detail.get("name") or "")
-    if not name or text_of is None:
-        return True
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    lines = str(f.detail.get("string_lines", "")).split("-")
-    own = range(int(lines[0]), int(lines[-1]) + 1) if lines[0].isdigit() else range(0)
-    paths = {
-        fn.path
-        for fn in ix.survey.call_graph.functions.values()
-        if fn.path.endswith(".py") and path_class(fn.path) < 2
-    }
-    for path in sorted(paths):
-        text = text_of(path)
-        if not isinstance(text, str) or name not in text:
-            continue
-        for n, line in enumerate(text.splitlines(), 1):
-            if (path == f.path and n in own) or not word.search(line):
-                continue
-            node = _enclosing(ix, path, n)
-            if node is not None and _reaches(ix, node, models, text_of):
-                return True
-    return False
+    """Whether one instruction string is sent to a model (see :class:`PromptReach`)."""
+    return PromptReach(ix, text_of).sent(f)
 
 
 def _chars(ix: SurveyIndex, groups: dict[str, list[Finding]], keys: list[str]) -> int:
@@ -193,7 +238,8 @@ class Prompts:
     def plan(self, st: PlanState) -> list[PlanItem]:
         groups = prompt_groups(st.ix)
         # only text the code sends to a model is a prompt
-        groups = {k: v for k, v in groups.items() if sent_to_model(st.ix, v[0], st.text_of)}
+        reach = PromptReach(st.ix, st.text_of)
+        groups = {k: v for k, v in groups.items() if reach.sent(v[0])}
         families = prompt_families(st.ix, groups)
         # own code first, then the families holding the most instruction text
         ranked = sorted(
