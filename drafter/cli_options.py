@@ -148,3 +148,12 @@ def endpoint(f: _F) -> _F:
     for option in (context_window, max_tokens_total, price_out, price_in):
         f = option(f)
     return f
+
+
+#: Go on with two inputs of different systems or revisions (drafter.provenance), warned.
+allow_mismatch = click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="Go on (warned on stderr) when the inputs record different systems or revisions; "
+    "refused otherwise (exit 2).",
+)

@@ -139,6 +139,7 @@ REPO and REV default to what the draft records."""
     type=click.Path(file_okay=False, path_type=Path),
     help="Where suite runs are saved (default: the data dir's evals/).",
 )
+@cli_options.allow_mismatch
 @cli_options.data_dir_env
 def eval_cmd(
     gold: Path | None,
@@ -156,6 +157,7 @@ def eval_cmd(
     labels_file: Path | None,
     suite_file: Path | None,
     results: Path | None,
+    allow_mismatch: bool = False,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
     if suite_file is not None:
@@ -178,6 +180,9 @@ def eval_cmd(
             check_output_path(target)
     console = _console(as_json)
     gold_report, draft_report, labels = _load_pair(gold, draft, labels_file)
+    from drafter.provenance import enforce, mismatch
+
+    enforce(mismatch(("gold", gold_report), ("draft", draft_report)), allow_mismatch)
     repo, rev = source_of(draft_report, repo, rev, str(draft))
     card = _score(
         gold_report,

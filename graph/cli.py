@@ -359,6 +359,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
     ),
+    cli_options.allow_mismatch,
 ]
 
 
@@ -416,6 +417,7 @@ def draft_cmd(
     report_type: str = "runtime",
     runtime_path: Path | None = None,
     store_path: Path | None = None,
+    allow_mismatch: bool = False,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
@@ -442,6 +444,7 @@ def draft_cmd(
             resume_thread=epi_resume,
             budgets={"record": record_tools, "account": account_tools},
             estimate_only=estimate_only,
+            allow_mismatch=allow_mismatch,
         )
         return
     if resume_thread:
