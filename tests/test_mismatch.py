@@ -77,3 +77,20 @@ def test_revision_stated_in_an_account_counts_and_unknown_decides_nothing() -> N
     assert mismatch(("gold", gold), ("draft", None), pinned=OTHER[:7]) is None  # a prefix
     found = mismatch(("gold", gold), ("draft", None), pinned="d88fdd6")
     assert found is not None and "d88fdd6" in found.line()
+
+
+def test_verify_of_a_report_text_reads_the_revision_its_account_states(
+    sample: SampleRepo, drafts, tmp_path: Path, capsys
+) -> None:
+    from drafter.reportio import load_report, save_report
+
+    own, _ = drafts
+    report = load_report(own)
+    report.source = None
+    stated = f"SRC-1 is the repository tinkerbot at revision {sample.sha}."
+    report.account[0].blocks.insert(0, Paragraph(text=stated))
+    text = tmp_path / "gold.txt"
+    save_report(report, text, "text")
+    code = main(["verify", str(text), "--repo", str(sample.path)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
