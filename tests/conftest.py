@@ -43,10 +43,20 @@ def _isolated_env(
         monkeypatch.delenv("DRAFTER_CHROMA_URL", raising=False)
 
 
+#: Set by .ci/run: there the shared gold reports must be present, and a test that needs
+#: them fails rather than skips.
+REQUIRE_SHARED = os.environ.get("DRAFTER_REQUIRE_SHARED") == "1"
+
+
 @pytest.fixture(scope="session")
 def gold_dir() -> Path:
+    """The shared gold reports (every test that reads ../shared asks for this fixture):
+    skipped with that reason on a fresh clone that has no ../shared beside it."""
     if not GOLD_DIR.is_dir():
-        pytest.fail(f"shared gold reports missing at {GOLD_DIR}")
+        why = f"shared gold reports missing at {GOLD_DIR} (../shared is not beside the checkout)"
+        if REQUIRE_SHARED:
+            pytest.fail(why)
+        pytest.skip(why)
     return GOLD_DIR
 
 
