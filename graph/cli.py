@@ -182,8 +182,14 @@ def _execute(
     from graph.proposers import factory
 
     build = factory.build_proposer
+    from graph.interrupt import ctrl_c_stops
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
+    last = f"drafter: stopped; continue with: drafter draft --resume {thread_id}"
     try:
-        with bar.progress:
+        with ctrl_c_stops(say, last), bar.progress:
             return run_draft(
                 repo,
                 rev,
