@@ -141,7 +141,13 @@ def run_draft(
         else:
             inputs = _fresh_inputs(repo, rev, config, tid, system, out)
         resources = Resources(
-            repo=str(repo), rev=rev, data_dir=data_dir, chroma_url=chroma_url, use_index=use_index
+            repo=str(repo),
+            rev=rev,
+            data_dir=data_dir,
+            chroma_url=chroma_url,
+            use_index=use_index,
+            # an offline draft depends only on the revision and the options
+            stable_search=config.generator == "offline",
         )
         proposer = proposer_factory(config, resources)
         journal = CallJournal(journal_path(tid, data_dir))
