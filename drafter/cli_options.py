@@ -39,7 +39,12 @@ model = click.option(
 
 #: How many verify-and-repair rounds a draft gets.
 repair_rounds = click.option(
-    "--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True
+    "--repair-rounds",
+    type=int,
+    default=defaults.REPAIR_ROUNDS,
+    show_default=True,
+    help="Rounds in which records with witnesses that did not verify are sent back to the "
+    "drafter with the nearest real lines (0: drop such witnesses at once).",
 )
 
 #: Draft without the Chroma index.

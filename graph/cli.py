@@ -100,6 +100,12 @@ class _RunProgress:
         self.done = 0
         self.total: int | None = None
 
+    def seed(self, done: int, total: int) -> None:
+        """A resumed run's records: the plan and the drafts its checkpoint holds (the
+        plan node, which would say the total, does not run again)."""
+        self.progress.update(self.task, description="drafting records", total=total, completed=done)
+        self.total, self.done = total, done
+
     def _say(self, stage: str, force: bool = False) -> None:
         if not self.lines:
             return
@@ -157,12 +163,15 @@ def _execute(
     system: str | None,
     out: Path | None = None,
     estimate_first: bool = False,
+    records: tuple[int, int] | None = None,
 ) -> RunResult:
     from graph.runner import run_draft
 
     verb = "resuming" if resume else "run"
     console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
     bar = _RunProgress(console)
+    if records is not None:
+        bar.seed(*records)
     # The resume hint is printed once the run has a checkpoint (the first step's update
     # arrives after it is on disk), never before: a run killed while it loads its
     # libraries has nothing to resume, and the hint must not say otherwise.
@@ -324,7 +333,13 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
     ),
     cli_options.repair_rounds,
-    click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True),
+    click.option(
+        "--concurrency",
+        type=int,
+        default=defaults.CONCURRENCY,
+        show_default=True,
+        help="Records drafted at the same time (with a model: conversations in flight).",
+    ),
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
@@ -668,9 +683,19 @@ def _resume(
         use_index=not no_index,
         system=stored.get("system"),
         out=out,
+        records=_records_so_far(stored),
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
+
+
+def _records_so_far(stored: JsonDict) -> tuple[int, int] | None:
+    """(records drafted, records planned) of a stored run, None before its plan."""
+    items = (stored.get("plan") or {}).get("items") or []
+    if not items:
+        return None
+    drafts = stored.get("drafts") or {}
+    return sum(1 for i in items if i.get("id") in drafts), len(items)
 
 
 def _recorded_path(value: object) -> Path | None:

@@ -93,6 +93,8 @@ def review_cmd(
     from tui.session import ReviewSession
 
     batch = accept_verified or decisions_file is not None or export_path is not None
+    if not draft.exists():  # said before anything else: a typo is the likelier mistake
+        raise BadInput(f"{draft}: file does not exist")
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
