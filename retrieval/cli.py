@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from retrieval.index_stats import IndexStats
     from retrieval.search import Hit
 
-_repo_arg = click.argument("repo", type=click.Path(file_okay=False))
+_repo_arg = click.argument("repo")  # checked by Snapshot, worded as for draft
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
 _data_opt = cli_options.data_dir
 _url_opt = click.option(

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @click.command("survey")
-@click.argument("repo", type=click.Path(file_okay=False))
+@click.argument("repo")
 @click.option(
     "--rev", default="HEAD", show_default=True, help="Revision to survey (branch, tag or SHA)."
 )

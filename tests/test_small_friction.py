@@ -66,3 +66,18 @@ def test_a_resumed_run_counts_its_records_from_the_plan(sample: SampleRepo, tmp_
     counts = re.findall(r"drafting records (\d+)/(\S+)", r.stdout)
     assert counts and all(total != "?" for _, total in counts), r.stdout
     assert int(counts[-1][0]) == int(counts[-1][1])  # ends at the plan's size
+
+
+@pytest.mark.parametrize("command", ["survey", "index", "search"])
+def test_survey_and_draft_word_a_bad_repository_alike(command: str, tmp_path: Path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    extra = ["q"] if command == "search" else []
+    assert main([command, str(afile), *extra]) == 2
+    got = capsys.readouterr().err
+    assert main(["draft", str(afile), "--out", str(tmp_path / "d.json")]) == 2
+    assert (
+        got
+        == capsys.readouterr().err
+        == f"drafter: error: repository '{afile}' is not a directory\n"
+    )
