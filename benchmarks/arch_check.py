@@ -26,7 +26,7 @@ from pathlib import Path
 #: Top-level packages of the project (the ones ``pyproject.toml`` ships).
 PACKAGES = ("drafter", "retrieval", "graph", "tui", "evals", "prompts")
 #: Source kept as data, not project code (the sample repository's files).
-EXCLUDED = ("drafter/sample/files/",)
+EXCLUDED = ("drafter/sample/files/", "drafter/sample/files_ts/")
 MAX_FUNCTION_LINES = 80
 MAX_ANY_IN_GRAPH = 80
 _ANY_WORD = re.compile(r"(?<![\w])Any(?![\w])")

@@ -12,6 +12,18 @@ of ``benchmarks/loso.py`` (links, "gold record is covered", "draft record covers
 the two tables can be read side by side.
 
     .venv/bin/python benchmarks/label_agreement.py [--gold-dir DIR]
+
+It first runs the judged eval (:mod:`evals.judge`) over every labelled pair: those of
+``tests/data/eval_labels/`` (witnesses from their saved locations) and the analysts'
+shared pairs of ``../shared/labels/`` (witnesses verified at the revision in the bare
+mirror under ``--mirrors``), and prints, judge and mechanical tier side by side, link
+precision and recall and "gold record is covered" agreement against the labels, with
+the calls and cost of each pair (cached answers cost nothing; their cost when asked is
+shown).  Without ANTHROPIC_API_KEY only cached answers are used, and a pair with an
+uncached request is reported as not judged.  ``--estimate`` prints what judging each
+pair would take and sends nothing.
+
+    .venv/bin/python benchmarks/label_agreement.py --judge-only [--only NAME ...] [--why]
 """
 
 from __future__ import annotations
@@ -59,10 +71,24 @@ def agreement(name: str, gold_dir: Path, data: Path = DATA) -> tuple[Agreement, 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="benchmarks/label_agreement.py")
     ap.add_argument("--gold-dir", type=Path, default=None)
+    ap.add_argument("--shared", type=Path, default=None, help="shared labels folder")
+    ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    ap.add_argument("--only", nargs="*", default=None, help="pair names to judge")
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--estimate", action="store_true")
+    ap.add_argument("--why", action="store_true", help="print every disagreement")
+    ap.add_argument("--judge-only", action="store_true")
+    ap.add_argument("--workers", type=int, default=4, help="pairs judged at once")
     a = ap.parse_args(argv)
+    import judged
     from loso import default_gold_dir
 
     gold_dir = a.gold_dir or default_gold_dir()
+    shared = a.shared or gold_dir.parent / "labels"
+    judged.report(DATA, shared, gold_dir, a.mirrors, a.only, a.model, a.estimate, a.why, a.workers)
+    if a.judge_only:
+        return 0
+    print()
     names = sorted(
         p.name.removesuffix(".labels.json") for p in (DATA / "second").glob("*.labels.json")
     )

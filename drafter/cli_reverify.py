@@ -122,14 +122,14 @@ def detail_table(res: ReverifyResult) -> Table:
 @click.option(
     "--store",
     "store_path",
-    type=click.Path(path_type=Path),
+    type=str,
     default=None,
     help="Decision store to carry decisions in (default: the draft's own store; a draft "
     "path means that draft's own store).",
 )
 @cli_options.data_dir_env
 def reverify_cmd(
-    draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: Path | None
+    draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: str | None
 ) -> None:
     """Re-anchor every witness of DRAFT at --rev: unchanged, moved or stale."""
     from drafter.console import out_console

@@ -226,7 +226,7 @@ def verify_cmd(
         if as_json:
             payload = {
                 "report": str(report),
-                "repository": snap.identity,
+                "repository": snap.name,
                 "revision": snap.sha,
                 "summary": summary.to_dict(),
                 "dangling_ids": [

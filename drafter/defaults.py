@@ -31,6 +31,12 @@ RECORD_TOOL_CALLS = 12
 REPAIR_TOOL_CALLS = 6
 ACCOUNT_TOOL_CALLS = 10
 
+#: A current Claude model that the installed anthropic SDK lists and does not mark
+#: deprecated (anthropic._data.DEPRECATED_MODELS); a mid-tier model because a draft
+#: makes dozens of calls and a judged eval one per reference record.  ``--model`` or
+#: $DRAFTER_MODEL override it.
+MODEL = "claude-sonnet-5-5"
+
 #: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
 #: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
 #: cap the run stops cleanly with a partial draft that lists what is missing.

@@ -17,7 +17,7 @@ Empty record sections are written the way the format writes them: "Evidenced
 absences" keeps the format's own "none declared in this member", other sections keep
 only their title.
 
-Core module: it reads the decision store and the report model, nothing else.
+Core module: it reads the decision states and the report model, nothing else.
 """
 
 from __future__ import annotations
@@ -39,14 +39,16 @@ from drafter.model import (
     Table,
     WitnessBlock,
 )
-from drafter.review_store import (
+from drafter.review_edits import field_value
+from drafter.review_fold import (
     DecisionSource,
     Mark,
     RecordState,
-    ReviewStore,
-    field_value,
+    resolve_conflicts,
+    reviewed_record,
     witness_key,
 )
+from drafter.review_store import ReviewStore
 from drafter.text import clip, collapse
 
 #: The format's line for an "Evidenced absences" section with no records.
@@ -276,11 +278,20 @@ def review_annotations(
     return "\n\n".join(paras) if paras else None
 
 
-def reviewed_report(store: ReviewStore, report: Report) -> Report:
+def reviewed_report(store: ReviewStore, report: Report, resolve: str | None = None) -> Report:
+    """The export of the review in ``store``: :func:`build_export` over its states,
+    once every conflict between analysts is settled (by a lead's decision or by
+    ``resolve``, see :func:`~drafter.review_fold.resolve_conflicts`); an unsettled
+    conflict is refused."""
+    states = resolve_conflicts(store.states(report.records), resolve, store.analyst)
+    return build_export(report, states)
+
+
+def build_export(report: Report, states: dict[str, RecordState]) -> Report:
     """The export of a review: accepted records (edits applied, rejected witnesses
     removed), the account without sentences about records not accepted, and the
-    analyst's decisions as annotations."""
-    states = store.states(report.records)
+    analyst's decisions as annotations.  The one builder of an accepted report: the
+    CLI's and the app's exports and the epistemic draft's runtime input all use it."""
     accepted = {rid for rid, st in states.items() if st.mark == Mark.accepted}
     not_accepted = {r.id for r in report.records} - accepted
     # IDs of this report's own kind that name no record of it: dangling already
@@ -294,7 +305,7 @@ def reviewed_report(store: ReviewStore, report: Report) -> Report:
         for r in s.records:
             if r.id not in accepted:
                 continue
-            new_r, found = rewrite_mentions(store.reviewed_record(r, states[r.id]), labels)
+            new_r, found = rewrite_mentions(reviewed_record(r, states[r.id]), labels)
             if found:
                 rewritten[r.id] = found
             if new_r.part_of in labels:

@@ -1,53 +1,92 @@
-"""The durable store of an analyst's review decisions.
+"""The durable store of review decisions: what the app, the batch CLI, redraft and
+reverify write through, whatever backend keeps the rows.
 
-Why SQLite with WAL and ``synchronous=FULL``: a decision is an analyst's judgement and
-must survive a ``kill -9`` the instant after the key was pressed.  Every decision is one
-committed row; with FULL synchronous mode the commit returns only after the WAL is on
-disk, so whatever the screen showed as decided is there when the store is reopened.
+Why an event log and not a table of current states: undo needs history, a draft that
+is regenerated needs to know what was decided about the *old* content of a record, and
+two analysts who disagree must both be kept.  Rows are appended and only ever marked
+undone; the current state is :func:`~drafter.review_fold.fold` over them.
 
-Why an event log and not a table of current states: undo needs history, and a draft
-that is regenerated needs to know what was decided about the *old* content of a record.
-Rows are appended and only ever marked undone; the current state is a fold over them.
+Where the rows live is a :class:`~drafter.review_log.DecisionLog` chosen by the
+store's locator (:mod:`drafter.store_locator`): an SQLite file, or a Postgres
+database a team shares.  Every decision names its analyst (:func:`analyst_name`).
 
-Keys: every row names the record ID and a hash of the record's *content* (label,
-part-of and blocks, without the verifier's verdicts, which change on re-verification
-without the analyst's text changing).  When a regenerated draft keeps a record's
-content, its decisions carry over; when the content changed, the record shows as
-"changed since review" until it is decided again.  Witness decisions are keyed by a
-hash of the witness (path, quote, line range), so they follow the quote, not its
-position.
+A server that goes away mid-review: a store opened with ``keep_offline`` (the review
+app) keeps each decision in a local :class:`~drafter.review_outbox.Outbox` and shows
+it as made; :meth:`ReviewStore.poll` sends them when the server is back.  Commands
+without a screen are not given that: they say so in one line and exit 2.
 
-This module is core: it imports nothing from ``tui``; the TUI, the batch CLI and the
-tests all write through the same :class:`ReviewStore`.
+This module is core: it imports nothing from ``tui``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import dataclasses
+import getpass
 import os
-import sqlite3
+import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from drafter.errors import BadInput
-from drafter.model import Bullet, Paragraph, Record, RecordSection, Report, Witness, WitnessBlock
-from drafter.sqlite_open import first_open
+from drafter.model import Record
+from drafter.review_edits import (
+    LABEL_FIELD,
+    PART_OF_FIELD,
+    apply_edit,
+    editable_fields,
+    field_value,
+)
+from drafter.review_fold import (
+    IDLE_CAP,
+    RECORD_ACTIONS,
+    WITNESS_ACTIONS,
+    Action,
+    DecisionRow,
+    DecisionSource,
+    Mark,
+    Progress,
+    RecordState,
+    fold_all,
+    progress_of,
+    record_hash,
+    reviewed_record,
+    witness_key,
+)
+from drafter.review_log import DecisionLog, StoreUnavailable
+from drafter.review_outbox import Outbox, outbox_path
+from drafter.store_locator import is_server, split_server
 
-STORE_SCHEMA = 1
+__all__ = [
+    "IDLE_CAP",
+    "LABEL_FIELD",
+    "PART_OF_FIELD",
+    "RECORD_ACTIONS",
+    "WITNESS_ACTIONS",
+    "Action",
+    "DecisionRow",
+    "DecisionSource",
+    "Mark",
+    "Progress",
+    "RecordState",
+    "ReviewStore",
+    "analyst_name",
+    "apply_edit",
+    "editable_fields",
+    "field_value",
+    "open_log",
+    "record_hash",
+    "witness_key",
+]
 
-#: Seconds of inactivity after which time stops counting as review time.
-IDLE_CAP = 300.0
-
-#: Seconds a writer waits for another process holding the store before giving up with
-#: a one-line error (exit 2) that names the store; $DRAFTER_LOCK_WAIT overrides it.
+#: Seconds a writer waits for another process holding an SQLite store before giving
+#: up with a one-line error (exit 2) that names the store; $DRAFTER_LOCK_WAIT overrides.
 LOCK_WAIT_SECONDS = 10.0
 ENV_LOCK_WAIT = "DRAFTER_LOCK_WAIT"
+#: Who is deciding, when --analyst is not given (else the OS user).
+ENV_ANALYST = "DRAFTER_ANALYST"
 
 
 def _lock_wait_default() -> float:
@@ -58,226 +97,33 @@ def _lock_wait_default() -> float:
         raise BadInput(f"${ENV_LOCK_WAIT} must be a number of seconds, not {raw!r}") from None
 
 
-class Action(StrEnum):
-    """What a decision row does."""
-
-    accept = "accept"
-    reject = "reject"
-    annotate = "annotate"
-    edit = "edit"
-    accept_witness = "accept_witness"
-    reject_witness = "reject_witness"
-
-
-class DecisionSource(StrEnum):
-    """Who made a decision: the analyst, or a batch rule applied for them.
-
-    Why: ``--accept-verified`` used to be told apart by its note's wording; code that
-    must treat a batch acceptance differently (the export leaves its note out) reads
-    this instead."""
-
-    analyst = "analyst"
-    accept_verified = "accept_verified"
-
-
-class Mark(StrEnum):
-    """A record's review status as the reviewer sees it."""
-
-    pending = "pending"
-    accepted = "accepted"
-    rejected = "rejected"
-    changed = "changed"  # decided before, but the record's content changed since
-
-
-RECORD_ACTIONS = (Action.accept, Action.reject)
-WITNESS_ACTIONS = (Action.accept_witness, Action.reject_witness)
-
-
-def _canonical(obj: object) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def witness_key(w: Witness) -> str:
-    """A short stable hash of a witness's content (not its verification)."""
-    lines = [w.lines.start, w.lines.end] if w.lines else None
-    return hashlib.sha256(_canonical([w.path, w.quote, lines])).hexdigest()[:16]
-
-
-def record_hash(r: Record) -> str:
-    """A stable hash of what the analyst reviews: ID, label, part-of and blocks.
-
-    Witness verdicts and machine flags are left out: re-running the verifier must not
-    make a reviewed record look changed.
-    """
-    data = r.model_dump(mode="json", exclude={"flags"})
-    for b in data["blocks"]:
-        if b.get("type") == "witness":
-            b["witness"].pop("verification", None)
-    return hashlib.sha256(_canonical(data)).hexdigest()[:16]
-
-
-# -- editable fields ------------------------------------------------------------------
-
-LABEL_FIELD = "Label"
-PART_OF_FIELD = "Part of"
-
-
-def editable_fields(r: Record) -> list[str]:
-    """Fields an analyst can edit in place: label, part-of, named bullets, paragraphs."""
-    out = [LABEL_FIELD, PART_OF_FIELD]
-    out.extend(b.name for b in r.blocks if isinstance(b, Bullet) and b.name is not None)
-    n = sum(1 for b in r.blocks if isinstance(b, Paragraph))
-    out.extend(f"Paragraph {i + 1}" for i in range(n))
-    return list(dict.fromkeys(out))  # first occurrence of each, in order
-
-
-def field_value(r: Record, name: str) -> str:
-    """The current value of an editable field (empty if absent)."""
-    if name == LABEL_FIELD:
-        return r.label
-    if name == PART_OF_FIELD:
-        return r.part_of or ""
-    if name.startswith("Paragraph "):
-        idx = _paragraph_index(name)
-        paras = r.paragraphs
-        return paras[idx] if idx is not None and idx < len(paras) else ""
-    return r.fields.get(name, "")
-
-
-def _paragraph_index(name: str) -> int | None:
+def analyst_name(given: str | None = None) -> str:
+    """``--analyst``, then ``$DRAFTER_ANALYST``, then the OS user."""
+    for raw in (given, os.environ.get(ENV_ANALYST)):
+        if raw and raw.strip():
+            name = raw.strip()
+            if len(name) > 80 or any(not c.isprintable() for c in name):
+                raise BadInput(f"analyst name {name[:40]!r}… must be printable, ≤ 80 characters")
+            return name
     try:
-        return int(name.removeprefix("Paragraph ")) - 1
-    except ValueError:
-        return None
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return f"uid{os.getuid()}"
 
 
-def apply_edit(r: Record, name: str, value: str) -> Record:
-    """A copy of ``r`` with one field replaced; an absent bullet field is appended.
+def open_log(locator: str | os.PathLike[str], *, lock_wait: float | None = None) -> DecisionLog:
+    """The backend a locator names (a server locator must name its store with ``#``)."""
+    raw = str(locator)
+    if is_server(raw):
+        from drafter.review_log_pg import PostgresLog
 
-    Raises BadInput for values the report model refuses (an empty label, a part-of
-    that is not a record ID), so a bad edit is refused when it is made, not at export.
-    """
-    new = r.model_copy(deep=True)
-    try:
-        if name == LABEL_FIELD:
-            return Record.model_validate({**new.model_dump(), "label": value})
-        if name == PART_OF_FIELD:
-            return Record.model_validate({**new.model_dump(), "part_of": value.strip() or None})
-    except ValueError as exc:
-        raise BadInput(f"{r.id}: cannot set {name}: {_first_error(exc)}") from None
-    if name.startswith("Paragraph "):
-        idx = _paragraph_index(name)
-        paras = [i for i, b in enumerate(new.blocks) if isinstance(b, Paragraph)]
-        if idx is None or not 0 <= idx < len(paras):
-            raise BadInput(f"{r.id}: no field {name!r}")
-        new.blocks[paras[idx]] = Paragraph(text=value)
-        return new
-    for i, b in enumerate(new.blocks):
-        if isinstance(b, Bullet) and b.name == name:
-            new.blocks[i] = Bullet(name=name, value=value)
-            return new
-    if not name.strip() or ":" in name:
-        raise BadInput(f"{r.id}: {name!r} is not a field name")
-    # place a new field after the last bullet, else before the first witness
-    at = max((i + 1 for i, b in enumerate(new.blocks) if isinstance(b, Bullet)), default=None)
-    if at is None:
-        at = next(
-            (i for i, b in enumerate(new.blocks) if isinstance(b, WitnessBlock)), len(new.blocks)
-        )
-    new.blocks.insert(at, Bullet(name=name, value=value))
-    return new
+        url, name = split_server(raw)
+        if name is None:
+            raise BadInput("a Postgres store locator needs its store's name (…#NAME)")
+        return PostgresLog(url, name)
+    from drafter.review_log_sqlite import SqliteLog
 
-
-def _first_error(exc: ValueError) -> str:
-    errs = getattr(exc, "errors", None)
-    if callable(errs):
-        try:
-            return str(errs()[0]["msg"])
-        except Exception:  # noqa: BLE001 - fall back to the plain message
-            pass
-    return str(exc).splitlines()[0]
-
-
-# -- state ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionRow:
-    """One stored decision."""
-
-    seq: int
-    ts: float
-    record_id: str
-    record_hash: str
-    action: Action
-    witness: str | None
-    field: str | None
-    text: str | None
-    source: DecisionSource = DecisionSource.analyst
-
-
-@dataclass(slots=True)
-class RecordState:
-    """The fold of every live decision about one record, for its current content."""
-
-    record_id: str
-    record_hash: str
-    mark: Mark = Mark.pending
-    reason: str | None = None
-    #: who made the accept or reject that set ``mark``
-    source: DecisionSource = DecisionSource.analyst
-    #: every note to show, those about an earlier version of the record marked so
-    notes: list[str] = field(default_factory=list)
-    #: the notes written about the record as it is now (what a redraft is sent)
-    current_notes: list[str] = field(default_factory=list)
-    edits: dict[str, str] = field(default_factory=dict)
-    #: witness key -> (accepted?, reason)
-    witnesses: dict[str, tuple[bool, str | None]] = field(default_factory=dict)
-    #: the decision made about an older version of the record, if it changed since
-    previous: Mark | None = None
-
-    @property
-    def decided(self) -> bool:
-        return self.mark in (Mark.accepted, Mark.rejected)
-
-    def witness_decision(self, w: Witness) -> bool | None:
-        got = self.witnesses.get(witness_key(w))
-        return None if got is None else got[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    total: int
-    accepted: int
-    rejected: int
-    changed: int
-    seconds: float
-
-    @property
-    def reviewed(self) -> int:
-        return self.accepted + self.rejected
-
-
-_DDL = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS decisions (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    ts REAL NOT NULL,
-    record_id TEXT NOT NULL,
-    record_hash TEXT NOT NULL,
-    action TEXT NOT NULL,
-    witness TEXT,
-    field TEXT,
-    text TEXT,
-    undone INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS decisions_record ON decisions(record_id);
-CREATE TABLE IF NOT EXISTS sessions (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    started REAL NOT NULL,
-    last_seen REAL NOT NULL
-);
-"""
+    return SqliteLog(raw, lock_wait=_lock_wait_default() if lock_wait is None else lock_wait)
 
 
 class ReviewStore:
@@ -288,155 +134,66 @@ class ReviewStore:
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        locator: str | os.PathLike[str],
         *,
         clock: Callable[[], float] = time.time,
         lock_wait: float | None = None,
+        analyst: str | None = None,
+        lead: bool = False,
+        keep_offline: bool = False,
+        outbox_root: Path | None = None,
     ):
-        self.path = Path(path)
+        self.locator = str(locator)
         self.clock = clock
-        self.lock_wait = _lock_wait_default() if lock_wait is None else lock_wait
-        self._depth = 0  # nesting of transaction()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BadInput(
-                f"cannot create the review store's folder: {exc.strerror}", where=str(self.path)
-            ) from None
-        try:
-            self._db = sqlite3.connect(
-                str(self.path), isolation_level=None, check_same_thread=False,
-                timeout=self.lock_wait,
-            )  # fmt: skip
-            first_open(self._db, self._open_steps, wait=self.lock_wait)
-        except sqlite3.OperationalError as exc:
-            raise self._db_error(exc) from None
-        except sqlite3.DatabaseError as exc:
-            raise BadInput(
-                f"review store is not a usable SQLite file: {exc}", where=str(self.path)
-            ) from None
+        self.analyst = analyst_name(analyst)
+        self.log: DecisionLog = open_log(self.locator, lock_wait=lock_wait)
+        self.where = self.log.where
+        self.path: Path | None = None if is_server(self.locator) else Path(self.locator)
+        #: accepts and rejects made here are a lead's: they settle a conflict
+        self.lead = lead
         self._session: int | None = None
+        self._rows: list[DecisionRow] = []  # the last rows read (shown while offline)
+        self._seen = ""  # the log's fingerprint when they were read
+        self._in_tx = 0
+        # the app polls from a worker thread while its screen decides
+        self._lock = threading.RLock()
+        self.outbox: Outbox | None = None
+        if keep_offline and self.path is None:
+            from drafter.config import data_dir
 
-    def _open_steps(self) -> None:
-        """WAL, full sync, then the schema in one write transaction; run again by
-        :func:`first_open` when another process opening the same fresh store at the
-        same moment makes a step fail at once with "locked"."""
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._write():
-            for stmt in _DDL.split(";"):
-                if stmt.strip():
-                    self._db.execute(stmt)
-            self._migrate()
-            self._check_schema()
-
-    def _db_error(self, exc: sqlite3.Error) -> BadInput:
-        """One line naming the store for an SQLite failure (locked, read-only, corrupt)."""
-        msg = str(exc)
-        if "locked" in msg or "busy" in msg:
-            return BadInput(
-                f"review store is locked by another process (waited {self.lock_wait:g} s); "
-                "try again when it has finished",
-                where=str(self.path),
-            )
-        if "readonly" in msg or "read-only" in msg:
-            return BadInput("review store is read-only", where=str(self.path))
-        if "unable to open" in msg:
-            return BadInput("cannot open the review store", where=str(self.path))
-        return BadInput(f"review store is not usable: {msg}", where=str(self.path))
-
-    def _migrate(self) -> None:
-        """Add the batch key column (idempotent batches) and the decision source to
-        stores made before they existed."""
-        cols = {r[1] for r in self._db.execute("PRAGMA table_info(decisions)")}
-        if "batch_key" not in cols:
-            self._db.execute("ALTER TABLE decisions ADD COLUMN batch_key TEXT")
-        if "source" not in cols:
-            self._db.execute("ALTER TABLE decisions ADD COLUMN source TEXT")
-            # before the column, an --accept-verified acceptance was known by its note
-            self._db.execute(
-                "UPDATE decisions SET source=? WHERE action=? AND text='accept-verified'",
-                (DecisionSource.accept_verified.value, Action.accept.value),
-            )
-        self._db.execute(
-            "CREATE UNIQUE INDEX IF NOT EXISTS decisions_batch_key ON decisions(batch_key)"
-            " WHERE batch_key IS NOT NULL"
-        )
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction: everything inside commits together or not at all.
-
-        ``BEGIN IMMEDIATE`` takes the write lock before anything is read, so two
-        processes running a batch serialise: the second sees what the first wrote.
-        Nested use joins the outer transaction.  A lock SQLite could not get in time
-        is the one-line "locked" error.
-        """
-        try:
-            with self._write():
-                yield
-        except sqlite3.OperationalError as exc:
-            raise self._db_error(exc) from None
-
-    @contextmanager
-    def _write(self) -> Iterator[None]:
-        """:meth:`transaction` with SQLite's own errors, for the opening steps, which
-        retry a lock conflict instead of reporting it."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._db.execute("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            yield
-        except BaseException:
-            self._depth = 0
-            self._rollback()
-            raise
-        self._depth = 0
-        try:
-            self._db.execute("COMMIT")
-        except sqlite3.OperationalError:
-            self._rollback()
-            raise
-
-    def _rollback(self) -> None:
-        try:
-            self._db.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the failure that brought us here already ended the transaction
-
-    def has_batch_key(self, key: str) -> bool:
-        """Was the batch decision with this key stored already (live or undone)?"""
-        row = self._db.execute("SELECT 1 FROM decisions WHERE batch_key=?", (key,)).fetchone()
-        return row is not None
-
-    def _check_schema(self) -> None:
-        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            self._db.execute(
-                "INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(STORE_SCHEMA),)
-            )
-        elif row[0] != str(STORE_SCHEMA):
-            raise BadInput(
-                f"review store schema {row[0]} is not supported (expected {STORE_SCHEMA})",
-                where=str(self.path),
-            )
+            self.outbox = Outbox(outbox_path(self.locator, outbox_root or data_dir()))
+        #: why the store cannot be reached now (None when it can)
+        self.offline: str | None = None
+        if self.outbox is not None and len(self.outbox):
+            self.offline = "decisions from an earlier session are waiting to be sent"
+            self.flush()
 
     # -- lifecycle ----------------------------------------------------------------
 
     def close(self) -> None:
-        self._db.close()
+        self.log.close()
 
     def __enter__(self) -> ReviewStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def _db(self) -> object:
+        """The SQLite connection (tests look at its pragmas)."""
+        return getattr(self.log, "db", None)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction: everything inside commits together or not at all;
+        concurrent transactions on one store run one after the other."""
+        with self.log.transaction():
+            self._in_tx += 1
+            try:
+                yield
+            finally:
+                self._in_tx -= 1
 
     # -- writing ------------------------------------------------------------------
 
@@ -451,19 +208,35 @@ class ReviewStore:
         batch_key: str | None = None,
         source: DecisionSource = DecisionSource.analyst,
     ) -> int:
-        now = self.clock()
+        if self.lead and action in RECORD_ACTIONS and source == DecisionSource.analyst:
+            source = DecisionSource.lead
+        row = DecisionRow(
+            seq=0, ts=self.clock(), record_id=r.id, record_hash=record_hash(r), action=action,
+            witness=witness, field=field_name, text=text, source=source, analyst=self.analyst,
+            uid=uuid.uuid4().hex, batch_key=batch_key,
+        )  # fmt: skip
+        return self.send(row)
+
+    def send(self, row: DecisionRow) -> int:
+        """Store ``row`` (or queue it while the server is away); its sequence number,
+        0 when queued."""
+        with self._lock:
+            return self._send(row)
+
+    def _send(self, row: DecisionRow) -> int:
+        if self.offline is not None and self.outbox is not None and not self._in_tx:
+            self.outbox.add("append", row)
+            return 0
         try:
-            with self.transaction():
-                cur = self._db.execute(
-                    "INSERT INTO decisions(ts, record_id, record_hash, action, witness, field,"
-                    " text, batch_key, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (now, r.id, record_hash(r), action.value, witness, field_name, text,
-                     batch_key, source.value),
-                )  # fmt: skip
-                self.touch()
-        except sqlite3.OperationalError as exc:
-            raise self._db_error(exc) from None
-        return int(cur.lastrowid or 0)
+            seq = self.log.append(row)
+            self.touch()
+        except StoreUnavailable as exc:
+            if self.outbox is None or self._in_tx:
+                raise
+            self.offline = str(exc)
+            self.outbox.add("append", row)
+            return 0
+        return seq
 
     def accept(
         self,
@@ -475,14 +248,21 @@ class ReviewStore:
     ) -> int:
         return self._append(r, Action.accept, text=note, batch_key=batch_key, source=source)
 
-    def reject(self, r: Record, reason: str | None = None, *, batch_key: str | None = None) -> int:
+    def reject(
+        self,
+        r: Record,
+        reason: str | None = None,
+        *,
+        batch_key: str | None = None,
+        source: DecisionSource = DecisionSource.analyst,
+    ) -> int:
         """Reject ``r``; the reason is optional.
 
         A reason is what ``drafter redraft`` sends back to the drafter, so a record
         rejected without one is simply left out (no redraft asked for).
         """
         text = (reason or "").strip() or None
-        return self._append(r, Action.reject, text=text, batch_key=batch_key)
+        return self._append(r, Action.reject, text=text, batch_key=batch_key, source=source)
 
     def annotate(self, r: Record, text: str, *, batch_key: str | None = None) -> int:
         if not text.strip():
@@ -511,166 +291,180 @@ class ReviewStore:
         )
 
     def undo(self) -> DecisionRow | None:
-        """Mark the latest live decision undone and return it (None if nothing to undo)."""
+        """Mark this analyst's latest live decision undone and return it (None if there
+        is nothing to undo).  Decisions of other analysts are theirs to undo."""
+        with self._lock:
+            return self._undo()
+
+    def _undo(self) -> DecisionRow | None:
+        if self.offline is not None and self.outbox is not None:
+            mine = [
+                row
+                for row in self._view()
+                if not row.undone and row.analyst in (self.analyst, None)
+            ]
+            if not mine:
+                return None
+            last = mine[-1]
+            if not self.outbox.drop_append(last.uid):
+                self.outbox.add("undo", last.uid)
+            return last
         with self.transaction():
-            row = self._db.execute(
-                "SELECT seq, ts, record_id, record_hash, action, witness, field, text, source"
-                " FROM decisions WHERE undone=0 ORDER BY seq DESC LIMIT 1"
-            ).fetchone()
+            row = self.log.latest_live(self.analyst)
             if row is None:
                 return None
-            self._db.execute("UPDATE decisions SET undone=1 WHERE seq=?", (row[0],))
+            self.log.mark_undone(row.uid)
             self.touch()
-        return _row(row)
+        return row
+
+    def has_batch_key(self, key: str) -> bool:
+        """Was the batch decision with this key stored already (live or undone)?"""
+        return self.log.has_batch_key(key)
+
+    # -- the server away and back ----------------------------------------------------
+
+    def flush(self) -> bool:
+        """Send what the outbox holds; True when it is empty (and the store reachable)."""
+        if self.outbox is None:
+            return True
+        try:  # reachable?  asked outside the lock: it may wait for the timeout
+            self.log.fingerprint()
+        except StoreUnavailable as exc:
+            self.offline = str(exc)
+            return False
+        with self._lock:
+            return self._flush()
+
+    def _flush(self) -> bool:
+        assert self.outbox is not None
+        try:
+            for _, item in list(self.outbox.ops):
+                if isinstance(item, DecisionRow):
+                    self.log.append(item)  # a uid stored already is not stored again
+                else:
+                    self.log.mark_undone(item)
+        except StoreUnavailable as exc:
+            self.offline = str(exc)
+            return False
+        self.outbox.clear()
+        self.offline = None
+        return True
+
+    def poll(self) -> bool:
+        """Reconnect and send queued decisions if the server was away; True when the
+        decisions changed since they were last read (another analyst decided)."""
+        if self.offline is not None:
+            was = self.offline
+            if not self.flush():
+                return False
+            return bool(was)
+        try:
+            now = self.log.fingerprint()
+        except StoreUnavailable as exc:
+            if self.outbox is None:
+                raise
+            self.offline = str(exc)
+            return True
+        return now != self._seen
 
     # -- view state ----------------------------------------------------------------
 
     def get_setting(self, key: str) -> str | None:
         """A small piece of view state kept with the decisions (e.g. the last record)."""
-        row = self._db.execute("SELECT value FROM meta WHERE key=?", (f"ui.{key}",)).fetchone()
-        return None if row is None else str(row[0])
+        try:
+            return self.log.get_setting(self._setting(key))
+        except StoreUnavailable:
+            if self.outbox is None:
+                raise
+            return None
 
     def set_setting(self, key: str, value: str) -> None:
-        self._db.execute(
-            "INSERT INTO meta(key, value) VALUES (?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-            (f"ui.{key}", value),
-        )
+        try:
+            self.log.set_setting(self._setting(key), value)
+        except StoreUnavailable:
+            if self.outbox is None:
+                raise
+
+    def _setting(self, key: str) -> str:
+        # on a shared server each analyst has their own place in the draft
+        return f"{self.analyst}.{key}" if self.path is None else key
 
     # -- time ---------------------------------------------------------------------
 
     def start_session(self) -> None:
-        now = self.clock()
-        cur = self._db.execute("INSERT INTO sessions(started, last_seen) VALUES (?, ?)", (now, now))
-        self._session = int(cur.lastrowid or 0)
+        try:
+            self._session = self.log.start_session(self.analyst, self.clock())
+        except StoreUnavailable:
+            if self.outbox is None:
+                raise
 
     def touch(self) -> None:
         """Record activity in the current session (counts towards time spent)."""
         if self._session is None:
             return
-        now = self.clock()
-        row = self._db.execute(
-            "SELECT last_seen FROM sessions WHERE id=?", (self._session,)
-        ).fetchone()
-        if row is not None and now - row[0] > IDLE_CAP:
-            # a long idle gap: start a fresh session so the gap is not counted
-            self.start_session()
-            return
-        self._db.execute("UPDATE sessions SET last_seen=? WHERE id=?", (now, self._session))
+        try:
+            if not self.log.touch_session(self._session, self.clock(), IDLE_CAP):
+                # a long idle gap: start a fresh session so the gap is not counted
+                self.start_session()
+        except StoreUnavailable:
+            if self.outbox is None:
+                raise
 
     def seconds_spent(self) -> float:
-        row = self._db.execute(
-            "SELECT COALESCE(SUM(last_seen - started), 0) FROM sessions"
-        ).fetchone()
-        return float(row[0])
+        try:
+            return self.log.seconds_spent()
+        except StoreUnavailable:
+            if self.outbox is None:
+                raise
+            return 0.0
 
     # -- reading ------------------------------------------------------------------
 
+    def _view(self) -> list[DecisionRow]:
+        """Every row, as stored plus as queued while the server is away."""
+        with self._lock:
+            return self._view_locked()
+
+    def _view_locked(self) -> list[DecisionRow]:
+        if self.offline is None:
+            try:
+                seen = self.log.fingerprint()
+                self._rows, self._seen = self.log.read(), seen
+            except StoreUnavailable as exc:
+                if self.outbox is None:
+                    raise
+                self.offline = str(exc)
+        if self.outbox is None or not len(self.outbox):
+            return self._rows
+        undone = {i for o, i in self.outbox.ops if o == "undo"}
+        rows = [r if r.uid not in undone else _undone(r) for r in self._rows]
+        rows += [i for o, i in self.outbox.ops if isinstance(i, DecisionRow)]
+        return rows
+
+    def all_rows(self) -> list[DecisionRow]:
+        """Every row, undone ones too, in the order stored (for copying a store)."""
+        return self.log.read()
+
     def rows(self, record_id: str | None = None) -> list[DecisionRow]:
         """Live (not undone) decisions in the order they were made."""
-        q = (
-            "SELECT seq, ts, record_id, record_hash, action, witness, field, text, source"
-            " FROM decisions WHERE undone=0"
-        )
-        args: tuple[str, ...] = ()
-        if record_id is not None:
-            q += " AND record_id=?"
-            args = (record_id,)
-        return [_row(r) for r in self._db.execute(q + " ORDER BY seq", args)]
+        return [r for r in self._view() if not r.undone and record_id in (None, r.record_id)]
 
     def state(self, r: Record) -> RecordState:
         return self.states([r])[r.id]
 
     def states(self, records: Iterable[Record]) -> dict[str, RecordState]:
         """Current state per record ID, folding live decisions over the record's content."""
-        records = list(records)
-        by_id: dict[str, list[DecisionRow]] = {r.id: [] for r in records}
-        for row in self.rows():
-            if row.record_id in by_id:
-                by_id[row.record_id].append(row)
-        return {r.id: _fold(r, by_id[r.id]) for r in records}
+        return fold_all(records, self._view())
 
     def progress(self, records: Iterable[Record]) -> Progress:
-        states = self.states(records).values()
-        return Progress(
-            total=len(states),
-            accepted=sum(s.mark == Mark.accepted for s in states),
-            rejected=sum(s.mark == Mark.rejected for s in states),
-            changed=sum(s.mark == Mark.changed for s in states),
-            seconds=self.seconds_spent(),
-        )
+        return progress_of(self.states(records).values(), self.seconds_spent())
 
     # -- results ------------------------------------------------------------------
 
     def reviewed_record(self, r: Record, st: RecordState | None = None) -> Record:
         """The record with the analyst's edits applied and rejected witnesses removed."""
-        st = st or self.state(r)
-        out = r
-        for name, value in st.edits.items():
-            out = apply_edit(out, name, value)
-        rejected = {k for k, (ok, _) in st.witnesses.items() if not ok}
-        if rejected:
-            out = out.model_copy(deep=True)
-            out.blocks = [
-                b
-                for b in out.blocks
-                if not (isinstance(b, WitnessBlock) and witness_key(b.witness) in rejected)
-            ]
-        return out
-
-    def accepted_report(self, report: Report) -> Report:
-        """The report with only accepted records (edits applied), sections kept in order."""
-        states = self.states(report.records)
-        new = report.model_copy(deep=True)
-        sections: list[RecordSection] = []
-        for s in report.sections:
-            kept = [
-                self.reviewed_record(r, states[r.id])
-                for r in s.records
-                if states[r.id].mark == Mark.accepted
-            ]
-            if kept or not s.records:
-                sections.append(RecordSection(title=s.title, records=kept, note=s.note))
-            else:
-                sections.append(
-                    RecordSection(title=s.title, records=[], note="none accepted in review")
-                )
-        new.sections = sections
-        return new
+        return reviewed_record(r, st or self.state(r))
 
 
-def _row(t: tuple[Any, ...]) -> DecisionRow:
-    source = DecisionSource(t[8]) if t[8] else DecisionSource.analyst
-    return DecisionRow(int(t[0]), float(t[1]), t[2], t[3], Action(t[4]), t[5], t[6], t[7], source)
-
-
-def _fold(r: Record, rows: list[DecisionRow]) -> RecordState:
-    h = record_hash(r)
-    st = RecordState(record_id=r.id, record_hash=h)
-    current_keys = {witness_key(w) for w in r.witnesses}
-    old_mark: Mark | None = None
-    for row in rows:
-        if row.action in WITNESS_ACTIONS:
-            # witness decisions follow the quote, even across record changes
-            if row.witness in current_keys:
-                st.witnesses[row.witness or ""] = (row.action == Action.accept_witness, row.text)
-            continue
-        if row.record_hash != h:
-            if row.action in RECORD_ACTIONS:
-                old_mark = Mark.accepted if row.action == Action.accept else Mark.rejected
-            elif row.action == Action.annotate and row.text:
-                # notes stay visible, marked as written about an earlier version
-                st.notes.append(f"(earlier version) {row.text}")
-            continue
-        if row.action == Action.accept:
-            st.mark, st.reason, st.source = Mark.accepted, row.text, row.source
-        elif row.action == Action.reject:
-            st.mark, st.reason, st.source = Mark.rejected, row.text, row.source
-        elif row.action == Action.annotate and row.text:
-            st.notes.append(row.text)
-            st.current_notes.append(row.text)
-        elif row.action == Action.edit and row.field:
-            st.edits[row.field] = row.text or ""
-    if st.mark == Mark.pending and old_mark is not None:
-        st.mark, st.previous = Mark.changed, old_mark
-    return st
+def _undone(r: DecisionRow) -> DecisionRow:
+    return dataclasses.replace(r, undone=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from drafter.errors import NotAFile, PathMissing, RepoError, UnknownRevision
+from drafter.repo_name import shown_name
 
 # Settings that keep git from running anything configured by the analysed repository.
 _SAFE_GIT = [
@@ -176,7 +177,8 @@ class Snapshot:
 
     @property
     def identity(self) -> str:
-        """A stable name for the repository: its origin URL if any, else its folder name."""
+        """A stable key for the repository: its origin URL if any, else its folder name.
+        Caches and index collections are keyed on it; reports show :attr:`name`."""
         r = _git(self.git_dir, "config", "--get", "remote.origin.url")
         url = r.stdout.decode().strip() if r.returncode == 0 else ""
         m = re.search(r"github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$", url)
@@ -187,6 +189,13 @@ class Snapshot:
         gd = Path(self.git_dir)
         base = gd.parent if gd.name == ".git" else gd
         return base.name.removesuffix(".git")
+
+    @property
+    def name(self) -> str:
+        """The repository as a report names it (``drafter.repo_name``): ``identity``
+        unless that is a generic folder name such as ``repo``.  Never a storage key:
+        caches and indexes stay keyed on ``identity``."""
+        return shown_name(self.identity, self.git_dir)
 
     # -- tree -------------------------------------------------------------------
 

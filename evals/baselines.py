@@ -102,7 +102,7 @@ def entry_point_draft(snapshot: Snapshot) -> Report:
                 ],
             )
         )
-    return _report("entry-point baseline", records, snapshot.sha, snapshot.identity)
+    return _report("entry-point baseline", records, snapshot.sha, snapshot.name)
 
 
 def _text_files(snapshot: Snapshot) -> list[str]:
@@ -147,4 +147,4 @@ def random_witness_draft(draft: Report, snapshot: Snapshot, seed: int = SEED) ->
                 ],
             )
         )
-    return _report("random-witness baseline", records, snapshot.sha, snapshot.identity)
+    return _report("random-witness baseline", records, snapshot.sha, snapshot.name)

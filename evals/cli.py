@@ -17,6 +17,8 @@ from evals.choices import (
     DEFAULT_METHOD,
     DEFAULT_THRESHOLD,
     HELD_OUT,
+    JUDGE_AGREEMENT,
+    MECHANICAL_AGREEMENT,
     METHODS,
     ONE_TO_ONE_THRESHOLD,
     RULE_THRESHOLD,
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from drafter.model import Report
+    from evals.judge.cli import JudgeOptions
     from evals.labels import LabelSet
     from evals.scorecard import Scorecard
 
@@ -76,6 +79,18 @@ offline drafts the eval calls more gold records covered than analysts do (ADAS:
 0.60 against 0.53 in sample, 0.73 held out).  Witness line R counts exact
 overlaps; equiv R counts gold witnesses quoted only in a copy of the file (same
 name, or a copy by content).
+
+--judge: for each gold record the mechanical score shortlists up to 8 draft
+records and a model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, --model) says which
+cover it, with a reason; P/R and witness figures then follow the judged links,
+beside the mechanical ones.  At most one call per gold record; the estimate is
+printed first (--estimate: only that), --max-cost / --max-tokens-total cap it,
+answers are cached by request content (a rerun of an unchanged pair calls
+nothing) and saved as a label file beside --out (X.judgements.json).  --labels
+FILE alone (no --gold/--draft) scores the pair from a label file's links.
+Agreement with analysts on five labelled pairs: judge {JUDGE_AGREEMENT};
+mechanical {MECHANICAL_AGREEMENT}.  Without --judge the scorecard says it is the
+mechanical tier.
 
 REPO and REV default to what the draft records."""
 
@@ -133,6 +148,24 @@ REPO and REV default to what the draft records."""
     help="Hand labels for this draft (tests/data/eval_labels/*.labels.json): also report "
     "the alignment's precision and recall against them.",
 )
+@click.option("--judge", "judge", is_flag=True, help="Let a model judge the links (see above).")
+@click.option("--model", "judge_model", help="The judge's model (default $DRAFTER_MODEL).")
+@click.option(
+    "--estimate",
+    "estimate_only",
+    is_flag=True,
+    help="With --judge: print the estimate, send nothing.",
+)
+@click.option(
+    "--max-cost", type=click.FloatRange(min=0), default=None, help="With --judge: USD cap."
+)
+@click.option(
+    "--max-tokens-total", type=click.IntRange(min=1), default=None, help="With --judge: token cap."
+)
+@click.option("--price-in", type=float, default=None, help="With --judge: USD per M input tokens.")
+@click.option(
+    "--price-out", type=float, default=None, help="With --judge: USD per M output tokens."
+)
 @click.option("--suite", "suite_file", type=click.Path(path_type=Path), help="Run a suite (TOML).")
 @click.option(
     "--results",
@@ -155,22 +188,31 @@ def eval_cmd(
     pairs: bool,
     baselines: bool,
     labels_file: Path | None,
+    judge: bool,
+    judge_model: str | None,
+    estimate_only: bool,
+    max_cost: float | None,
+    max_tokens_total: int | None,
+    price_in: float | None,
+    price_out: float | None,
     suite_file: Path | None,
     results: Path | None,
     allow_mismatch: bool = False,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
+    opts = _judge_options(
+        judge, judge_model, estimate_only, max_cost, max_tokens_total, price_in, price_out
+    )
     if suite_file is not None:
-        if any(x is not None for x in (gold, draft, repo, rev, html_out, json_out, labels_file)):
+        given = (gold, draft, repo, rev, html_out, json_out, labels_file, opts)
+        if any(x is not None for x in given):
             raise BadInput(
-                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/--labels"
+                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/"
+                "--labels/--judge"
             )
         _run_suite(suite_file, results, as_json, threshold, similarity, method)
         return
-    missing = [n for n, v in (("--gold", gold), ("--draft", draft)) if v is None]
-    if missing:
-        raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
-    assert gold is not None and draft is not None
+    gold, draft, labels_alone = _labels_alone(labels_file, gold, draft, judge)
     from drafter.reportio import check_output_path
     from evals.gold import source_of
     from evals.labels import check_alignment, predicted_links
@@ -184,6 +226,12 @@ def eval_cmd(
 
     enforce(mismatch(("gold", gold_report), ("draft", draft_report)), allow_mismatch)
     repo, rev = source_of(draft_report, repo, rev, str(draft))
+    if opts is not None and estimate_only:
+        from evals.judge.cli import located_pair, print_estimate
+
+        sim, name = similarity or "embed", opts.model_name()
+        print_estimate(located_pair(gold_report, draft_report, repo, rev, sim, name), opts)
+        return
     card = _score(
         gold_report,
         draft_report,
@@ -195,9 +243,96 @@ def eval_cmd(
         baselines=baselines,
         names=(str(gold), str(draft)),
     )
+    card = _rescore(
+        card,
+        gold_report,
+        draft_report,
+        (repo, rev),
+        labels,
+        similarity,
+        json_out,
+        opts,
+        labels_alone,
+    )
     if labels is not None:
         card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
     _emit(card, console, as_json=as_json, pairs=pairs, json_out=json_out, html_out=html_out)
+
+
+def _judge_options(
+    judge: bool,
+    model: str | None,
+    estimate_only: bool,
+    max_cost: float | None,
+    max_tokens_total: int | None,
+    price_in: float | None,
+    price_out: float | None,
+) -> JudgeOptions | None:
+    """The --judge options, checked now (a bad price or cap before the long part)."""
+    given = (model, max_cost, max_tokens_total, price_in, price_out)
+    if not judge:
+        if estimate_only or any(v is not None for v in given):
+            raise BadInput(
+                "--model/--estimate/--max-cost/--max-tokens-total/--price-* go with --judge"
+            )
+        return None
+    from evals.judge.cli import JudgeOptions
+
+    opts = JudgeOptions(model, estimate_only, max_cost, max_tokens_total, price_in, price_out)
+    opts.caps()
+    return opts
+
+
+def _labels_alone(
+    labels_file: Path | None, gold: Path | None, draft: Path | None, judge: bool
+) -> tuple[Path, Path, bool]:
+    """GOLD and DRAFT, from the label file when it is given alone (no --gold/--draft)."""
+    alone = labels_file is not None and gold is None and draft is None and not judge
+    if alone:
+        assert labels_file is not None
+        from evals.judge.cli import label_pair_paths
+        from evals.labels import load_labels
+
+        gold, draft = label_pair_paths(load_labels(labels_file), None)
+    missing = [n for n, v in (("--gold", gold), ("--draft", draft)) if v is None]
+    if missing:
+        raise BadInput(f"missing {', '.join(missing)} (or give --suite FILE)")
+    assert gold is not None and draft is not None
+    return gold, draft, alone
+
+
+def _rescore(
+    card: Scorecard,
+    gold_report: Report,
+    draft_report: Report,
+    where: tuple[str, str],
+    labels: LabelSet | None,
+    similarity: str | None,
+    json_out: Path | None,
+    opts: JudgeOptions | None,
+    labels_alone: bool,
+) -> Scorecard:
+    """The card re-scored by the judge (``opts``) or from the labels alone, with its
+    tier said; with labels and a judge, the mechanical tier's label check is kept."""
+    if opts is None and not labels_alone:
+        from evals.judge.tier import mechanical_note
+
+        card.tier = {"tier": "mechanical", "note": mechanical_note()}
+        return card
+    from evals.judge.cli import from_labels, judged, located_pair
+    from evals.labels import check_alignment, predicted_links
+
+    sim = similarity or "embed"
+    model = opts.model_name() if opts else "labels"
+    pair = located_pair(gold_report, draft_report, where[0], where[1], sim, model)
+    if opts is None:
+        assert labels is not None
+        return from_labels(card, pair, labels, sim)
+    new = judged(card, pair, opts, similarity=sim, out=json_out)
+    if labels is not None and new.tier is not None:
+        mech = check_alignment(labels, predicted_links(card.alignment)).to_dict()
+        new.tier["mechanical_label_check"] = mech
+    return new
 
 
 def _load_pair(
@@ -285,10 +420,30 @@ def _emit(
         click.echo(card_json, nl=False)
     else:
         card.render(console, pairs=pairs)
+        _render_tier(card, console)
         if tables is not None:
             console.print(tables)
         if html_out is not None:
             console.print(f"HTML: {html_out}")
+
+
+def _render_tier(card: Scorecard, console: Console) -> None:
+    """Which tier made the links: the judge's table and reasons, or one line."""
+    tier = card.tier or {}
+    if tier.get("tier") == "judged":
+        from evals.judge.tier import render_judged
+
+        console.print(render_judged(card, tier))
+    elif tier.get("tier") == "mechanical":
+        console.print(tier["note"], style="dim", markup=False, highlight=False)
+    elif tier.get("tier") == "labels":
+        from drafter.sanitize import visible
+
+        console.print(
+            visible(f"tier: links from labels {tier['file']} ({tier['links']} links)"),
+            markup=False,
+            highlight=False,
+        )
 
 
 def _run_suite(

@@ -186,7 +186,7 @@ def align_coverage(
     p = parts if parts is not None else score_parts(gold, draft, text_similarity, code_map)
     score = mixed(p, choice.weights, choice.cross_kind_penalty)
     made = links(score, choice.threshold, choice.margin, choice.gold_threshold)
-    return _file_links(gold, draft, p, score, made)
+    return file_links(gold, draft, p, score, made)
 
 
 def rule_features(
@@ -217,12 +217,14 @@ def align_rule(
     p = score_parts(gold, draft, text_similarity, code_map)
     prob = rule.prob(rule_features(gold, draft, p, code_map))
     made = decide(prob, rule.threshold, rule.margin, rule.gold_threshold)
-    return _file_links(gold, draft, p, prob, made)
+    return file_links(gold, draft, p, prob, made)
 
 
-def _file_links(
+def file_links(
     gold: Side, draft: Side, p: Parts, score: np.ndarray, made: np.ndarray
 ) -> dict[str, KindAlignment]:
+    """Links ``made`` (gold rows, draft columns) as :class:`Pair` s under the gold
+    record's kind, whoever decided them (a rule, a judge, an analyst's labels)."""
     out = kind_slots(gold, draft)
     covered: set[int] = set()
     covering: set[int] = set()

@@ -110,7 +110,7 @@ def evaluate(
         draft=draft,
         gold_name=gold_name,
         draft_name=draft_name,
-        repository=snapshot.identity,
+        repository=snapshot.name,
         revision=snapshot.sha,
         similarity=similarity,
         threshold=threshold,

@@ -14,10 +14,11 @@ from html import escape
 from pathlib import Path
 
 from drafter.model import Bullet, Heading, NumberedItem, Paragraph, Record, WitnessBlock
+from evals.choices import DEFAULT_DECISION, HELD_OUT
 from evals.metrics import ABSENT, FILE, INVALID, LINE, MISS, KindScore
 from evals.scorecard import Scorecard, baseline_cells, score_cells
 from evals.support import LABEL as SUPPORT_LABEL
-from evals.witnesses import LocatedWitness
+from evals.witnesses import ACCOUNT, LocatedWitness
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
@@ -35,6 +36,10 @@ table.scores td:first-child{text-align:left}
 table.fields td{text-align:left;font-size:.8em;max-width:30em}
 tr.base td{color:#777;font-style:italic}
 .legend span{margin-right:1em}.empty{color:#999;font-style:italic}
+.caveat{background:#fff8e0;padding:.4em;border-left:4px solid #c79a00}
+.beaten{background:#fde0e0;padding:.4em;border-left:4px solid #c33;font-weight:600}
+dl.cols{font-size:.85em;display:grid;grid-template-columns:max-content 1fr;gap:2px 1em}
+dl.cols dt{font-weight:600}dl.cols dd{margin:0}
 """
 
 _HIT_TEXT = {
@@ -84,12 +89,130 @@ def _record(
     return "".join(parts)
 
 
+#: The score table's columns, each with what it counts (the legend under the table).
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("kind", "record kind (CMP, OBJ, RTE, CLM, BAP), the account's witnesses, or overall"),
+    ("gold", "gold records of the kind"),
+    ("found", "gold records a draft record of the same kind covers (overall: of any kind)"),
+    ("draft", "draft records of the kind"),
+    ("covering", "draft records that cover a gold record of the same kind (overall: any)"),
+    ("links", "(gold, draft) pairs filed under the kind; one record may have several"),
+    ("P", "precision: covering / draft"),
+    ("R", "recall: found / gold"),
+    ("F1", "harmonic mean of P and R"),
+    ("gold w (absent)", "gold witnesses, and in brackets those absent at the revision "
+     "(left out of every recall)"),
+    ("file R", "share of the gold witnesses present at the revision that some draft "
+     "witness quotes in the same file"),
+    ("line R", "share of those gold witnesses some draft witness overlaps on their lines"),
+    ("equiv R", "share of those gold witnesses quoted only in a copy of their file"),
+    ("draft w", "draft witnesses"),
+    ("line P", "share of draft witnesses overlapping some gold witness's lines"),
+    ("valid", "share of draft witnesses verified at the revision (quote found in the file)"),
+    ("status agr", "of the conclusion statuses gold records give, the share the paired "
+     "draft record states the same"),
+    ("route agr", "route fields with the same content / (same + disagreeing)"),
+    ("lead agr", "lead fields (identity, form, substrate...) same / (same + disagreeing)"),
+)  # fmt: skip
+#: Overall scores a baseline may beat the draft on, with their column names.
+_COMPARED = (
+    ("recall", "R"),
+    ("precision", "P"),
+    ("f1", "F1"),
+    ("file_recall", "file R"),
+    ("line_recall", "line R"),
+    ("line_precision", "line P"),
+    ("status_agreement", "status agr"),
+    ("route_agreement", "route agr"),
+    ("lead_agreement", "lead agr"),
+)
+
+
+def alignment_text(card: Scorecard) -> str:
+    """How the pairs were made: the method the card was scored with and its parameters,
+    never a description of another method."""
+    from evals.coverage import COVERAGE
+    from evals.rule import RULE
+
+    th = card.threshold
+    if card.method == "coverage" and DEFAULT_DECISION == "rule":
+        return (
+            "coverage: a fitted logistic rule decides each (gold, draft) link "
+            f"({RULE.describe()}; threshold used {th:g}), over {card.similarity} text "
+            "similarity, shared code names, call path and witness overlap"
+        )
+    if card.method in ("coverage", "coverage-mixed"):
+        return (
+            f"{card.method}: a draft record covers every gold record it scores near its best "
+            f"on one mixed score ({COVERAGE.with_threshold(th).describe()}); text parts by "
+            f"{card.similarity} similarity"
+        )
+    pairing = (
+        "each draft record answers its best gold record of any kind"
+        if card.method == "best-gold"
+        else "optimal one-to-one pairing within each kind"
+    )
+    return (
+        f"{card.method}: {pairing}; score = {card.text_weight:g} × {card.similarity} text "
+        f"similarity + {1 - card.text_weight:g} × witness overlap, threshold {th:g}"
+    )
+
+
+def trust_caveat() -> str:
+    """How far the record scores can be trusted (the held-out agreement with analysts)."""
+    held = "; ".join(
+        f"{system} {a['gold_p']:.2f}/{a['gold_r']:.2f}" for system, a in HELD_OUT.items()
+    )
+    return (
+        "How far to trust record P and R: the alignment was fitted on labelled systems; "
+        "held out, its “gold record is covered” calls agreed with an analyst's labels at "
+        f"precision/recall {held or 'not measured'}.  Two people labelling one pair blind "
+        "agree on links at F1 0.58–0.86, and on early offline drafts the eval calls more gold "
+        "records covered than analysts do.  Witness figures (file R, line R, line P, valid) "
+        "are mechanical and do not depend on the alignment."
+    )
+
+
+def baseline_comments(card: Scorecard) -> list[str]:
+    """One sentence per baseline that scores above the draft on an overall figure."""
+    out = []
+    for name, row in card.baselines.items():
+        beaten = []
+        for key, col in _COMPARED:
+            b, d = row.get(key), getattr(card.overall, key)
+            if isinstance(b, int | float) and d is not None and b > d:
+                beaten.append(f"{col} {b:.2f} against the draft's {d:.2f}")
+        if beaten:
+            out.append(
+                f"The {name} baseline beats the draft on {', '.join(beaten)}: on "
+                f"{'that figure' if len(beaten) == 1 else 'those figures'} the draft does no "
+                "better than a trivial answer."
+            )
+    return out
+
+
+def _legend() -> str:
+    items = "".join(f"<dt>{escape(c)}</dt><dd>{escape(d)}</dd>" for c, d in COLUMNS)
+    return f'<dl class="cols">{items}</dl>'
+
+
+def _cross_kind_note(rows: list[KindScore]) -> str:
+    """Records matched only across kinds, which a kind's own row does not credit."""
+    parts = [
+        f"{ks.key}: {ks.gold_cross_matched} gold, {ks.draft_cross_matched} draft"
+        for ks in rows
+        if ks.key not in (ACCOUNT, "overall") and (ks.gold_cross_matched or ks.draft_cross_matched)
+    ]
+    if not parts:
+        return ""
+    return (
+        "<p>Matched only by a record of another kind (not counted in that kind's found or "
+        f"covering; counted in overall): {escape('; '.join(parts))}.</p>"
+    )
+
+
 def _scores_table(rows: list[KindScore], baselines: dict[str, dict[str, object]]) -> str:
-    head = (
-        "kind gold found draft covering links P R F1 gold-w(absent) fileR lineR equivR"
-        " draft-w lineP valid"
-        " status-agr route-agr lead-agr"
-    ).split()
+    head = [c for c, _ in COLUMNS]
     out = ['<table class="scores"><tr>', *(f"<th>{escape(h)}</th>" for h in head), "</tr>"]
     for ks in rows:
         out.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in score_cells(ks)) + "</tr>")
@@ -123,14 +246,17 @@ def render_html(card: Scorecard) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p>Repository <code>{escape(card.repository)}</code> at "
         f"<code>{escape(card.revision)}</code>; gold <code>{escape(card.gold_name)}</code>, "
-        f"draft <code>{escape(card.draft_name)}</code>; alignment by "
-        f"{escape(card.similarity)} text similarity (weight {card.text_weight:g}) and witness "
-        f"overlap, threshold {card.threshold:g}; drafter {escape(card.drafter_version)}, "
-        f"{escape(card.created)}.</p>",
+        f"draft <code>{escape(card.draft_name)}</code>; drafter "
+        f"{escape(card.drafter_version)}, {escape(card.created)}.</p>",
+        f'<p class="align">Alignment: {escape(alignment_text(card))}.</p>',
+        f'<p class="caveat">{escape(trust_caveat())}</p>',
         '<p class="legend">'
         + "".join(f'<span class="w {escape(k)}">{escape(v)}</span>' for k, v in _HIT_TEXT.items())
         + "</p>",
         _scores_table([*card.kinds.values(), card.overall], card.baselines),
+        _cross_kind_note(list(card.kinds.values())),
+        *(f'<p class="beaten">{escape(c)}</p>' for c in baseline_comments(card)),
+        _legend(),
     ]
     for key, ka in card.alignment.items():
         body.append(f"<h2>{escape(key)}</h2>")

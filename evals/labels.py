@@ -99,6 +99,11 @@ def load_labels(path: Path) -> LabelSet:
         raise BadInput(f"{path}: cannot read labels: {json_problem(exc)}") from None
     if not isinstance(data, dict):
         raise BadInput(f"{path}: labels must be a JSON object")
+    if "labels" in data and "gold_records" not in data:
+        # the analysts' shared form: "labels" for "gold_records", named by its file
+        data = {**data, "gold_records": data["labels"]}
+        data.setdefault("name", path.name.removesuffix(".labels.json"))
+        data.setdefault("revision", "")
     for key in ("name", "gold", "draft", "revision"):
         if not isinstance(data.get(key), str):
             raise BadInput(f"{path}: missing string '{key}'")

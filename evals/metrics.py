@@ -86,8 +86,13 @@ class KindScore:
     gold_records: int = 0
     draft_records: int = 0
     matched: int = 0  # links (pairs) filed under this kind: one record may have several
+    #: records of this kind matched by one of the same kind: what the kind's R and P count
     gold_matched: int = 0
     draft_matched: int = 0
+    #: records of this kind matched only by records of another kind (kind confusion):
+    #: never credited in the kind's own row; the overall row counts them as found
+    gold_cross_matched: int = 0
+    draft_cross_matched: int = 0
     gold_witnesses: int = 0
     gold_absent: int = 0
     gold_file_hits: int = 0
@@ -168,6 +173,8 @@ class KindScore:
             "matched",
             "gold_matched",
             "draft_matched",
+            "gold_cross_matched",
+            "draft_cross_matched",
             "gold_witnesses",
             "gold_absent",
             "gold_file_hits",
@@ -308,13 +315,21 @@ def score(
             kinds[key] = KindScore(key)
         return kinds[key]
 
+    same_gold = {p.gold_index for ka in alignment.values() for p in ka.pairs if not p.cross_kind}
+    same_draft = {p.draft_index for ka in alignment.values() for p in ka.pairs if not p.cross_kind}
     for key, ka in alignment.items():
         ks = row(key)
         ks.gold_records = len(ka.gold)
         ks.draft_records = len(ka.draft)
         ks.matched = len(ka.pairs)  # links filed under this kind (may exceed either side)
-        ks.gold_matched = len(ka.gold) - len(ka.unmatched_gold)
-        ks.draft_matched = len(ka.draft) - len(ka.unmatched_draft)
+        # a kind's R and P credit matches within the kind only: a gold claim "found" by a
+        # draft route is kind confusion, not a claim found
+        any_gold = set(ka.gold) - set(ka.unmatched_gold)
+        any_draft = set(ka.draft) - set(ka.unmatched_draft)
+        ks.gold_matched = len(any_gold & same_gold)
+        ks.draft_matched = len(any_draft & same_draft)
+        ks.gold_cross_matched = len(any_gold - same_gold)
+        ks.draft_cross_matched = len(any_draft - same_draft)
         for p in ka.pairs:
             c, a = status_agreement(p.gold, p.draft)
             ks.status_compared += c
@@ -347,6 +362,9 @@ def score(
     overall = KindScore("overall")
     for ks in kinds.values():
         overall.add(ks)
+    # overall, a record matched by one of another kind is still found
+    overall.gold_matched += overall.gold_cross_matched
+    overall.draft_matched += overall.draft_cross_matched
     ordered = {k: kinds[k] for k in alignment if k in kinds}
     for k, v in kinds.items():
         if k not in ordered and k != ACCOUNT:

@@ -56,6 +56,8 @@ class Scorecard:
     #: The alignment scored against hand labels (evals.labels), when labels were given.
     label_check: dict[str, Any] | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    #: Which tier scored the links (evals.judge.tier): judged, mechanical or labels.
+    tier: dict[str, Any] | None = None
     #: Things that change how the numbers read (mismatched types or revisions).
     notes: list[str] = field(default_factory=list)
 
@@ -184,6 +186,7 @@ class Scorecard:
             "baselines": self.baselines,
             "support": self.support_dict(),
             "label_check": self.label_check,
+            "tier": self.tier,
             "kinds": {k: v.to_dict() for k, v in self.kinds.items()},
             "pairs": pairs,
             "unmatched_gold": unmatched_gold,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from drafter.model import Report
+    from drafter.sample import SampleRepo
     from graph.configuration import Configuration, EndpointOptions
     from graph.estimate import Estimate
     from graph.proposer import Proposer
@@ -51,7 +52,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
     from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()
-    shared = shared_context(system, snap.identity, snap.sha, snap.files(), resources.survey())
+    shared = shared_context(system, snap.name, snap.sha, snap.files(), resources.survey())
     page = sizes_for(config.context_window).pages.chars if config.context_window else None
     return estimate(
         config.model,
@@ -164,6 +165,7 @@ def _execute(
     out: Path | None = None,
     estimate_first: bool = False,
     records: tuple[int, int] | None = None,
+    checkpoint: str | None = None,
 ) -> RunResult:
     from graph.runner import run_draft
 
@@ -212,6 +214,7 @@ def _execute(
                 system=system,
                 out=str(out) if out else None,
                 on_update=on_update,
+                checkpoint=checkpoint,
             )
     except DrafterError as exc:
         if not saved:
@@ -268,14 +271,19 @@ def coverage_summary(report: Report) -> str:
 
 
 def _outcome(console: Console, report: Report, config: Configuration) -> None:
-    """Witnesses per section, and exit 1 for a partial draft, offline or with a model:
-    the one list of gaps (graph.outcome.problems) is what the message shows and what
-    the exit says, so "partial draft" never ends in exit 0."""
+    """Witnesses per section, and exit 1 for a partial draft (item 7 of the model path's
+    contract).  The offline path keeps its own rules for records, but a draft that says
+    "partial draft; missing" fails it too, as the README says, and so does a record ID
+    cited but not drafted (``drafter verify`` would)."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
-    gaps = problems(report)
+    if config.generator == "offline":
+        missing = list(report.meta.missing) if report.meta is not None else []
+        gaps = [*missing, *(str(d) for d in report.dangling())]
+    else:
+        gaps = problems(report)
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
@@ -343,6 +351,15 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
+    click.option(
+        "--checkpoint",
+        "checkpoint",
+        default=None,
+        help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
+        "and the journal of paid calls there, so --resume THREAD works from any machine "
+        "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
+        "the data dir).",
+    ),
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
         "--estimate",
@@ -356,7 +373,14 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
     cli_options.no_index,
     cli_options.data_dir,
-    click.option("--chroma-url", default=None, help="Chroma server URL (server mode)."),
+    click.option(
+        "--chroma",
+        "--chroma-url",
+        "chroma_url",
+        default=None,
+        help="Index on the Chroma server at http://HOST:PORT, shared by a team "
+        "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
+    ),
     click.option(
         "--type",
         "report_type",
@@ -375,7 +399,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--store",
         "store_path",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=str,
         default=None,
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
@@ -426,6 +450,7 @@ def draft_cmd(
     repair_rounds: int,
     concurrency: int,
     resume_thread: str | None,
+    checkpoint: str | None,
     system: str | None,
     estimate_only: bool,
     plan_tools: int,
@@ -437,16 +462,16 @@ def draft_cmd(
     chroma_url: str | None,
     report_type: str = "runtime",
     runtime_path: Path | None = None,
-    store_path: Path | None = None,
+    store_path: str | None = None,
     allow_mismatch: bool = False,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
 
     console, root = out_console(), resolve_data_dir(data_dir)
-    epi_resume = _epistemic_resume(resume_thread, root)
+    epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(price_in, price_out, max_tokens_total, context_window)
+        _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
         draft_epistemic(
@@ -469,7 +494,8 @@ def draft_cmd(
         )
         return
     if resume_thread:
-        _resume(console, resume_thread, root, repo, rev, out, text_out, chroma_url, no_index)
+        where = (chroma_url, no_index, checkpoint)
+        _resume(console, resume_thread, root, repo, rev, out, text_out, *where)
         return
     repo = _check_new_run(repo, rev, out, text_out, estimate_only)
     from graph.configuration import EndpointOptions
@@ -490,7 +516,7 @@ def draft_cmd(
         _print_estimate(console, repo, rev, config, system, root)
         return
     assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index)
+    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint)  # fmt: skip  # noqa: E501
 
 
 def _new_run(
@@ -504,6 +530,7 @@ def _new_run(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from drafter.repository import location_of
@@ -534,6 +561,7 @@ def _new_run(
         system=system,
         out=out,
         estimate_first=config.generator == "claude",
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
@@ -606,6 +634,7 @@ def _runtime_only(
     price_out: float | None,
     max_tokens_total: int | None,
     context_window: int | None,
+    checkpoint: str | None = None,
 ) -> None:
     """The endpoint options are wired for runtime drafts only: an epistemic run refuses
     them in one line rather than silently ignoring a price or a window."""
@@ -616,6 +645,7 @@ def _runtime_only(
             ("--price-out", price_out),
             ("--max-tokens-total", max_tokens_total),
             ("--context-window", context_window),
+            ("--checkpoint", checkpoint),
         )
         if value is not None
     ]
@@ -642,6 +672,7 @@ def _resume(
     text_out: Path | None,
     chroma_url: str | None,
     no_index: bool,
+    checkpoint: str | None = None,
 ) -> None:
     """``--resume THREAD``: the stored settings, repository and output paths (the
     checkpoint's, else the request recorded when the run started).  A run killed before
@@ -653,7 +684,7 @@ def _resume(
 
     asked = recorded_request(thread, root)
     try:
-        stored = read_settings(thread, root)
+        stored = read_settings(thread, root, checkpoint)
     except NothingSaved:
         # a draft already written means the run got further than its checkpoint says
         # (a damaged file): never start it over on top of that draft
@@ -684,6 +715,7 @@ def _resume(
         system=stored.get("system"),
         out=out,
         records=_records_so_far(stored),
+        checkpoint=checkpoint,
     )
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
@@ -732,16 +764,46 @@ def _print_estimate(
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder for the sample repository, draft and report (default: data dir/demo).",
+    help="Folder for the sample repositories, drafts and reports (default: data dir/demo).",
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 @cli_options.data_dir_env
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
-    """The main job on the shipped sample, offline: index, survey, draft, verify, render;
-    then the epistemic draft built on that runtime draft."""
+    """The main job on the shipped samples, offline: index, survey, draft, verify, render
+    the Python sample and its epistemic draft, then the TypeScript sample; exit 1 unless
+    every draft verifies."""
     from drafter.console import out_console
-    from drafter.reportio import save_report
     from drafter.sample import materialize
+    from drafter.sample.typescript import TS_SAMPLE_NAME, materialize_typescript
+    from graph.epistemic.cli import demo_epistemic
+
+    console = out_console()
+    root = resolve_data_dir(None)
+    out_dir = (out_dir or root / "demo").resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sample = materialize(out_dir / "sample-repo")
+    ok = _demo_runtime(console, sample, "tinkerbot", out_dir, root, no_index, "Python")
+    epi_ok = demo_epistemic(console, sample.path, sample.sha, out_dir / "draft.json", out_dir, root)
+    ts_dir = out_dir / "typescript"
+    ts_dir.mkdir(exist_ok=True)
+    ts = materialize_typescript(ts_dir / "sample-repo")
+    ts_ok = _demo_runtime(console, ts, TS_SAMPLE_NAME, ts_dir, root, no_index, "TypeScript")
+    if not (ok and epi_ok and ts_ok):
+        raise click.exceptions.Exit(1)
+
+
+def _demo_runtime(
+    console: Console,
+    sample: SampleRepo,
+    system: str,
+    out_dir: Path,
+    root: Path,
+    no_index: bool,
+    language: str,
+) -> bool:
+    """Draft one shipped sample offline, verify it, write draft.json and report.txt in
+    ``out_dir``; True when every witness verified."""
+    from drafter.reportio import save_report
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
@@ -749,12 +811,10 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from graph.summary import draft_table
 
     t0 = time.perf_counter()
-    console = out_console()
-    root = resolve_data_dir(None)
-    out_dir = (out_dir or root / "demo").resolve()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    sample = materialize(out_dir / "sample-repo")
-    console.print(f"sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}", soft_wrap=True)
+    console.print(
+        f"{language} sample repository: [bold]{sample.path}[/] at {sample.sha[:12]}",
+        soft_wrap=True,
+    )
     config = Configuration(generator="offline", max_records=defaults.OFFLINE_MAX_RECORDS)
     result = _execute(
         console,
@@ -766,24 +826,20 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
         data_dir=root,
         chroma_url=None,
         use_index=not no_index,
-        system="tinkerbot",
+        system=system,
     )
     if result.report is None:
-        raise DrafterError("the demo run ended without a draft")
+        raise DrafterError(f"the demo run of {system} ended without a draft")
     with Snapshot(sample.path, sample.sha) as snap:
         report = verify_report(result.report, snap)
     draft_path, text_path = out_dir / "draft.json", out_dir / "report.txt"
     save_report(report, draft_path, "json")
     save_report(report, text_path, "text")
-    console.print(draft_table(report, title="Offline draft of the shipped sample"))
+    console.print(draft_table(report, title=f"Offline draft of the {language} sample ({system})"))
     s = report_summary(report)
     console.print(
         f"witnesses verified: {s.verified}/{s.total}   ({time.perf_counter() - t0:.1f} s)"
     )
     console.print(f"draft JSON: {draft_path}", soft_wrap=True)
     console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
-    from graph.epistemic.cli import demo_epistemic
-
-    epi_ok = demo_epistemic(console, sample.path, sample.sha, draft_path, out_dir, root)
-    if not s.ok or not epi_ok:
-        raise click.exceptions.Exit(1)
+    return bool(s.ok) and bool(report.records)

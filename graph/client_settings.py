@@ -14,44 +14,20 @@ against a slow laptop GPU may be resumed against a faster server.
   prompt, which costs a local server the same wait again, so a small count (1) suits
   one; a refused connection or a rejected key is never retried.
 
-A bad value is bad input: one line naming the variable, exit 2.
+A bad value is bad input: one line naming the variable, exit 2.  Both are read in
+the core (:mod:`drafter.endpoint`), where the judged eval reads them too.
 """
 
 from __future__ import annotations
 
-from drafter.config import env_number
+from drafter.endpoint import DEFAULT_RETRIES as DEFAULT_RETRIES
+from drafter.endpoint import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from drafter.endpoint import ENV_RETRIES as ENV_RETRIES
+from drafter.endpoint import ENV_TIMEOUT as ENV_TIMEOUT
+from drafter.endpoint import request_timeout as request_timeout
+from drafter.endpoint import retry_count as retry_count
 from graph.configuration import retry_base_seconds
 from graph.proposers.claude.client import RetryPolicy
-
-ENV_TIMEOUT = "DRAFTER_REQUEST_TIMEOUT"
-ENV_RETRIES = "DRAFTER_RETRIES"
-DEFAULT_TIMEOUT = 300.0
-DEFAULT_RETRIES = 5
-#: Longer than any sane single request; a typo of an extra digit is caught.
-MAX_TIMEOUT = 24 * 3600.0
-MAX_RETRIES = 20
-
-
-def request_timeout() -> float:
-    """$DRAFTER_REQUEST_TIMEOUT in seconds (> 0), else :data:`DEFAULT_TIMEOUT`."""
-    return env_number(
-        ENV_TIMEOUT,
-        DEFAULT_TIMEOUT,
-        float,
-        lambda v: 0 < v <= MAX_TIMEOUT,
-        f"a number of seconds above 0 and at most {MAX_TIMEOUT:g}",
-    )
-
-
-def retry_count() -> int:
-    """$DRAFTER_RETRIES (a whole number 0..20), else :data:`DEFAULT_RETRIES`."""
-    return env_number(
-        ENV_RETRIES,
-        DEFAULT_RETRIES,
-        lambda raw: int(raw.strip()),
-        lambda v: 0 <= v <= MAX_RETRIES,
-        f"a whole number from 0 to {MAX_RETRIES}",
-    )
 
 
 def retry_policy() -> RetryPolicy:

@@ -22,10 +22,9 @@ from graph.pricing import check_prices, resolve_price, unpriced_cap_error
 from graph.proposer import Proposer
 from graph.resources import Resources
 
-#: A current Claude model that the installed anthropic SDK lists and does not mark
-#: deprecated (anthropic._data.DEPRECATED_MODELS); a mid-tier model because a draft
-#: makes dozens of calls.  ``--model`` or $DRAFTER_MODEL override it.
-DEFAULT_MODEL = "claude-sonnet-5-5"
+#: The Claude model of a run (drafter.defaults.MODEL); ``--model`` or $DRAFTER_MODEL
+#: override it.
+DEFAULT_MODEL = defaults.MODEL
 
 #: USD a Claude draft may spend when ``--max-cost`` is not given (drafter.defaults).
 DEFAULT_MAX_COST = defaults.MAX_COST_USD

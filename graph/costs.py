@@ -21,32 +21,15 @@ from rich.table import Table
 
 from drafter.model import Usage
 
-
-@dataclass(frozen=True)
-class Price:
-    """US dollars per million tokens, and where the figures were read (shown with every
-    estimate; not part of a price's identity)."""
-
-    input: float
-    output: float
-    cache_write: float
-    cache_read: float
-    source: str = field(default="", compare=False)
-
-    def per_million(self) -> str:
-        """The four prices on one line, as an estimate shows them."""
-        return (
-            f"${self.input:g} in / ${self.output:g} out / ${self.cache_write:g} cache write / "
-            f"${self.cache_read:g} cache read per million tokens"
-        )
+# the price table lives in the core, where evals reads it too
+from drafter.prices import Price as Price
+from drafter.prices import table_price
 
 
 def price_for(model: str) -> Price | None:
-    """The list price of exactly this model ID (graph.price_table), else None: a model
+    """The list price of exactly this model ID (drafter.price_table), else None: a model
     drafter has no published price for is never priced by a name that looks alike."""
-    from graph.price_table import PRICES
-
-    return PRICES.get(model)
+    return table_price(model)
 
 
 #: How a call is priced: a :class:`Price`, None (no known price: the cost stays

@@ -14,7 +14,7 @@ and re-sends older ones folded to a line); each turn writes ``A`` output tokens 
 submission ``S``.  The low end assumes half the plan size, conversations that use half
 their budget and small tool answers; the high end the full plan, every budget spent
 with page-sized answers and a repair round for a third of the records.  Prices come from
-:data:`graph.price_table.PRICES` (exact model IDs) or the analyst's ``--price-in``/``--price-out``
+:data:`drafter.price_table.PRICES` (exact model IDs) or the analyst's ``--price-in``/``--price-out``
 (:mod:`graph.pricing`); a model without a price gets its range in tokens only, never
 an invented dollar figure.
 """

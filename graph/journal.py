@@ -29,6 +29,9 @@ from pathlib import Path
 
 from graph.jsontypes import JsonDict
 
+#: The journal's tables and the name of each one's value column.
+TABLES = {"calls": "response", "tools": "answer"}
+
 
 def request_key(request: JsonDict) -> str:
     blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -36,67 +39,74 @@ def request_key(request: JsonDict) -> str:
 
 
 class CallJournal:
-    """request hash → response JSON, committed synchronously."""
+    """request hash → response JSON, committed synchronously (an SQLite file per run).
+
+    The SQL is in :meth:`_fetch`, :meth:`_store` and :meth:`_count`, so a journal on a
+    shared database (:class:`graph.checkpointer.PostgresCallJournal`) changes only those.
+    """
 
     def __init__(self, path: Path):
         self.path = path
         self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, response TEXT NOT NULL)"
-        )
-        self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS tools (key TEXT PRIMARY KEY, answer TEXT NOT NULL)"
-        )
+        for table, col in TABLES.items():
+            self._conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, {col} TEXT NOT NULL)"
+            )
         self._lock = threading.Lock()
         self.replayed = 0
         self.tools_replayed = 0
 
-    def get(self, request: JsonDict) -> JsonDict | None:
+    # -- storage (overridden by another backend) ---------------------------------------
+
+    def _fetch(self, table: str, key: str) -> str | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT response FROM calls WHERE key = ?", (request_key(request),)
+                f"SELECT {TABLES[table]} FROM {table} WHERE key = ?", (key,)
             ).fetchone()
-        if row is None:
-            return None
-        self.replayed += 1
-        response: JsonDict = json.loads(row[0])  # put() stored a dict
-        return response
+        return None if row is None else str(row[0])
 
-    def put(self, request: JsonDict, response: JsonDict) -> None:
+    def _store(self, table: str, key: str, value: str) -> None:
         with self._lock:
             self._conn.execute(
-                "INSERT OR REPLACE INTO calls (key, response) VALUES (?, ?)",
-                (request_key(request), json.dumps(response, ensure_ascii=False)),
+                f"INSERT OR REPLACE INTO {table} (key, {TABLES[table]}) VALUES (?, ?)", (key, value)
             )
 
-    def get_tool(self, call: JsonDict) -> JsonDict | None:
+    def _count(self, table: str) -> int:
         with self._lock:
-            row = self._conn.execute(
-                "SELECT answer FROM tools WHERE key = ?", (request_key(call),)
-            ).fetchone()
-        if row is None:
-            return None
-        self.tools_replayed += 1
-        answer: JsonDict = json.loads(row[0])  # put_tool() stored a dict
-        return answer
-
-    def put_tool(self, call: JsonDict, answer: JsonDict) -> None:
-        with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO tools (key, answer) VALUES (?, ?)",
-                (request_key(call), json.dumps(answer, ensure_ascii=False)),
-            )
-
-    def tool_count(self) -> int:
-        with self._lock:
-            return int(self._conn.execute("SELECT COUNT(*) FROM tools").fetchone()[0])
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0])
+            return int(self._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    # -- the journal ------------------------------------------------------------------
+
+    def get(self, request: JsonDict) -> JsonDict | None:
+        raw = self._fetch("calls", request_key(request))
+        if raw is None:
+            return None
+        self.replayed += 1
+        response: JsonDict = json.loads(raw)  # put() stored a dict
+        return response
+
+    def put(self, request: JsonDict, response: JsonDict) -> None:
+        self._store("calls", request_key(request), json.dumps(response, ensure_ascii=False))
+
+    def get_tool(self, call: JsonDict) -> JsonDict | None:
+        raw = self._fetch("tools", request_key(call))
+        if raw is None:
+            return None
+        self.tools_replayed += 1
+        answer: JsonDict = json.loads(raw)  # put_tool() stored a dict
+        return answer
+
+    def put_tool(self, call: JsonDict, answer: JsonDict) -> None:
+        self._store("tools", request_key(call), json.dumps(answer, ensure_ascii=False))
+
+    def tool_count(self) -> int:
+        return self._count("tools")
+
+    def __len__(self) -> int:
+        return self._count("calls")

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 @click.option(
     "--store",
     "store_path",
-    type=click.Path(path_type=Path),
+    type=str,
     default=None,
     help="Decision store (default: the draft's own store); a draft or report path means "
     "that draft's own store.",
@@ -54,9 +54,21 @@ if TYPE_CHECKING:
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
+@click.option(
+    "--chroma",
+    "--chroma-url",
+    "chroma_url",
+    default=None,
+    help="Index on the Chroma server at http://HOST:PORT (default: $DRAFTER_CHROMA_URL).",
+)
+@click.option(
+    "--checkpoint",
+    default=None,
+    help="Shared checkpointer for the run (postgresql://…; default: $DRAFTER_CHECKPOINT).",
+)
 def redraft_cmd(
     draft: Path,
-    store_path: Path | None,
+    store_path: str | None,
     repo: str | None,
     out: Path | None,
     offline: bool,
@@ -69,6 +81,8 @@ def redraft_cmd(
     repair_rounds: int,
     no_index: bool,
     data_dir: Path | None,
+    chroma_url: str | None,
+    checkpoint: str | None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a reason; other decisions survive.
 
@@ -92,8 +106,8 @@ def redraft_cmd(
     config = _configuration(offline, model, repair_rounds, max_cost, endpoint)
     console = out_console()
     store_file = resolve_store(store_path, draft, report)
-    console.print(f"review store: {markup_safe(str(store_file))}", soft_wrap=True)
     with ReviewStore(store_file) as store:
+        console.print(f"review store: {markup_safe(store.where)}", soft_wrap=True)
         res = run_redraft(
             report,
             store,
@@ -103,6 +117,8 @@ def redraft_cmd(
             fmt=file_kind(draft),
             data_dir=resolve_data_dir(data_dir),
             use_index=not no_index,
+            chroma_url=chroma_url,
+            checkpoint=checkpoint,
         )
     _say_result(console, res, draft, out, repo)
 

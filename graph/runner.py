@@ -17,26 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from drafter.errors import BadInput
 from drafter.model import Report
 from drafter.repository import location_of
 from graph.builder import build_graph
+from graph.checkpointer import open_checkpointer, stored_run_values
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
-from graph.journal import CallJournal
 from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
 from graph.resources import Resources
-from graph.run import (
-    checkpoint_path,
-    existing_checkpoint,
-    journal_path,
-    new_thread_id,
-    stored_values,
-)
-from graph.runkind import WorkflowKind, record_kind
+from graph.run import new_thread_id
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -47,7 +39,8 @@ UpdateHook = Callable[[str, JsonDict], None]
 @dataclass
 class RunResult:
     thread_id: str
-    checkpoint: Path
+    #: the checkpoint file, or the (redacted) database URL of a shared checkpointer
+    checkpoint: Path | str
     state: JsonDict
     report: Report | None = None
     resumed: bool = False
@@ -122,14 +115,14 @@ def run_draft(
     system: str | None = None,
     out: str | None = None,
     on_update: UpdateHook | None = None,
+    checkpoint: str | None = None,
 ) -> RunResult:
-    """Start (or, with ``resume``, continue) a run and return its final state."""
+    """Start (or, with ``resume``, continue) a run and return its final state;
+    ``checkpoint`` names a shared checkpointer (graph.checkpointer), else SQLite."""
     tid = thread_id or new_thread_id(rev)
-    path = existing_checkpoint(tid, data_dir) if resume else checkpoint_path(tid, data_dir)
-    if not resume:
-        record_kind(path, WorkflowKind.runtime)
-    with SqliteSaver.from_conn_string(str(path)) as saver:
-        app = build_graph().compile(checkpointer=saver)
+    with open_checkpointer(checkpoint, tid, data_dir, resume=resume) as run:
+        journal, path = run.journal, run.where
+        app = build_graph().compile(checkpointer=run.saver)
         gconf = _graph_config(tid, config)
         inputs: DraftState | None
         spent, tokens = 0.0, 0
@@ -150,7 +143,6 @@ def run_draft(
             stable_search=config.generator == "offline",
         )
         proposer = proposer_factory(config, resources)
-        journal = CallJournal(journal_path(tid, data_dir))
         proposer.start(RunHandles(resources, journal))
         ctx = RunContext(
             proposer=proposer,
@@ -171,7 +163,6 @@ def run_draft(
                         on_update(node, update if isinstance(update, dict) else {})
         finally:
             resources.close()
-            journal.close()
         final = dict(app.get_state(gconf).values or {})
     report = Report.model_validate(final["report"]) if final.get("report") else None
     return RunResult(
@@ -179,6 +170,8 @@ def run_draft(
     )
 
 
-def read_settings(thread_id: str, data_dir: Path | None = None) -> JsonDict:
+def read_settings(
+    thread_id: str, data_dir: Path | None = None, checkpoint: str | None = None
+) -> JsonDict:
     """The stored settings and inputs of a run, for the CLI to rebuild its proposer."""
-    return stored_values(thread_id, build_graph(), data_dir)
+    return stored_run_values(checkpoint, thread_id, build_graph(), data_dir)

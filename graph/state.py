@@ -34,7 +34,7 @@ class DraftState(TypedDict, total=False):
     out: str | None  # where the CLI writes the draft; lets --resume omit --out
     # resolve_snapshot
     sha: str
-    identity: str
+    identity: str  # the repository as the report names it (Snapshot.name), not a key
     files: list[str]
     # ensure_index / survey: short summaries only; the objects live in Resources
     index_info: JsonDict

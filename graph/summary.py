@@ -49,8 +49,9 @@ def say_review_store(console: Console, draft: Path, report: Report) -> None:
     is printed so ``--store`` (of ``draft --type epistemic``, ``redraft``, ``review``)
     can be given without searching for it (a draft path works there too).
     """
-    from drafter.review_identity import identity_store_path
+    from drafter.review_identity import resolve_store
     from drafter.sanitize import markup_safe
+    from drafter.store_locator import redact
 
-    store = identity_store_path(draft, report)
-    console.print(f"review store (its decisions): {markup_safe(str(store))}", soft_wrap=True)
+    store = redact(str(resolve_store(None, draft, report)))  # $DRAFTER_STORE, else its own
+    console.print(f"review store (its decisions): {markup_safe(store)}", soft_wrap=True)

@@ -12,10 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
-#: Folder names that say nothing about the system inside them.
-GENERIC_FOLDERS = frozenset(
-    {"repo", "repos", "repository", "git", "src", "source", "mirror", ".git"}
-)
+from drafter.repo_name import GENERIC_FOLDERS, folder_of, parent_folder_name
 
 
 def name_from_url(url: str) -> str | None:
@@ -26,12 +23,10 @@ def name_from_url(url: str) -> str | None:
 
 def name_from_folder(path: Path) -> str:
     """The folder's own name, or its parent's when the folder's name is generic."""
-    path = path.resolve()
-    stem = path.name.removesuffix(".git")  # "name.git" names the system; ".git" does not
-    if stem and stem.lower() not in GENERIC_FOLDERS:
-        return stem
-    parent = path.parent.name.removesuffix(".git")
-    return parent.split("+", 1)[-1] if "+" in parent else (parent or stem or "system")
+    parent = parent_folder_name(path)
+    if parent is None:
+        return path.resolve().name.removesuffix(".git")
+    return parent.split("+", 1)[-1] if "+" in parent else parent
 
 
 def system_name(git_dir: str) -> str:
@@ -46,5 +41,4 @@ def system_name(git_dir: str) -> str:
     named = name_from_url(url) if url else None
     if named:
         return named
-    gd = Path(git_dir)
-    return name_from_folder(gd.parent if gd.name == ".git" else gd)
+    return name_from_folder(folder_of(git_dir))

@@ -29,7 +29,9 @@ _repo_arg = click.argument("repo")  # checked by Snapshot, worded as for draft
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
 _data_opt = cli_options.data_dir
 _url_opt = click.option(
+    "--chroma",
     "--chroma-url",
+    "chroma_url",
     default=None,
     help="Use the Chroma server at http://HOST:PORT instead of the embedded store "
     "(default: $DRAFTER_CHROMA_URL).",

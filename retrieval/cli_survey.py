@@ -100,9 +100,15 @@ def _summary(console: Console, survey: Survey) -> None:
     for f in survey.findings:
         counts[f.category] = counts.get(f.category, 0) + 1
     summary = ", ".join(f"{c} {counts[c]}" for c in CATEGORIES if c in counts) or "no findings"
+    surveyed = [s for s in survey.languages if s.supported and s.surveyed]
+    if any(s.name != "python" for s in surveyed):
+        files = ", ".join(f"{s.surveyed} {s.label}" for s in surveyed)
+        head = f"{files} files of {survey.files_total}"
+    else:
+        head = f"{survey.python_files} Python files of {survey.files_total}"
     console.print(
         f"survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}: "
-        f"{survey.python_files} Python files of {survey.files_total}; "
+        f"{head}; "
         f"{len(survey.findings)} findings ({summary}); "
         f"call graph: {len(survey.call_graph.functions)} functions, "
         f"{sum(len(v) for v in survey.call_graph.edges.values())} edges (best effort)"

@@ -578,7 +578,8 @@ def open_index(
         except (DrafterError, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - any transport failure means unreachable
-            raise ChromaUnavailable(f"cannot reach the Chroma server at {url}: {exc}") from exc
+            why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ChromaUnavailable(f"cannot reach the Chroma server at {url}: {why}") from exc
         return Index(client, root, "server", namespace, batch_size)
     path = root / "chroma"
     path.mkdir(parents=True, exist_ok=True)

@@ -25,6 +25,13 @@ from enum import StrEnum
 from pathlib import PurePosixPath
 
 from drafter.snapshot import Snapshot
+from retrieval.languages import (
+    LANGUAGES,
+    for_path,
+    generated_suffixes,
+    is_package_folder,
+    source_suffixes,
+)
 
 
 class Role(StrEnum):
@@ -70,9 +77,15 @@ _VENDORED_DIRS = frozenset(
 )
 _GENERATED_NAMES = frozenset(
     "package-lock.json yarn.lock poetry.lock uv.lock pipfile.lock pnpm-lock.yaml cargo.lock "
-    "composer.lock go.sum".split()
+    "composer.lock go.sum bun.lockb bun.lock npm-shrinkwrap.json deno.lock".split()
 )
-_GENERATED_SUFFIXES = (".min.js", ".min.css", ".js.map", ".css.map", "_pb2.py", "_pb2_grpc.py")
+#: Type declarations of TypeScript: the shape of an API, not code that runs.
+_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
+#: Test snapshots written by a test runner (``__snapshots__/x.test.ts.snap``).
+_SNAPSHOT_DIRS = frozenset({"__snapshots__"})
+#: A test file beside the code it tests (``agent.test.ts``, ``loop.spec.js``, ``x_test.go``).
+_COLOCATED_TEST = re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$|_test\.go$")
+_GENERATED_SUFFIXES = (".min.js", ".min.css", ".js.map", ".css.map", *generated_suffixes())
 _LOG_DIRS = frozenset(
     "logs log runs outputs output predictions preds wandb mlruns lightning_logs tb_logs "
     "tensorboard checkpoints ckpt ckpts trajectories transcripts".split()
@@ -85,7 +98,7 @@ _PROMPT_DIRS = frozenset("prompts prompt templates template instructions".split(
 _CODE_SUFFIXES = frozenset(
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .sh .bash .zsh .go .rs .java .kt .scala .c .cc .cpp "
     ".h .hpp .rb .swift .lua .r .jl .php .cs .sql .ps1 .bat".split()
-)
+) | frozenset(source_suffixes())
 _CODE_NAMES = frozenset("dockerfile makefile justfile procfile".split())
 _DOC_SUFFIXES = frozenset(".md .markdown .mdx .rst .txt .adoc .org .tex".split())
 _CONFIG_SUFFIXES = frozenset(".toml .cfg .ini .conf .env .properties .editorconfig".split())
@@ -178,10 +191,6 @@ def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n / 1000:.0f} KB"
 
 
-def _is_package(parent: str, paths: frozenset[str]) -> bool:
-    return (f"{parent}/__init__.py" if parent else "__init__.py") in paths
-
-
 #: A role decision before the size and line checks: role, reason, and the treatment
 #: when it is not the role's default.
 _Verdict = tuple[Role, str, Treatment | None]
@@ -195,16 +204,22 @@ def classify(
     read_by_code: frozenset[str] = frozenset(),
     paths: frozenset[str] = frozenset(),
     corpora: frozenset[str] = frozenset(),
+    output_dirs: frozenset[str] = frozenset(),
 ) -> FileRole:
     """The role of one file from its path, size and opening text (``head``, may be empty).
 
     ``read_by_code`` holds the base names that strings of the repository's code name;
-    ``paths`` all paths of the revision (a ``.py`` file in a package folder is code even
-    when the folder is called like run output); ``corpora`` the ``folder/*.ext`` groups
-    of :data:`CORPUS_FILES` or more files (see :func:`corpus_groups`).
+    ``paths`` all paths of the revision (a source file in a package folder, one holding
+    its language's package marker such as ``__init__.py``, is code even when the folder
+    is called like run output); ``corpora`` the ``folder/*.ext`` groups
+    of :data:`CORPUS_FILES` or more files (see :func:`corpus_groups`); ``output_dirs``
+    the build-output folders of the languages whose manifest the revision holds
+    (``dist/`` when it has a ``package.json``; see :func:`build_output_dirs`).
     """
     p = PurePosixPath(path)
-    verdict = _by_kind(p, paths) or _by_place_and_shape(p, size, head, read_by_code, corpora)
+    verdict = _by_kind(p, paths, output_dirs) or _by_place_and_shape(
+        p, size, head, read_by_code, corpora
+    )
     role, reason, treatment = verdict
     if treatment is None:
         treatment = Treatment.embed if role in READ_ROLES else Treatment.lexical
@@ -219,7 +234,9 @@ def classify(
     return FileRole(path, role, treatment, reason, size)
 
 
-def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
+def _by_kind(
+    p: PurePosixPath, paths: frozenset[str], output_dirs: frozenset[str] = frozenset()
+) -> _Verdict | None:
     """Vendored, generated, binary data, run output, results and source code: what the
     name and folders alone decide (None when they do not)."""
     name = p.name.lower()
@@ -228,6 +245,15 @@ def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
     vendored = next((d for d in folders if d in _VENDORED_DIRS), None)
     if vendored is not None:
         return Role.vendored, f"under {vendored}/", Treatment.listed
+    built = next((d for d in folders if d in output_dirs), None)
+    if built is not None:
+        return Role.vendored, f"build output under {built}/", Treatment.listed
+    if name.endswith(_DECLARATION_SUFFIXES):
+        return Role.vendored, "type declarations (.d.ts)", Treatment.lexical
+    if suffix == ".map":
+        return Role.vendored, "source map", Treatment.listed
+    if suffix == ".snap" or any(d in _SNAPSHOT_DIRS for d in folders):
+        return Role.data, "test snapshot (__snapshots__/, .snap)", Treatment.lexical
     if name in _GENERATED_NAMES or name.endswith(_GENERATED_SUFFIXES):
         return (
             Role.vendored,
@@ -240,7 +266,9 @@ def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
         return Role.data, f"{suffix} file", None
 
     is_code = suffix in _CODE_SUFFIXES or name in _CODE_NAMES or name.startswith("dockerfile")
-    in_package = suffix == ".py" and _is_package(str(p.parent) if p.parent.parts else "", paths)
+    in_package = for_path(str(p)) is not None and is_package_folder(
+        str(p.parent) if p.parent.parts else "", paths
+    )
     run_dir = next((d for d in folders if d in _LOG_DIRS), None)
     result_dir = next((d for d in folders if d in _RESULT_DIRS), None)
     if (run_dir or result_dir) and not in_package:
@@ -249,6 +277,8 @@ def _by_kind(p: PurePosixPath, paths: frozenset[str]) -> _Verdict | None:
         return Role.results, f"under {result_dir}/", None
     if suffix in _LOG_SUFFIXES:
         return Role.logs, f"{suffix} file (run output)", None
+    if is_code and _COLOCATED_TEST.search(name):
+        return Role.code, "test source beside the code (ranked after code)", None
     if is_code:
         return Role.code, f"{suffix or name} source", None
     if _RUN_STAMP.match(p.stem):
@@ -314,6 +344,23 @@ def _records_shape(head: str) -> bool:
     return bool(_RECORD_LIST.match(head)) and head.count("{") >= 8
 
 
+def is_test_path(path: str) -> bool:
+    """A test file beside the code it tests (``*.test.ts``, ``*.spec.js``, ``*_test.go``),
+    which ranks after code though it sits in a code folder."""
+    return bool(_COLOCATED_TEST.search(path.rsplit("/", 1)[-1].lower()))
+
+
+def build_output_dirs(paths: Iterable[str]) -> frozenset[str]:
+    """Build-output folders of the languages whose manifest a revision holds: a
+    ``package.json`` makes ``dist/`` and ``build/`` the output of the JavaScript build."""
+    names = {p.rsplit("/", 1)[-1] for p in paths}
+    out: set[str] = set()
+    for lang in LANGUAGES:
+        if lang.output_dirs and names & set(lang.text_names):
+            out |= lang.output_dirs
+    return frozenset(out - {"node_modules"})
+
+
 def corpus_groups(paths: Iterable[str]) -> frozenset[str]:
     """``folder/*.ext`` for every folder holding :data:`CORPUS_FILES` or more files of one
     data-like extension (parsed papers, one JSON per task)."""
@@ -348,7 +395,7 @@ def classify_revision(snapshot: Snapshot) -> RoleMap:
         return got
     entries = [e for e in snapshot.entries() if e.kind in ("file", "executable")]
     paths = frozenset(e.path for e in entries)
-    code = [e.path for e in entries if e.path.endswith(".py") and e.size <= MAX_EMBED_BYTES]
+    code = [e.path for e in entries if for_path(e.path) is not None and e.size <= MAX_EMBED_BYTES]
     snapshot.prefetch(code)
     texts = []
     for path in code:
@@ -358,10 +405,11 @@ def classify_revision(snapshot: Snapshot) -> RoleMap:
             continue
     named = code_named_files(texts)
     corpora = corpus_groups(paths)
+    built = build_output_dirs(paths)
     roles = RoleMap()
     for e in entries:
         roles.files[e.path] = classify(
-            e.path, e.size, read_by_code=named, paths=paths, corpora=corpora
+            e.path, e.size, read_by_code=named, paths=paths, corpora=corpora, output_dirs=built
         )
     # the opening text only matters for files that would be read: a line too long to
     # read, a JSON document shaped like a table of records
@@ -373,11 +421,21 @@ def classify_revision(snapshot: Snapshot) -> RoleMap:
     snapshot.prefetch([e.path for e in second])
     for e in second:
         head = _head(snapshot, e.path)
-        if head:
-            roles.files[e.path] = classify(e.path, e.size, head, read_by_code=named, paths=paths)
+        if head == _BINARY:
+            roles.files[e.path] = FileRole(
+                e.path, Role.vendored, Treatment.listed, "binary file (not text)", e.size
+            )
+        elif head:
+            roles.files[e.path] = classify(
+                e.path, e.size, head, read_by_code=named, paths=paths, output_dirs=built
+            )
     _budget_lexical(roles)
     _cache[key] = roles
     return roles
+
+
+#: What :func:`_head` returns for a file that is not text (a committed executable).
+_BINARY = "\0"
 
 
 def _head(snapshot: Snapshot, path: str) -> str:
@@ -385,7 +443,7 @@ def _head(snapshot: Snapshot, path: str) -> str:
         tf = snapshot.read_text(path)
     except Exception:  # noqa: BLE001 - unreadable: classified by its name alone
         return ""
-    return "" if tf.binary else tf.text[:HEAD_BYTES]
+    return _BINARY if tf.binary else tf.text[:HEAD_BYTES]
 
 
 def _budget_lexical(roles: RoleMap) -> None:

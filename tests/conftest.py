@@ -212,3 +212,46 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         name = item.name.split("[", 1)[0]
         if f"{path}::{name}" in SLOW:
             item.add_marker(pytest.mark.slow)
+
+
+# -- a real PostgreSQL server for the team (shared review store) tests ---------------
+
+PG_URL_ENV = "DRAFTER_TEST_PG_URL"
+
+
+@pytest.fixture(autouse=True)
+def _no_team_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's own store and checkpointer locators and analyst name must not steer
+    the tests."""
+    monkeypatch.delenv("DRAFTER_STORE", raising=False)
+    monkeypatch.delenv("DRAFTER_ANALYST", raising=False)
+    monkeypatch.delenv("DRAFTER_CHECKPOINT", raising=False)
+
+
+def pg_database_url(base: str, name: str) -> str:
+    """``base`` (a server URL) naming database ``name`` instead of its own."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(base)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture
+def pg_url():  # type: ignore[no-untyped-def]
+    """A fresh, empty database on the PostgreSQL server .ci/run starts
+    ($DRAFTER_TEST_PG_URL), dropped afterwards; the test is skipped without one."""
+    import uuid
+
+    base = os.environ.get(PG_URL_ENV)
+    if not base:
+        pytest.skip(f"no PostgreSQL server: ${PG_URL_ENV} is not set (.ci/run starts one)")
+    import psycopg
+
+    name = f"drafter_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield pg_database_url(base, name)
+    finally:
+        with psycopg.connect(base, autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -117,3 +117,10 @@ def test_demo_materialises_drafts_verifies_and_renders(tmp_path: Path, capsys) -
     assert report.witnesses and all(w.verified for w in report.witnesses)
     assert "Shared records" in text.read_text()
     assert "witnesses verified" in cap.out
+    # the TypeScript sample is drafted too, in its own folder, and verifies
+    ts_draft = tmp_path / "demo" / "typescript" / "draft.json"
+    assert f"rendered report: {tmp_path / 'demo' / 'typescript' / 'report.txt'}" in cap.out
+    ts_report = Report.from_json(ts_draft.read_text())
+    assert ts_report.system == "shellwright"
+    assert ts_report.witnesses and all(w.verified for w in ts_report.witnesses)
+    assert "Python sample" in cap.out and "TypeScript sample" in cap.out

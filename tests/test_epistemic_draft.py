@@ -10,6 +10,7 @@ import pytest
 from drafter.cellcheck import CELL_ID_RE, check_report_tables, cited_ids, path_tokens
 from drafter.cli import main
 from drafter.model import AccountSection, Report, ReportType, Table
+from drafter.review_export import reviewed_report
 from drafter.review_store import ReviewStore
 from drafter.sample import epistemic_gold_path, gold_path
 from drafter.snapshot import Snapshot
@@ -159,7 +160,7 @@ def test_review_export_keeps_the_tables_and_accepted_records(drafted, tmp_path: 
     first = report.records[0]
     with ReviewStore(tmp_path / "epi.review.sqlite") as rs:
         rs.accept(first)
-        accepted = rs.accepted_report(report)
+        accepted = reviewed_report(rs, report)
     assert [r.id for r in accepted.records] == [first.id]
     assert [t.header for t in accepted.tables] == [t.header for t in report.tables]
     from drafter.textformat import render_text

@@ -136,8 +136,7 @@ def test_corrupt_checkpoint_on_resume(small, tmp_path: Path, damage: str, capsys
     repo, sha = small
     data = tmp_path / "data"
     args = ["draft", str(repo), "--rev", sha, "--offline", "--no-index"]
-    # one os.system call and no agent: an empty, partial draft (exit 1), written
-    assert main([*args, "--out", str(tmp_path / "o.json"), "--data-dir", str(data)]) == 1
+    assert main([*args, "--out", str(tmp_path / "o.json"), "--data-dir", str(data)]) == 0
     capsys.readouterr()
     ckpt = next(p for p in (data / "runs").glob("*.sqlite") if ".calls." not in p.name)
     tid = ckpt.stem

@@ -98,8 +98,7 @@ def test_offline_draft_on_deep_nesting_finishes(tmp_path: Path, capsys) -> None:
     out = tmp_path / "d.json"
     t = time.monotonic()
     args = ["draft", str(repo), "--rev", sha, "--offline", "--no-index", "--out", str(out)]
-    # nothing agentic in it: an empty, partial draft (exit 1), written in time
-    assert main([*args, "--data-dir", str(tmp_path / "data")]) == 1, capsys.readouterr().err
+    assert main([*args, "--data-dir", str(tmp_path / "data")]) == 0, capsys.readouterr().err
     assert time.monotonic() - t < 30 and out.exists()
 
 

@@ -87,10 +87,11 @@ def test_an_output_under_a_file_is_refused_before_the_work(
 
 
 def test_reverify_with_an_unusable_store_writes_nothing(sample: SampleRepo, tmp_path: Path, capsys):
-    folder = tmp_path / "adir"
-    folder.mkdir()
+    # (a folder is a store locator now: one store per draft inside it)
+    junk = tmp_path / "not-a-store.bin"
+    junk.write_bytes(b"\x00\x01 neither SQLite nor a report\n" * 10)
     out = tmp_path / "carried.json"
     code = main(["reverify", str(gold_path()), "--rev", sample.sha, "--repo", str(sample.path),
-                 "--store", str(folder), "--out", str(out)])  # fmt: skip
+                 "--store", str(junk), "--out", str(out)])  # fmt: skip
     assert code == 2 and "review store" in capsys.readouterr().err
     assert not out.exists()  # no carried draft whose decisions did not follow

@@ -216,7 +216,7 @@ def test_repository_without_python_gives_valid_empty_draft(tmp_path: Path) -> No
     assert draft.records == []
     assert [s.title for s in draft.sections][:3] == ["Components", "Operative objects", "Routes"]
     text = " ".join(b.text for b in draft.account[0].blocks if hasattr(b, "text"))
-    assert "no entry point" in text and "0 Python files" in text
+    assert "no entry point" in text and "Languages surveyed: none" in text
     assert Report.from_json(draft.to_json()) == draft
     assert text_round_trip_problems(draft) == []
 

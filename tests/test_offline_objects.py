@@ -229,3 +229,50 @@ def test_files_named_only_by_variables_yield_no_object(tmp_path: Path) -> None:
     draft = _draft(tmp_path, files)
     labels = [r.label for r in draft.records_of_kind("OBJ")]
     assert labels == [], labels
+
+
+#: A loop that appends its archive each generation and, on resume, reads it back through
+#: two repository helpers and a local path variable — as most code reads its own state.
+RESUME_REPO = {
+    "util/io.py": (
+        "def read_file(file_path):\n    with open(file_path, 'r') as f:\n        return f.read()\n"
+    ),
+    "util/archive.py": (
+        "import json\n"
+        "from util.io import read_file\n\n\n"
+        "def load_archive(archive_path, last_only=False):\n"
+        "    rows = [json.loads(x) for x in read_file(archive_path).splitlines()]\n"
+        "    return rows[-1] if last_only else rows\n"
+    ),
+    "outer.py": (
+        "import json\nimport os\n"
+        "from util.archive import load_archive\n\n\n"
+        "def start(out_dir, prev_dir=None):\n"
+        "    if not prev_dir:\n"
+        "        return ['initial']\n"
+        '    archive_path = os.path.join(prev_dir, "archive.jsonl")\n'
+        "    state = load_archive(archive_path, last_only=True)\n"
+        "    return state['archive']\n\n\n"
+        "def main(out_dir, prev_dir=None):\n"
+        "    archive = start(out_dir, prev_dir)\n"
+        "    for gen in range(3):\n"
+        '        with open(os.path.join(out_dir, "archive.jsonl"), "a") as f:\n'
+        "            f.write(json.dumps({'generation': gen, 'archive': archive}))\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    main('out')\n"
+    ),
+}
+
+
+def test_a_read_back_through_helpers_and_a_local_path_is_found(tmp_path: Path) -> None:
+    survey, draft = survey_and_draft(tmp_path, RESUME_REPO, thorough=True)
+    reads = [f for f in survey.findings if f.category == "read_back"]
+    assert [(f.path, f.start_line) for f in reads] == [("outer.py", 10)], reads
+    assert reads[0].detail["written_as"] == 'os.path.join(out_dir, "archive.jsonl")'
+    assert reads[0].detail["file"] == "archive.jsonl"
+    obj = next(r for r in draft.records_of_kind("OBJ") if "archive.jsonl" in r.label)
+    text = " ".join(b.text for b in obj.blocks if hasattr(b, "text"))
+    assert "Later read-back: start() in outer.py" in text, text
+    assert ("outer.py", "state = load_archive(archive_path, last_only=True)") in [
+        (w.path, w.quote) for w in obj.witnesses
+    ]

@@ -43,7 +43,8 @@ from graph.outcome import witness_counts
 from graph.redraft import redraft_targets
 from graph.runkind import WorkflowKind, kind_of, record_kind
 from graph.state import DraftState
-from retrieval.survey.select import MAX_PY_BYTES, SkipReason
+from retrieval.languages import by_name
+from retrieval.survey.select import SkipReason
 from retrieval.survey.select import skip_reason as _skip_reason
 from tui.widgets.witness_list import anchor_tag
 
@@ -205,7 +206,7 @@ def test_a_redraft_is_sent_the_notes_about_this_version_whatever_they_say(
 
 
 def test_skipped_files_are_decided_by_kind() -> None:
-    huge = _skip_reason("pkg/big.py", MAX_PY_BYTES + 1, "file")
+    huge = _skip_reason("pkg/big.py", by_name("python").max_bytes + 1, "file")
     assert huge is not None and huge.kind == SkipReason.huge and huge.listed
     assert huge.label == "huge file" and huge.text.startswith("huge file (")
     gen = _skip_reason("pkg/x_pb2.py", 10, "file")

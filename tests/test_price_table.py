@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from drafter.price_table import PRICES
 
 from drafter.cli import main
 from graph.configuration import Configuration, endpoint_settings
 from graph.costs import CallUsage
 from graph.estimate import Tokens, estimate
-from graph.price_table import PRICES
 from graph.pricing import table_price
 from graph.proposers.claude import ToolBudgets
 

@@ -45,8 +45,22 @@ def mirror_draft(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory) -
 def test_the_draft_records_the_absolute_location(mirror_draft) -> None:
     mirror, out = mirror_draft
     src = load_report(out).source
-    assert src is not None and src.repository == "repo"  # the identity: a folder name
-    assert src.location == str(mirror.resolve())
+    assert src is not None and src.location == str(mirror.resolve())
+
+
+def test_the_report_names_the_system_not_the_folder(mirror_draft, capsys) -> None:
+    """The shown name is the parent folder's; the storage key stays the folder's name."""
+    from drafter.snapshot import Snapshot
+    from drafter.textformat.render import render_text
+
+    mirror, out = mirror_draft
+    report = load_report(out)
+    assert report.source is not None and report.source.repository == "tinkerbot"
+    text = render_text(report)
+    assert f"Source: SRC-1 tinkerbot at {report.source.revision}" in text
+    assert "static survey of tinkerbot at" in text and " repo at " not in text
+    with Snapshot(mirror) as snap:  # caches and index collections keep their key
+        assert (snap.identity, snap.name) == ("repo", "tinkerbot")
 
 
 def test_reverify_without_repo(mirror_draft, sample: SampleRepo, tmp_path: Path, capsys) -> None:

@@ -10,6 +10,7 @@ from fakes import make_record, make_report
 
 from drafter.errors import BadInput
 from drafter.model import LineRange, Report, Verification, VerifyStatus, Witness
+from drafter.review_export import reviewed_report
 from drafter.review_store import (
     Mark,
     ReviewStore,
@@ -157,13 +158,14 @@ def test_accepted_report_keeps_only_accepted_with_edits_and_kept_witnesses(tmp_p
         s.edit(loop, "Later read-back", "none")
         s.decide_witness(loop, 0, False, "not the loop")
         s.reject(rep.record("RT-CMP-model"), "duplicate")  # type: ignore[arg-type]
-        out = s.accepted_report(rep)
+        out = reviewed_report(s, rep)
     assert [r.id for r in out.records] == ["RT-RTE-loop"]
     got = out.records[0]
     assert got.fields == {"Immediate return": "the model's reply text", "Later read-back": "none"}
     assert [w.quote for w in got.witnesses] == ["messages.append(reply)"]
     assert [s.title for s in out.sections] == ["Components", "Routes", "Claims"]
-    assert out.section("Components").note == "none accepted in review"  # type: ignore[union-attr]
+    # the one export builder: a section with no accepted record keeps only its title
+    assert out.section("Components").records == []  # type: ignore[union-attr]
     # the input report is untouched
     assert len(loop.witnesses) == 2 and loop.fields == {"Immediate return": "the reply"}
 

@@ -19,7 +19,10 @@ from retrieval.survey.source import PyFile
 ROOT = Path(__file__).resolve().parents[1]
 SURVEY_DIR = ROOT / "retrieval" / "survey"
 #: Where rules may be called from besides their own module.
-REGISTRY_MODULE = "retrieval/survey/rules.py"
+#: Where rules are registered: the text and repository rules, and each language's rules.
+REGISTRY_MODULES = {"retrieval/survey/rules.py"} | {
+    p.relative_to(ROOT).as_posix() for p in (ROOT / "retrieval" / "languages").glob("*/rules.py")
+}
 
 FILES = {
     "app.py": 'def marker():\n    return 1\n\n\nif __name__ == "__main__":\n    marker()\n',
@@ -88,10 +91,12 @@ def test_rule_names_are_unique() -> None:
 
 
 def _detectors() -> dict[str, str]:
-    """Public module-level functions of retrieval/survey returning ``list[Hit]``:
-    name -> the file defining it."""
+    """Public module-level functions of retrieval/survey and of each language's rules
+    returning ``list[Hit]``: name -> the file defining it."""
     out: dict[str, str] = {}
-    for path in sorted(SURVEY_DIR.glob("*.py")):
+    languages = ROOT / "retrieval" / "languages"
+    own = sorted(languages.glob("*/rules.py")) + sorted(languages.glob("*/package.py"))
+    for path in sorted(SURVEY_DIR.glob("*.py")) + own:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
             if (
@@ -134,7 +139,7 @@ def test_the_registry_lists_every_rule_and_nothing_calls_one_around_it() -> None
     assert registered <= set(detectors), "a registered detector is not a retrieval/survey function"
     callers = _callers(set(detectors))
     for name, home in detectors.items():
-        outside = callers[name] - {home, REGISTRY_MODULE}
+        outside = callers[name] - {home, *REGISTRY_MODULES}
         assert not outside, f"survey rule {name} ({home}) is called outside the registry: {outside}"
         if name not in registered:
             # a helper of its own module (e.g. cli_model_calls inside model_calls)
@@ -146,4 +151,4 @@ def test_every_rule_says_what_it_applies_to() -> None:
     assert len(names) == len(set(names)) >= 19
     assert all(r.applies_to.strip() for r in RULES.all())
     scopes = [r.scope for r in RULES.all()]
-    assert scopes == sorted(scopes, key=["python file", "text file", "repository"].index)
+    assert scopes == sorted(scopes, key=["source file", "text file", "repository"].index)

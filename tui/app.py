@@ -13,9 +13,10 @@ import os
 import time
 from collections.abc import Callable
 
-from textual import events
+from textual import events, work
 from textual.binding import Binding, BindingType
 
+from drafter.errors import BadInput
 from drafter.review_store import IDLE_CAP
 from tui.deciding import DecidingApp
 from tui.screens.help import HelpScreen
@@ -25,6 +26,9 @@ from tui.session import ReviewSession
 
 #: Seconds between updates of the time-spent counter (each one also touches the store).
 TICK_SECONDS = 1.0
+#: Seconds between looks at the store for other analysts' decisions (and, while the
+#: store is unreachable, attempts to send the decisions kept meanwhile).
+POLL_SECONDS = 2.0
 
 
 class ReviewApp(DecidingApp):
@@ -37,9 +41,12 @@ class ReviewApp(DecidingApp):
         Binding("q", "quit", "Quit", tooltip="Quit (decisions are already saved)"),
     ]
 
-    def __init__(self, session: ReviewSession, *, live_clock: bool = True):
+    def __init__(
+        self, session: ReviewSession, *, live_clock: bool = True, poll: float | None = None
+    ):
         super().__init__(session)
         self.live_clock = live_clock
+        self.poll = poll
         self.main: MainScreen | None = None
         self._last_input = session.store.clock()
 
@@ -56,6 +63,30 @@ class ReviewApp(DecidingApp):
             )
         if self.live_clock:
             self.set_interval(TICK_SECONDS, self._tick)
+        if self.poll:
+            self.set_interval(self.poll, self.poll_store)
+
+    def poll_store(self) -> None:
+        """Look for other analysts' decisions, or for the store coming back, off the
+        screen's thread (a server that is away may take seconds to say so)."""
+        self._poll_worker()
+
+    @work(thread=True, exclusive=True, group="poll")
+    def _poll_worker(self) -> None:
+        try:
+            changed = self.session.store.poll()
+        except BadInput as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.call_from_thread(self._after_poll, changed)
+
+    def _after_poll(self, changed: bool) -> None:
+        store = self.session.store
+        if self.main is None:
+            return
+        self.main.show_offline(store.offline, len(store.outbox) if store.outbox else 0)
+        if changed and self.screen is self.main:
+            self.main.refresh_view()  # keeps the record the analyst is on
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.MouseScrollDown):
@@ -103,7 +134,7 @@ class ReviewApp(DecidingApp):
             ("Source view", list(SourceScreen.BINDINGS)),
             ("Everywhere", list(self.BINDINGS)),
         ]
-        self.push_screen(HelpScreen(groups, str(self.session.store.path)))
+        self.push_screen(HelpScreen(groups, self.session.store.where))
 
 
 def make_app(
@@ -115,6 +146,10 @@ def make_app(
     allow_mismatch: bool = False,
     clock: Callable[[], float] = time.time,
     live_clock: bool = True,
+    analyst: str | None = None,
+    lead: bool = False,
+    resolve: str | None = None,
+    poll: float | None = POLL_SECONDS,
 ) -> ReviewApp:
     """Build the review app over DRAFT at the pinned revision of REPO.
 
@@ -123,6 +158,7 @@ def make_app(
     ``allow_mismatch``) or an unusable store, so the CLI can print one line and exit 2.
     """
     session = ReviewSession(
-        draft, repo, rev=rev, store_path=store, clock=clock, allow_mismatch=allow_mismatch
-    )
-    return ReviewApp(session, live_clock=live_clock)
+        draft, repo, rev=rev, store_path=store, clock=clock, allow_mismatch=allow_mismatch,
+        analyst=analyst, lead=lead, resolve=resolve, keep_offline=True,
+    )  # fmt: skip
+    return ReviewApp(session, live_clock=live_clock, poll=poll)

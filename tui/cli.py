@@ -43,10 +43,31 @@ FORMATS = ("text", "markdown", "json")
 @click.option(
     "--store",
     "store_path",
-    type=click.Path(path_type=Path),
+    type=str,
     default=None,
-    help="Decision store (default: <data dir>/reviews/<draft identity>.sqlite, printed "
-    "on opening); a draft or report path means that draft's own store.",
+    help="Decision store locator: an SQLite file, a folder of them, or "
+    "postgresql://USER@HOST:PORT/DB for a team (default: $DRAFTER_STORE, else "
+    "<data dir>/reviews/<draft identity>.sqlite, printed on opening); a draft or report "
+    "path means that draft's own store.",
+)
+@click.option(
+    "--analyst",
+    default=None,
+    help="Who is deciding (default: $DRAFTER_ANALYST, else the OS user); stored with "
+    "every decision.",
+)
+@click.option(
+    "--lead",
+    is_flag=True,
+    help="Decide as the team's lead: an accept or reject made here settles a conflict "
+    "between analysts.",
+)
+@click.option(
+    "--resolve",
+    default=None,
+    metavar="latest|mine|reject|ANALYST",
+    help="How an export settles records analysts disagree about: the latest vote, your "
+    "own, reject them, or one analyst's (default: refuse to export while any remain).",
 )
 @click.option(
     "--accept-verified",
@@ -80,7 +101,10 @@ def review_cmd(
     repo: Path,
     rev: str | None,
     allow_mismatch: bool,
-    store_path: Path | None,
+    store_path: str | None,
+    analyst: str | None,
+    lead: bool,
+    resolve: str | None,
     accept_verified: bool,
     decisions_file: Path | None,
     export_path: Path | None,
@@ -98,11 +122,12 @@ def review_cmd(
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")
-        _interactive(draft, repo, rev, store_path, allow_mismatch)
+        _interactive(draft, repo, rev, store_path, allow_mismatch, analyst, lead, resolve)
         return
     session = ReviewSession(
-        draft, repo, rev=rev, store_path=store_path, allow_mismatch=allow_mismatch
-    )
+        draft, repo, rev=rev, store_path=store_path, allow_mismatch=allow_mismatch,
+        analyst=analyst, lead=lead, resolve=resolve,
+    )  # fmt: skip
     try:
         _batch(session, accept_verified, decisions_file, export_path, fmt)
     finally:
@@ -110,7 +135,14 @@ def review_cmd(
 
 
 def _interactive(
-    draft: Path, repo: Path, rev: str | None, store_path: Path | None, allow_mismatch: bool
+    draft: Path,
+    repo: Path,
+    rev: str | None,
+    store_path: str | None,
+    allow_mismatch: bool,
+    analyst: str | None,
+    lead: bool,
+    resolve: str | None,
 ) -> None:
     """The app over DRAFT; then over the redraft the analyst chose to open, if any."""
     from drafter.console import err_console
@@ -119,8 +151,11 @@ def _interactive(
     say = err_console()
     next_draft: Path | None = draft
     while next_draft is not None:
-        app = make_app(next_draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch)
-        store = markup_safe(str(app.session.store.path))
+        app = make_app(
+            next_draft, repo, rev=rev, store=store_path, allow_mismatch=allow_mismatch,
+            analyst=analyst, lead=lead, resolve=resolve,
+        )  # fmt: skip
+        store = markup_safe(app.session.store.where)
         name = markup_safe(str(next_draft))
         say.print(f"reviewing {name}; review store: {store}", soft_wrap=True)
         app.run()
@@ -180,10 +215,11 @@ def _batch(
         table.add_row(name, str(res.applied), str(res.skipped))
     if export_path is not None:
         fmt = fmt or {".md": "markdown", ".json": "json"}.get(export_path.suffix.lower(), "text")
-        n = export_accepted(session.store, session.report, fmt, export_path)
+        n = export_accepted(session.store, session.report, fmt, export_path, session.resolve)
         table.add_row(f"export {fmt} → {markup_safe(str(export_path))}", str(n), "")
     console.print(table)
+    conflicts = f", in conflict {p.conflicts}" if p.conflicts else ""
     console.print(
         f"reviewed {p.reviewed}/{p.total}, accepted {p.accepted}, rejected {p.rejected}, "
-        f"changed since review {p.changed}; store {markup_safe(str(session.store.path))}"
+        f"changed since review {p.changed}{conflicts}; store {markup_safe(session.store.where)}"
     )

@@ -25,7 +25,7 @@ MISMATCH_EXPORT = (
 SUFFIX = {"text": ".txt", "markdown": ".md", "json": ".json"}
 
 
-def check_export_target(out: Path, draft: Path, store: Path) -> None:
+def check_export_target(out: Path, draft: Path, store: Path | None) -> None:
     """Refuse an export path that is the draft or the review store itself.
 
     Why: the export replaces ``out`` whole, so ``--export DRAFT.json`` (or typing the
@@ -33,6 +33,8 @@ def check_export_target(out: Path, draft: Path, store: Path) -> None:
     (with nothing accepted yet: a draft of 0 records), and nothing saved may be lost.
     """
     for keep, what in ((draft, "the draft being reviewed"), (store, "the review store")):
+        if keep is None:  # a store on a server: no file to overwrite
+            continue
         try:
             same = out.exists() and keep.exists() and out.samefile(keep)
         except OSError:
@@ -45,9 +47,12 @@ def default_export_path(draft: Path, fmt: str) -> Path:
     return draft.with_name(draft.stem + ".accepted" + SUFFIX[fmt])
 
 
-def export_accepted(store: ReviewStore, report: Report, fmt: str, out: Path) -> int:
-    """Write the accepted records to ``out``; returns how many records were written."""
-    return write_export(reviewed_report(store, report), fmt, out)
+def export_accepted(
+    store: ReviewStore, report: Report, fmt: str, out: Path, resolve: str | None = None
+) -> int:
+    """Write the accepted records to ``out``; returns how many records were written.
+    A conflict between analysts that ``resolve`` does not settle is refused."""
+    return write_export(reviewed_report(store, report, resolve), fmt, out)
 
 
 def write_export(accepted: Report, fmt: str, out: Path) -> int:

@@ -61,6 +61,10 @@ class ReviewSession:
         clock: Callable[[], float] = time.time,
         verify: bool = True,
         allow_mismatch: bool = False,
+        analyst: str | None = None,
+        lead: bool = False,
+        keep_offline: bool = False,
+        resolve: str | None = None,
     ):
         self.draft_path = Path(draft_path)
         self.report: Report = load_draft(self.draft_path)
@@ -72,8 +76,14 @@ class ReviewSession:
         if verify:
             verify_at(self.report, self.snapshot, mismatch=self.mismatch is not None)
         self.store = ReviewStore(
-            resolve_store(store_path, self.draft_path, self.report), clock=clock
+            resolve_store(store_path, self.draft_path, self.report),
+            clock=clock,
+            analyst=analyst,
+            lead=lead,
+            keep_offline=keep_offline,
         )
+        #: how an export settles conflicts between analysts (None: it refuses them)
+        self.resolve = resolve
         self.filters: set[str] = set()
         self.query = ""
         #: records marked for a bulk decision (space, v)

@@ -103,8 +103,8 @@ class SampleRepo:
 # -- the shipped files ------------------------------------------------------------------
 
 
-def _files_root() -> Path:
-    root = resources.files(__name__) / "files"
+def _files_root(folder: str = "files") -> Path:
+    root = resources.files(__name__) / folder
     return Path(str(root))
 
 
@@ -221,7 +221,12 @@ def _has_commit(repo: Path, sha: str) -> bool:
 
 
 def _commit_tree(
-    repo: Path, files: dict[str, bytes], parent: str | None, date: str, message: str
+    repo: Path,
+    files: dict[str, bytes],
+    parent: str | None,
+    date: str,
+    message: str,
+    executable: frozenset[str] = EXECUTABLE,
 ) -> str:
     """Write blobs and a tree through a private index, then a commit; return its SHA."""
     index = repo / ".git" / "drafter-sample.index"
@@ -231,7 +236,7 @@ def _commit_tree(
         lines = []
         for rel, data in files.items():
             oid = _git(repo, "hash-object", "-w", "--no-filters", "--stdin", input=data, env=env)
-            mode = "100755" if rel in EXECUTABLE else "100644"
+            mode = "100755" if rel in executable else "100644"
             lines.append(f"{mode} {oid}\t{rel}")
         listing = ("\n".join(lines) + "\n").encode()
         _git(repo, "update-index", "--add", "--index-info", input=listing, env=env)
@@ -249,7 +254,7 @@ def _check_out(repo: Path, sha: str) -> None:
     _git(repo, "reset", "-q", "--hard", sha)
 
 
-def _init(dest: Path) -> None:
+def _init(dest: Path, identity: str = SAMPLE_IDENTITY) -> None:
     if dest.exists() and not dest.is_dir():
         raise BadInput(f"{dest} exists and is not a folder")
     if dest.exists() and any(dest.iterdir()) and not (dest / ".git").is_dir():
@@ -260,7 +265,7 @@ def _init(dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     if not (dest / ".git").is_dir():
         _git(dest, "init", "-q", "--template=", ".")
-        _git(dest, "config", "remote.origin.url", SAMPLE_IDENTITY)
+        _git(dest, "config", "remote.origin.url", identity)
 
 
 def _verify(sha: str, expected: str) -> None:

@@ -57,7 +57,7 @@ def draft_epistemic(
     repo: str | None,
     rev: str,
     runtime_path: Path | None,
-    store: Path | None,
+    store: str | None,
     out: Path | None,
     text_out: Path | None,
     system: str | None,
@@ -116,10 +116,12 @@ def draft_epistemic(
     }
     if store is not None:
         from drafter.review_identity import resolve_store
+        from drafter.store_locator import redact
 
         found = resolve_store(store, runtime_path, load_report(runtime_path))
         console.print(
-            f"runtime records: only those accepted in {markup_safe(str(found))}", soft_wrap=True
+            f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
+            soft_wrap=True,
         )
     result = run_epistemic(
         repo,
@@ -144,7 +146,7 @@ def print_estimate(
     repo: str,
     rev: str,
     runtime_path: Path,
-    store: Path | None,
+    store: str | None,
     system: str | None,
     data_dir: Path,
     *,

@@ -34,17 +34,24 @@ class RuntimeInput:
         return [r for r in self.report.records if r.kind == kind and r.prefix == "RT"]
 
 
-def load_runtime(path: str | Path, store: str | Path | None = None) -> RuntimeInput:
-    """Read RUNTIME; refuse an epistemic report or one without runtime records."""
+def load_runtime(
+    path: str | Path, store: str | Path | None = None, resolve: str | None = None
+) -> RuntimeInput:
+    """Read RUNTIME; refuse an epistemic report or one without runtime records.
+
+    With a store, the runtime records are those of the review's export (the one
+    builder, :func:`drafter.review_export.reviewed_report`), so an unsettled conflict
+    between analysts is refused here as it is on export."""
     report = load_report(path)
     if report.type != ReportType.runtime:
         raise BadInput(f"{path}: --runtime needs a runtime report, this one is {report.type}")
     if store is not None:
-        from drafter.review_identity import resolve_store
+        from drafter.review_export import reviewed_report
+        from drafter.review_identity import resolve_store, store_exists
         from drafter.review_store import ReviewStore
 
         found = resolve_store(store, path, report)
-        if not found.exists():
+        if not store_exists(found):
             if found == Path(store):
                 raise BadInput(f"{store}: no such review store")
             raise BadInput(
@@ -52,7 +59,7 @@ def load_runtime(path: str | Path, store: str | Path | None = None) -> RuntimeIn
                 f"(review it with: drafter review {store} --repo REPO)"
             )
         with ReviewStore(found) as rs:
-            report = rs.accepted_report(report)
+            report = reviewed_report(rs, report, resolve)
     if not any(r.prefix == "RT" for r in report.records):
         what = "accepted " if store is not None else ""
         raise BadInput(f"{path}: no {what}runtime records to build on")

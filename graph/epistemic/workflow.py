@@ -28,6 +28,7 @@ from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
 from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
 from drafter.repository import location_of
+from drafter.store_locator import is_server
 from drafter.verify import settle_lines, verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
@@ -93,7 +94,7 @@ def load_inputs(state: EpiState, runtime: Runtime[EpiRunContext]) -> EpiState:
     system = state.get("system") or rt.report.system
     return {
         "sha": snap.sha,
-        "identity": snap.identity,
+        "identity": snap.name,
         "system": system,
         "runtime": checked.model_dump(mode="json"),
         "accepted_only": rt.accepted_only,
@@ -266,7 +267,10 @@ def run_epistemic(
             "repo": location_of(repo),  # absolute: --resume may run from another folder
             "rev": rev,
             "runtime_path": location_of(runtime_path),
-            "store": location_of(store) if store else None,
+            # a server locator is the same from every folder; a path is made absolute
+            "store": (str(store) if is_server(str(store)) else location_of(store))
+            if store
+            else None,
             "system": system,
             "settings": settings or {},
         }

@@ -71,7 +71,7 @@ def plan_context(ctx: RunContext, system: str) -> PlanContext:
     snap = res.snapshot()
     return PlanContext(
         system=system,
-        repository=snap.identity,
+        repository=snap.name,
         revision=snap.sha,
         files=snap.files(),
         survey=res.survey(),

@@ -23,4 +23,4 @@ def resolve_snapshot(state: DraftState, runtime: Runtime[RunContext]) -> JsonDic
             f"{state['rev']!r} now resolves to {snap.sha[:12]}, the run was pinned at {pinned[:12]}"
         )
     system = state.get("system") or system_name(snap.git_dir)
-    return {"sha": snap.sha, "identity": snap.identity, "files": snap.files(), "system": system}
+    return {"sha": snap.sha, "identity": snap.name, "files": snap.files(), "system": system}

@@ -23,14 +23,16 @@ from retrieval.survey.runner import run_survey
 
 @cache
 def code_fingerprint() -> str:
-    """A hash of every file of the survey package (its rules and queries) and of the
-    file-role rules it filters by."""
+    """A hash of every file of the survey package (its rules), of the language table
+    (each language's grammar binding, queries, extractor and rules) and of the file-role
+    rules the survey filters by."""
     root = Path(__file__).parent
     h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file() and p.suffix in (".py", ".scm", ".toml", ".json", ".txt"):
-            h.update(p.relative_to(root).as_posix().encode())
-            h.update(p.read_bytes())
+    for folder in (root, root.parent / "languages"):
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in (".py", ".scm", ".toml", ".json", ".txt"):
+                h.update(p.relative_to(root.parent).as_posix().encode())
+                h.update(p.read_bytes())
     roles = root.parent / "roles.py"  # the survey skips files by role
     h.update(roles.read_bytes())
     return h.hexdigest()[:16]
@@ -48,9 +50,13 @@ def cached_survey(snapshot: Snapshot, cache_dir: Path | None, progress: bool = F
         return run_survey(snapshot, progress=progress)
     path = cache_path(snapshot, cache_dir)
     try:
-        return Survey.model_validate_json(path.read_bytes())
+        cached = Survey.model_validate_json(path.read_bytes())
     except (OSError, ValueError):
         pass
+    else:
+        # keyed on the identity, which a moved mirror keeps: the shown name follows the folder
+        cached.repository = snapshot.name
+        return cached
     survey = run_survey(snapshot, progress=progress)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)

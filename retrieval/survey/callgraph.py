@@ -14,8 +14,12 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 
+from retrieval.languages import by_name, for_path
+from retrieval.languages.facts import Call, SourceFile
+from retrieval.languages.spec import GraphShape
 from retrieval.survey.model import CallGraph, FunctionNode
-from retrieval.survey.source import Call, PyFile, module_name
+
+PyFile = SourceFile
 
 #: Method names too generic to link by uniqueness alone.
 _GENERIC = {
@@ -71,12 +75,14 @@ _CALLBACK_TAKERS = re.compile(
 
 
 class ModuleIndex:
-    """Dotted module names → repository paths (also by suffix, for src/ layouts)."""
+    """Dotted module names → repository paths (also by suffix, for src/ layouts); each
+    path named the way its language names modules."""
 
     def __init__(self, paths: list[str]):
         self.by_name: dict[str, str] = {}
         for p in sorted(paths, key=lambda x: (x.count("/"), x)):
-            parts = module_name(p).split(".")
+            lang = for_path(p)
+            parts = (lang.graph.module_name(p) if lang else p).split(".")
             for i in range(len(parts)):
                 self.by_name.setdefault(".".join(parts[i:]), p)
 
@@ -87,16 +93,35 @@ class ModuleIndex:
 Resolver = Callable[[PyFile, Call], list[str]]
 
 
-def build_call_graph(files: list[PyFile]) -> tuple[CallGraph, Resolver]:
-    """The graph, plus the resolver the loop rule reuses to follow call sites."""
+def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
+    """The graph, plus the resolver the loop rule reuses to follow call sites.
+
+    One graph per language, resolved apart (a TypeScript import never names a Python
+    module), kept in one :class:`CallGraph` whose node ids are path-qualified, so no
+    edge crosses languages; a crossing at a subprocess or an HTTP call is not an edge.
+    """
     graph = CallGraph()
-    names = _Names(graph, ModuleIndex([f.path for f in files]))
-    for pf in files:
-        names.add_nodes(pf)
-    for pf in files:
-        names.add_bindings(pf)
-    graph.edges = _edges(files, graph, names.resolve)
-    return graph, names.resolve
+    by_lang: dict[str, list[SourceFile]] = defaultdict(list)
+    for f in files:
+        by_lang[f.language].append(f)
+    resolvers: dict[str, _Names] = {}
+    for lang, group in by_lang.items():
+        names = _Names(graph, ModuleIndex([f.path for f in group]), by_name(lang).graph)
+        for pf in group:
+            names.add_nodes(pf)
+        for pf in group:
+            names.add_bindings(pf)
+        resolvers[lang] = names
+    edges: dict[str, list[str]] = {}
+    for lang, group in by_lang.items():
+        edges.update(_edges(group, graph, resolvers[lang].resolve))
+
+    def resolve(pf: SourceFile, c: Call) -> list[str]:
+        names = resolvers.get(pf.language)
+        return names.resolve(pf, c) if names is not None else []
+
+    graph.edges = dict(sorted(edges.items()))
+    return graph, resolve
 
 
 def _edges(files: list[PyFile], graph: CallGraph, resolve: Resolver) -> dict[str, list[str]]:
@@ -117,7 +142,7 @@ def _edges(files: list[PyFile], graph: CallGraph, resolve: Resolver) -> dict[str
 
 
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
-_BOUND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|self\.[A-Za-z_][A-Za-z0-9_]*")
+_NAME = r"[A-Za-z_$][A-Za-z0-9_$]*"
 _CLASS_CALL = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(")
 _REF = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
@@ -126,21 +151,28 @@ class _Names:
     """What the repository defines and binds, and how a call site's callee resolves to
     the nodes of the graph (the resolver the survey's cross-file passes reuse)."""
 
-    def __init__(self, graph: CallGraph, index: ModuleIndex):
+    def __init__(self, graph: CallGraph, index: ModuleIndex, shape: GraphShape):
         self.graph = graph
         self.index = index
+        self.shape = shape
+        receivers = "|".join(re.escape(n) for n in shape.self_names[:1])
+        # a variable, or an attribute of the method's receiver (``self.x``, ``this.x``)
+        own = rf"|(?:{receivers})\.{_NAME}" if receivers else ""
+        self.bound_name = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*{own}")
         self.top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node
         self.methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
         self.classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class -> node
         # local variables bound to repository classes: ``runner = TauRunner(...)``
         self.var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
         self.aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+        self.files: dict[str, SourceFile] = {}
 
     # -- what the files define ---------------------------------------------------------
 
     def add_nodes(self, pf: PyFile) -> None:
         """The file's module, main block and definitions as graph nodes."""
         graph = self.graph
+        self.files[pf.path] = pf
         nlines = max(1, len(pf.lines))
         mod_id = f"{pf.path}::<module>"
         graph.functions[mod_id] = FunctionNode(
@@ -174,6 +206,11 @@ class _Names:
 
     def add_bindings(self, pf: PyFile) -> None:
         """Aliases of repository functions and variables bound to repository classes."""
+        for exported, local in pf.exports.items():
+            # ``export default Agent`` / ``export { run as start }``: names the module offers
+            node = self.top[pf.path].get(local)
+            if node is not None:
+                self.top[pf.path].setdefault(exported, node)
         for a in pf.assigns:
             if a.extra.get("rhs_type") == "identifier":
                 # ``fn = get_response`` then ``fn(...)``: an alias of a repository function
@@ -186,7 +223,7 @@ class _Names:
             if a.extra.get("rhs_type") not in ("call", "conditional_expression"):
                 continue
             lhs = a.extra.get("lhs", "")
-            if not _BOUND_NAME.fullmatch(lhs):
+            if not self.bound_name.fullmatch(lhs):
                 continue
             rhs = a.text.split("=", 1)[1] if "=" in a.text else ""
             found = []
@@ -195,15 +232,35 @@ class _Names:
                 if hit and "::<module>" not in hit and hit.rsplit("::", 1)[1][:1].isupper():
                     found.append(hit)
             if found:
-                scope = a.symbol.split(".")[0] if lhs.startswith("self.") else a.symbol
+                scope = a.symbol.split(".")[0] if self._on_self(lhs) else a.symbol
                 bound = self.var_types[(pf.path, scope)].setdefault(lhs, [])
                 bound += [f for f in found if f not in bound]
 
     # -- lookups -----------------------------------------------------------------------
 
-    def in_module(self, module: str, name: str) -> str | None:
+    def in_module(self, module: str, name: str, depth: int = 0) -> str | None:
         p = self.index.path(module)
-        return self.top[p].get(name) if p else None
+        if not p:
+            return None
+        hit = self.top[p].get(name)
+        if hit is None and self.shape.reexports and depth < 4 and p in self.files:
+            hit = self._reexported(self.files[p], name, depth)
+        return hit
+
+    def _reexported(self, pf: SourceFile, name: str, depth: int) -> str | None:
+        """A name a module offers by importing it (``export { x } from "./a"``) or by
+        re-exporting every name of another (``export * from "./a"``)."""
+        origin = pf.imports.get(name)
+        if origin and "." in origin:
+            mod, _, attr = origin.rpartition(".")
+            hit = self.in_module(mod, attr, depth + 1)
+            if hit:
+                return hit
+        for star in pf.star_exports:
+            hit = self.in_module(star, name, depth + 1)
+            if hit:
+                return hit
+        return None
 
     def class_method(self, cls_node: str, name: str) -> str | None:
         cand = f"{cls_node}.{name}"
@@ -224,8 +281,13 @@ class _Names:
                 return f"{p}::<module>"
         return None
 
+    def _on_self(self, name: str) -> bool:
+        """Is ``name`` an attribute of the method's first receiver (``self.x``)?"""
+        own = self.shape.self_names
+        return bool(own) and name.startswith(own[0] + ".")
+
     def typed(self, pf: PyFile, c: Call, head: str) -> list[str]:
-        scope = c.symbol.split(".")[0] if head.startswith("self.") else c.symbol
+        scope = c.symbol.split(".")[0] if self._on_self(head) else c.symbol
         return self.var_types.get((pf.path, scope), {}).get(head, [])
 
     # -- call sites --------------------------------------------------------------------
@@ -238,7 +300,7 @@ class _Names:
         out: list[str] = []
         if len(parts) == 1:
             out += self._bare(pf, c, parts[0])
-        elif parts[0] in ("self", "cls") and len(parts) == 2:
+        elif parts[0] in self.shape.self_names and len(parts) == 2:
             out += self._own_method(pf, c, parts[1])
         else:
             typed = self._typed_method(pf, c, parts)
@@ -250,12 +312,12 @@ class _Names:
         return out
 
     def _bare(self, pf: PyFile, c: Call, name: str) -> list[str]:
-        """``f(...)``: an alias, a definition or an import; a class means its ``__init__``."""
+        """``f(...)``: an alias, a definition or an import; a class means its constructor."""
         hit = self.aliases.get((pf.path, c.symbol), {}).get(name) or self.resolve_name(pf, name)
         if not hit:
             return []
         init = (
-            self.class_method(hit, "__init__")
+            self.class_method(hit, self.shape.constructor)
             if hit.split("::")[1] in self.classes[pf.path] or hit.rsplit("::", 1)[1][:1].isupper()
             else None
         )

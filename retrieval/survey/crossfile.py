@@ -87,7 +87,7 @@ def wrapper_calls(hits: list[Hit], repo: Repo) -> list[Hit]:
     ``get_response`` → ``litellm.completion``): where the system really talks to a model.
     Each names the direct model call it reaches (``reaches``), so proposers can group it
     with that endpoint."""
-    files, resolve, graph = repo.py_files, repo.resolve, repo.graph
+    files, resolve, graph = repo.files, repo.resolve, repo.graph
     direct: dict[str, Hit] = {}
     for h in hits:
         if h.category == Category.MODEL_CALL and h.kind not in ("client", "via_wrapper"):
@@ -152,7 +152,7 @@ def wrapper_calls(hits: list[Hit], repo: Repo) -> list[Hit]:
 def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
     """Where code names a shipped prompt file (``prompt_load``) and where it reads it through
     that name (``prompt_read``): the channel by which file text reaches a model."""
-    files = repo.py_files
+    files = repo.files
     out: list[Hit] = []
     prompt_files = sorted(
         {h.path for h in hits if h.category == Category.PROMPT and h.kind == "prompt_file"}

@@ -17,7 +17,10 @@ from typing import TypedDict
 class EntryDetail(TypedDict, total=False):
     """``entry_point``: how the run starts and which call-graph node it starts at."""
 
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
+
     module: str  # main_guard: the dotted module the guard sits in
+    does: list[str]  # main_guard: what the block does (entry.main_block_does)
     description: str  # argparse: the parser's description literal
     decorator: str  # click/typer: the command decorator as written
     function: str  # click/typer: the decorated function's symbol
@@ -31,6 +34,8 @@ class EntryDetail(TypedDict, total=False):
 
 class ModelCallDetail(TypedDict, total=False):
     """``model_call``: who is called, with which model, and where it really goes."""
+
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
 
     provider: str  # anthropic, openai, litellm, http, transformers, a wrapper's package...
     call: str  # the callee as written
@@ -47,6 +52,8 @@ class ModelCallDetail(TypedDict, total=False):
 class ToolDetail(TypedDict, total=False):
     """``tool_dispatch``: how a name chosen at run time becomes code that runs."""
 
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
+
     target: str  # dynamic import / exec_module: the module or spec expression
     name_expr: str  # getattr_dispatch: the computed attribute name
     callee: str  # subscript_dispatch: ``tools[name]`` as written
@@ -57,6 +64,8 @@ class ToolDetail(TypedDict, total=False):
 
 class ExecDetail(TypedDict, total=False):
     """``exec_effect``: a command or code run outside the system's own logic."""
+
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
 
     call: str  # the callee as written
     command: str  # the command or code argument as written
@@ -70,6 +79,8 @@ class ExecDetail(TypedDict, total=False):
 class PersistenceDetail(TypedDict, total=False):
     """``persistence``: what is written that outlives the call."""
 
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
+
     mode: str  # open(): the mode literal
     call: str  # save calls: the callee as written
     target: str  # the path (or object) written, as written
@@ -82,14 +93,19 @@ class PersistenceDetail(TypedDict, total=False):
 class ReadBackDetail(TypedDict, total=False):
     """``read_back``: a read of something the system wrote, and which write it matches."""
 
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
+
     target: str  # the path read, as written
     target_value: str  # its value when plain
     written_as: str  # the matching write's target as written
     written_value: str  # the matching write's value when plain
+    file: str  # the file name read and write share (``metadata.json``), when they do
 
 
 class PromptDetail(TypedDict, total=False):
     """``prompt``: instructions shipped to a model and how they reach it."""
+
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
 
     file: str  # prompt_file/prompt_load/prompt_read: the prompt file's path
     lines: int  # prompt_file: its line count
@@ -117,6 +133,8 @@ class LoopDetail(TypedDict, total=False):
 class GatingDetail(TypedDict, total=False):
     """``gating``: where outputs become scores and scores become decisions."""
 
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
+
     comparison: str  # threshold/answer_check: the comparison as written
     call: str  # selection: the selecting call
     args: str  # selection: its arguments
@@ -132,6 +150,8 @@ class GatingDetail(TypedDict, total=False):
 
 class ConfigDetail(TypedDict, total=False):
     """``config_read``: knobs the system takes from outside (secrets by name only)."""
+
+    why: str  # rules of the ES and Go languages: the shape that made the rule fire
 
     env: str  # env/env_write: the variable's name
     access: str  # env: get/getenv/setdefault/pop/subscript/set

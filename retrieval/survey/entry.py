@@ -16,6 +16,42 @@ from retrieval.survey.model import Category, EntryKind
 from retrieval.survey.source import PyFile
 
 _CLI_DECORATOR = re.compile(r"^(?:[\w.]+\.)?(command|group|callback)\b")
+#: Calls in a ``__main__`` block that start a server, an event loop or a worker.
+_SERVES = frozenset(
+    {"run", "serve", "serve_forever", "listen", "run_forever", "run_until_complete", "start",
+     "join", "run_app", "run_polling", "start_server", "mainloop", "wait", "communicate"}
+)  # fmt: skip
+#: Calls that run a module's own tests: the block is a self-test whatever else it does.
+_TEST_RUNNERS = frozenset({"unittest.main", "pytest.main", "doctest.testmod", "doctest.testfile"})
+
+
+def main_block_does(pf: PyFile) -> list[str]:
+    """What the file's ``if __name__ == "__main__":`` block does, as an analyst tells a
+    way of starting the system from a module's self-test: ``arguments`` (it parses a
+    command line), ``serves`` (starts a server, event loop or a blocking worker, or loops
+    with ``while``), ``main`` (calls a ``main``-named function), ``environment`` (reads its
+    settings from environment variables); ``self_test`` when it runs a test framework."""
+    if not pf.main_guard:
+        return []
+    start, end = pf.main_guard
+    body = pf.snippet(start, end)
+    calls = [c for c in pf.calls if start <= c.start_line <= end]
+    lasts = {c.callee.rsplit(".", 1)[-1] for c in calls}
+    if any(c.full in _TEST_RUNNERS for c in calls):
+        return ["self_test"]
+    does = []
+    if any("parse_arg" in n or n == "parse_known_args" for n in lasts) or "sys.argv" in body:
+        does.append("arguments")
+    loops = any(
+        start <= sp.start_line <= end and sp.extra.get("type") == "while" for sp in pf.loops
+    )
+    if lasts & _SERVES or loops:
+        does.append("serves")
+    if any(n == "main" or n.endswith("_main") for n in lasts):
+        does.append("main")
+    if re.search(r"\bos\.environ\b|\bgetenv\(", body):
+        does.append("environment")
+    return does
 
 
 def python_entries(pf: PyFile) -> list[Hit]:
@@ -29,7 +65,7 @@ def python_entries(pf: PyFile) -> list[Hit]:
                 symbol="<main>",
                 category=Category.ENTRY_POINT,
                 kind="main_guard",
-                detail={"module": pf.module},
+                detail={"module": pf.module, "does": main_block_does(pf)},
             )
         )
     for c in pf.calls:

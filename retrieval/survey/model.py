@@ -35,7 +35,23 @@ else:
 # kind or a proposer that tests for a misspelt one is caught by the type checker.
 
 EntryKind = Literal[
-    "main_guard", "argparse", "click", "typer", "console_script", "shell", "dockerfile"
+    "main_guard",
+    "argparse",
+    "click",
+    "typer",
+    "console_script",
+    "shell",
+    "dockerfile",
+    "shebang",
+    "package_bin",
+    "package_main",
+    "package_exports",
+    "package_script",
+    "cli_framework",
+    "main_call",
+    "require_main",
+    "listen",
+    "go_main",
 ]
 ModelCallKind = Literal[
     "chat",
@@ -65,6 +81,8 @@ ToolKind = Literal[
     "tool_module",
     "callable_registry",
     "tool_schema",
+    "mcp",
+    "switch_dispatch",
 ]
 ExecKind = Literal["subprocess", "os_process", "docker", "exec_eval", "delegated_exec"]
 PersistenceKind = Literal[
@@ -109,6 +127,9 @@ GatingKind = Literal[
     "answer_extraction",
     "reference_def",
     "grading_scale",
+    "approval",
+    "allow_list",
+    "mode_switch",
 ]
 ConfigKind = Literal[
     "cli_option",
@@ -212,6 +233,23 @@ class CallGraph(BaseModel):
         return self.edges.get(node, [])
 
 
+class LanguageShare(BaseModel):
+    """One language's share of a revision's source: how much of the code the survey read.
+
+    Why on the survey: on a mixed repository a draft must say which languages were
+    surveyed and what share each holds, and name a language present but not supported
+    with its share, instead of describing one side tool with confidence."""
+
+    name: str = Field(description='Table name, e.g. "typescript"; a file suffix when unsupported.')
+    label: str = Field(description='How to print it, e.g. "TypeScript".')
+    files: int = Field(description="Source files of the language at the revision (not vendored).")
+    lines: int = Field(description="Their lines.")
+    supported: bool = Field(description="Whether the survey parses this language.")
+    surveyed: int = Field(default=0, description="Files the survey parsed.")
+    file_share: float = Field(default=0.0, description="files / all source files counted here.")
+    line_share: float = Field(default=0.0, description="lines / all source lines counted here.")
+
+
 class SkippedFile(BaseModel):
     path: str
     reason: str
@@ -224,6 +262,8 @@ class Survey(BaseModel):
     revision: str
     files_total: int = 0
     python_files: int = 0
+    #: Source languages side by side, largest share of lines first (see LanguageShare).
+    languages: list[LanguageShare] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
     call_graph: CallGraph = Field(default_factory=CallGraph)
     skipped: list[SkippedFile] = Field(default_factory=list)
@@ -471,12 +511,19 @@ class SurveyIndex:
         return out
 
     def _is_library(self, u: EntryUnit, launched: set[str]) -> bool:
-        """A module other modules import, whose ``__main__`` block parses no command
-        line and that no script or declaration launches: a self-test, not an entry."""
+        """A module other modules import, that no script or declaration launches and
+        whose ``__main__`` block does none of what starting a system does — parse a
+        command line, start a server or loop, call ``main``, read its settings from the
+        environment (``entry.main_block_does``): a self-test, not an entry.  Being
+        imported alone decides nothing: a production worker is often imported for its
+        helpers too."""
         path = u.primary.path
         if u.primary.kind != "main_guard" or path.endswith("__main__.py"):
             return False
-        if path not in self.imported_paths or path in launched:
+        does = u.primary.detail.get("does") or []
+        if "self_test" in does:
+            return True
+        if path not in self.imported_paths or path in launched or does:
             return False
         parses = any(
             f.category == Category.ENTRY_POINT and f.kind in ("argparse", "click", "typer")

@@ -124,10 +124,32 @@ def prompt_file(
     return hits
 
 
+#: Names that hold an in-context example (a sample exchange shown to the model), not
+#: an instruction: its lines are a made-up conversation, never the system's rules.
+_EXAMPLE_NAME = re.compile(r"example|sample|few_?shot|demonstration|demo_", re.I)
+
+
+def _held_by(pf: PyFile, start: int, end: int) -> list[str]:
+    """The names the assignments around lines ``start..end`` bind (a string inside a
+    ``TOOL_EXAMPLES = {...}`` dict is held by ``TOOL_EXAMPLES``)."""
+    return [
+        a.extra.get("lhs", "") for a in pf.assigns if a.start_line <= start and end <= a.end_line
+    ]
+
+
+def in_context_example(pf: PyFile, name: str | None, start: int, end: int) -> bool:
+    """Whether a string is an in-context example: its own name or an enclosing
+    assignment's says so (``EXAMPLE``, ``few_shot``, ``sample_…``)."""
+    names = [name or "", *_held_by(pf, start, end)]
+    return any(_EXAMPLE_NAME.search(n) for n in names if n)
+
+
 def prompt_strings(pf: PyFile) -> list[Hit]:
     hits: list[Hit] = []
     for s in pf.strings:
         if s.is_docstring:
+            continue
+        if in_context_example(pf, s.assigned_to, s.start_line, s.end_line):
             continue
         literal_text = re.sub(r"\{[^{}]*\}", "", s.value) if s.is_fstring else s.value
         named = (

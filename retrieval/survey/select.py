@@ -10,11 +10,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from retrieval.languages import for_path, text_names
 from retrieval.roles import Role
 from retrieval.survey.prompts import PROMPT_EXT
 
-#: Python files larger than this are skipped as generated/huge (bytes).
-MAX_PY_BYTES = 600_000
 MAX_TEXT_BYTES = 300_000
 VENDORED = re.compile(
     r"(^|/)(node_modules|vendor|vendored|third_party|site-packages|\.venv|venv|\.tox|__pycache__|\.git)/"
@@ -23,7 +22,8 @@ GENERATED_MARK = re.compile(
     r"(@generated|\bauto-?generated\b|\bgenerated (?:by|from|with)\b|\bcode generated\b)", re.I
 )
 DOC_CLAIM_FILE = re.compile(r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I)
-CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
+#: Manifests the languages' text rules read (``pyproject.toml``, ``package.json``, ...).
+CONFIG_NAMES = text_names()
 #: File roles (:mod:`retrieval.roles`) the survey does not read.
 NOT_SURVEYED = frozenset({Role.logs, Role.results, Role.data})
 
@@ -48,26 +48,30 @@ class Skip:
 
     @property
     def listed(self) -> bool:
-        """Whether a non-Python file skipped for this reason is still listed."""
+        """Whether a file of no surveyed language skipped for this reason is still listed."""
         return self.kind in (SkipReason.huge, SkipReason.generated)
 
 
 def skip_reason(path: str, size: int, kind: str) -> Skip | None:
-    """Why the survey leaves this file unread, or None to read it."""
+    """Why the survey leaves this file unread, or None to read it (the size cap and
+    generated names of the path's language apply)."""
     if VENDORED.search(path):
         return Skip(SkipReason.vendored, "vendored", "vendored")
     if kind not in ("file", "executable"):
         return Skip(SkipReason.not_a_file, kind, kind)
-    if path.endswith(".py") and size > MAX_PY_BYTES:
-        text = f"huge file ({size} bytes > {MAX_PY_BYTES})"
+    lang = for_path(path)
+    if lang is None:
+        return None
+    if size > lang.max_bytes:
+        text = f"huge file ({size} bytes > {lang.max_bytes})"
         return Skip(SkipReason.huge, text, "huge file")
-    if path.endswith(("_pb2.py", "_pb2_grpc.py")):
+    if lang.generated_suffixes and path.endswith(lang.generated_suffixes):
         return Skip(SkipReason.generated, "generated", "generated")
     return None
 
 
 def wants_text(path: str, kind: str, size: int) -> bool:
-    """Is a non-Python file one a text rule may look at?"""
+    """Is a file of no surveyed language one a text rule may look at?"""
     name = path.rsplit("/", 1)[-1]
     if size > MAX_TEXT_BYTES:
         return False

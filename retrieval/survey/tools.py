@@ -8,6 +8,7 @@ entry points), tool decorators/wrappers, and JSON tool schemas handed to a model
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip, literal
 from retrieval.survey.details import ToolDetail
@@ -60,6 +61,21 @@ def _dispatch_call(c: Call) -> tuple[ToolKind, ToolDetail] | None:
     return None
 
 
+def _names_callable(pf: PyFile, value: str, defined: Callable[[str], bool]) -> bool:
+    """Whether a dict value names a callable: a function or class of the repository or
+    an import (not an upper-case constant), ``self.method`` of this file, or a function
+    of the repository reached through an imported name (``tools.run``).  An
+    attribute of a local object (``task.id`` in a logging ``extra={...}``) does not,
+    even when some function of the repository shares its last name."""
+    head, _, rest = value.partition(".")
+    if not rest:  # an upper-case name is a constant (a client ID), not a callable
+        return defined(value) and not value.isupper()
+    if head in ("self", "cls"):
+        return rest in {d.name for d in pf.defs}
+    last = rest.rsplit(".", 1)[-1]  # ``Status.RUNNING``, ``torch.float32``: values, not calls
+    return head in pf.imports and defined(last) and not last.isupper()
+
+
 def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
     hits: list[Hit] = []
     # the file's own names, and the repository's looked up in place: a union copied the
@@ -104,7 +120,7 @@ def tool_findings(pf: PyFile, repo_functions: set[str]) -> list[Hit]:
         if any(a <= dct.start_line and dct.end_line <= b for a, b in schema_spans):
             continue
         vals = [v for v in dct.extra.get("callable_values", "").split(",") if v]
-        if len(vals) >= 2 and sum(1 for v in vals if defined(v.split(".")[-1]) or defined(v)) >= 2:
+        if len(vals) >= 2 and sum(1 for v in vals if _names_callable(pf, v, defined)) >= 2:
             hits.append(
                 Hit(
                     category=Category.TOOL_DISPATCH,

@@ -129,6 +129,8 @@ class MainScreen(Screen[None]):
                 plain(f"⚠ NOT THE DRAFT'S REPOSITORY OR REVISION — {self.session.mismatch}"),
                 id="mismatch",
             )
+        # shown while the review's database is unreachable (decisions are kept locally)
+        yield Static("", id="offline")
         yield ProgressLine(id="progress")
         with Horizontal(id="panes"):
             yield RecordTree(self.session, id="records")
@@ -174,6 +176,18 @@ class MainScreen(Screen[None]):
             tree.refresh_labels()
         self.refresh_progress()
         self.show_record()
+
+    def show_offline(self, why: str | None, queued: int) -> None:
+        """The banner of a review whose database went away, or none."""
+        banner = self.query_one("#offline", Static)
+        banner.set_class(why is not None, "shown")
+        if why is not None:
+            banner.update(
+                plain(
+                    f"⚠ REVIEW STORE UNREACHABLE — {queued} decision(s) kept on this machine, "
+                    f"sent when it is back. {why}"
+                )
+            )
 
     def refresh_progress(self) -> None:
         s = self.session
@@ -455,10 +469,12 @@ class MainScreen(Screen[None]):
                 out = Path(path.strip() or default).expanduser()
                 try:
                     check_export_target(out, draft, self.session.store.path)
+                    accepted = reviewed_report(
+                        self.session.store, self.session.report, self.session.resolve
+                    )
                 except BadInput as exc:
                     self.notify(f"Export refused: {exc}", severity="error")
                     return
-                accepted = reviewed_report(self.session.store, self.session.report)
                 self.run_export(accepted, fmt, out)
 
             self.app.push_screen(
@@ -519,14 +535,22 @@ class MainScreen(Screen[None]):
         """``drafter redraft`` in a child process: the app never imports the drafting
         workflow (tui does not depend on graph), and a long model run cannot freeze it."""
         s = self.session
-        args = ["redraft", str(s.draft_path), "--store", str(s.store.path), "--out", str(out)]
+        # a server locator goes by environment, so its password is in no argument list
+        env = {**os.environ, "DRAFTER_STORE": s.store.locator, "DRAFTER_ANALYST": s.store.analyst}
+        args = ["redraft", str(s.draft_path), "--out", str(out)]
+        if s.store.path is not None:
+            args += ["--store", str(s.store.path)]
         args += ["--repo", s.snapshot.repo]
         if not os.environ.get("ANTHROPIC_API_KEY"):
             # offline the rules replace records from the survey; no retrieval index needed
             args += ["--offline", "--no-index"]
         code = "import sys; from drafter.cli import main; sys.exit(main(sys.argv[1:]))"
         done = subprocess.run(
-            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
+            [sys.executable, "-c", code, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
         )
         if done.returncode == 0:
             self.app.call_from_thread(self.redrafted, out)

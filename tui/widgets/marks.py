@@ -20,6 +20,8 @@ MARK_STYLE = {
     Mark.rejected: "red",
     Mark.changed: "yellow",
 }
+#: Shown beside a record analysts disagree about.
+CONFLICT = "⚡"
 BADGE = {
     VerifyStatus.verified: ("✓", "green"),
     VerifyStatus.not_found: ("✗", "red"),

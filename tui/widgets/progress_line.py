@@ -23,6 +23,8 @@ def progress_text(p: Progress, view: str) -> Text:
     t.append(str(p.rejected), style="red")
     if p.changed:
         t.append(f"  Δ {p.changed}", style="yellow")
+    if p.conflicts:
+        t.append(f"  ⚡ {p.conflicts} in conflict", style="bold red")
     t.append(f"  ⏱ {format_seconds(p.seconds)}")
     if view:
         t.append(f"  {visible(view, keep_newlines=False)}", style="italic")

@@ -38,6 +38,10 @@ def header_text(r: Record, st: RecordState) -> Text:
     t.append(f"{MARK_SYMBOL[st.mark]} {_MARK_WORD[st.mark]}", style=MARK_STYLE[st.mark])
     if st.previous is not None:
         t.append(f" (was {st.previous.value})", style="yellow")
+    if st.conflict:
+        t.append(f"\n⚡ CONFLICT: {v(st.who_said())}", style="bold red")
+    elif len(st.votes) > 1 or any(x.lead for x in st.votes.values()):
+        t.append(f"\nDecided by: {v(st.who_said())}", style="dim")
     t.append(f"\nLabel: {v(r.label)}")
     if r.part_of:
         t.append(f"\nPart of: {v(r.part_of)}")

@@ -12,7 +12,7 @@ from textual.widgets.tree import TreeNode
 from drafter.model import Record
 from drafter.sanitize import visible
 from tui.session import ReviewSession
-from tui.widgets.marks import BADGE, MARK_STYLE, MARK_SYMBOL, status_of
+from tui.widgets.marks import BADGE, CONFLICT, MARK_STYLE, MARK_SYMBOL, status_of
 from tui.widgets.options import WidgetOptions
 
 #: Shown before a record marked for a bulk decision (space, v).
@@ -37,6 +37,8 @@ def record_label(session: ReviewSession, r: Record) -> Text:
             t.append(f" {sym}{counts[status]}", style=style)
     if r.flags:
         t.append(f" {FLAGGED}", style="bold yellow")
+    if st.conflict:
+        t.append(f" {CONFLICT}", style="bold red")
     return t
 
 

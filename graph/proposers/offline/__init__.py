@@ -25,6 +25,7 @@ from graph.proposer import (
 )
 from graph.proposers.offline.account import account_sections
 from graph.proposers.offline.labels import relabel, unsupported
+from graph.proposers.offline.langs import module_of
 from graph.proposers.offline.plan import RECIPES, plan_items
 from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.recipe import DraftContext, Limits, Search
@@ -32,7 +33,6 @@ from graph.proposers.offline.siblings import same_in
 from graph.proposers.offline.status import restatus, with_statuses
 from retrieval.survey import Finding, Survey
 from retrieval.survey.index import SurveyIndex
-from retrieval.survey.source import module_name
 
 __all__ = ["OfflineProposer", "RECIPES"]
 
@@ -103,7 +103,7 @@ class OfflineProposer(ProposerBase):
         ix = self.index(survey)
         if ix is None:
             raise ValueError("the offline proposer needs the survey in PlanContext.survey")
-        modules = {module_name(p) for p in ctx.files if p.endswith(".py")}
+        modules = {m for p in ctx.files if (m := module_of(p))}
         readme = "\n".join(self.text_of()(p) or "" for p in ctx.files if _README.match(p))
         limits = Limits(ctx.max_records, self.limits.witnesses, self.limits.thorough)
         items = plan_items(ix, limits, readme, modules, self.text_of())

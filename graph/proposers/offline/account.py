@@ -14,6 +14,8 @@ from drafter.model import AccountSection, Block, Heading, Record, WitnessBlock
 from graph.proposer import Plan
 from graph.proposers.offline.prose import TextOf, join_names, para
 from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.shares import shares_sentence
+from retrieval.survey import Survey
 from retrieval.survey.index import SurveyIndex
 
 #: Records the primary route story visits, in order, with the sentence that leads in.
@@ -33,7 +35,10 @@ def _first_witness(rec: Record) -> list[Block]:
 
 
 def account_sections(
-    ix: SurveyIndex | None, plan: Plan, records: list[Record], text_of: TextOf | None = None
+    ix: SurveyIndex | None,
+    plan: Plan,
+    records: list[Record],
+    text_of: TextOf | None = None,
 ) -> list[AccountSection]:
     recipe = {i.id: i.recipe for i in plan.items}
     by_recipe: dict[str, list[Record]] = {}
@@ -47,15 +52,7 @@ def account_sections(
             )
         ]
     sv = ix.survey
-    blocks.append(
-        para(
-            f"Offline first draft from a static survey of {sv.repository} at {sv.revision}: "
-            f"{sv.python_files} Python files of {sv.files_total}, {len(sv.findings)} findings. No "
-            "model was called and no code of the repository was run; operation and benefit remain "
-            "uninspected. Every quote below is taken from a record and checked against the "
-            "revision."
-        )
-    )
+    blocks.append(para(_opening(sv)))
     primary, effects = _primary(by_recipe)
     others, claims = _others(ix, by_recipe)
     blocks += primary + others
@@ -74,6 +71,17 @@ def account_sections(
         limits += " Survey notices: " + "; ".join(sv.notices[:4]) + "."
     blocks.append(para(limits))
     return [AccountSection(title="Runtime account", blocks=blocks)]
+
+
+def _opening(sv: Survey) -> str:
+    """What was surveyed: the revision, and which languages with what share of the code."""
+    return (
+        f"Offline first draft from a static survey of {sv.repository} at {sv.revision}: "
+        f"{sv.files_total} files, {len(sv.findings)} findings. {shares_sentence(sv.languages)} "
+        "No model was called and no code of the repository was run; operation and benefit "
+        "remain uninspected. Every quote below is taken from a record and checked against the "
+        "revision."
+    )
 
 
 def _primary(by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Block]]:
@@ -119,7 +127,9 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[B
             )
         )
     support = sorted({u.primary.path for u in ix.entry_units if path_class(u.primary.path) > 0})
-    libs = sorted({u.primary.path for u in ix.entry_units if u.library})
+    libs = sorted(
+        {u.primary.path for u in ix.entry_units if u.library and path_class(u.primary.path) == 0}
+    )
     if support:
         out.append(
             para(
@@ -130,8 +140,10 @@ def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[B
     if libs:
         out.append(
             para(
-                f"{len(libs)} library module(s) with a __main__ block that other modules "
-                f"import are treated as self-tests, not routes: {join_names(libs, 6)}."
+                f"{len(libs)} module(s) with a __main__ block that only exercises the module "
+                "(no command line, server, loop, main call or environment settings; imported "
+                "by other modules, or running a test framework) are treated as self-tests, not "
+                f"routes: {join_names(libs, 6)}."
             )
         )
     claims = by_recipe.get("claim", [])

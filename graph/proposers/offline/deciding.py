@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from graph.proposers.offline.langs import is_source
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -116,7 +117,7 @@ def text_witness(f: Finding) -> bool:
     description), judged by their own recipes rather than by the code rule."""
     if f.category in (Category.CLAIM, Category.PROMPT):
         return True
-    return f.kind in ("tool_schema", "tool_description") or not f.path.endswith(".py")
+    return f.kind in ("tool_schema", "tool_description") or not is_source(f.path)
 
 
 def framing_only(quote: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from drafter.model import Record
+from graph.proposers.offline.langs import is_source
 
 #: A provider named in a label, and what a quoted line must show to support it.
 PROVIDERS: dict[str, re.Pattern[str]] = {
@@ -71,7 +72,7 @@ def unsupported(record: Record) -> list[str]:
         base = name.rsplit("/", 1)[-1]
         if base in quotes or base in paths or name in paths:
             continue
-        if via_constant and not name.endswith(".py"):
+        if via_constant and not is_source(name):
             continue
         out.append(f"file {name}")
     return out

@@ -13,7 +13,13 @@ import re
 from drafter.text import clip
 from graph.proposer import PlanItem
 from graph.proposers.offline.prose import TextOf
-from graph.proposers.offline.rank import path_class, primary_units, rank_units, readme_targets
+from graph.proposers.offline.rank import (
+    is_test_path,
+    path_class,
+    primary_units,
+    rank_units,
+    readme_targets,
+)
 from graph.proposers.offline.recipe import Limits, PlanState, Recipe
 from graph.proposers.offline.recipes.artifacts import Artifacts
 from graph.proposers.offline.recipes.authority import (
@@ -38,6 +44,7 @@ from graph.proposers.offline.recipes.selfmod import SelfModification
 from graph.proposers.offline.recipes.stores import MAX_STORES, Stores, name_stores
 from graph.proposers.offline.recipes.tools import MAX_REGISTRIES, Tools
 from graph.proposers.offline.siblings import same_in, sibling_map
+from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
 
@@ -100,6 +107,7 @@ def plan_items(
     )
     for recipe in RECIPE_LIST:
         st.items += recipe.plan(st)
+    drop_test_only(st)
     merge_external_agent_sources(st)
     stores_own_their_writes(st)
     fold_siblings(st)
@@ -108,6 +116,23 @@ def plan_items(
     items = budget(st.items, limits.records)
     name_stores(items)
     return items
+
+
+def drop_test_only(st: PlanState) -> None:
+    """No record rests on test code alone.  An item goes when some of its facts are in
+    tests and the rest, if any, are only the shipped text it is about (a prompt file the
+    only code reading or writing is a test's): what a test does to a file is how the
+    system is exercised, not what it does."""
+
+    def subject_only(f: Finding) -> bool:
+        return f.category == Category.PROMPT and f.kind in ("prompt_file", "prompt_rule")
+
+    def test_only(i: PlanItem) -> bool:
+        fs = st.ix.findings(i.facts)
+        tests = [f for f in fs if is_test_path(f.path)]
+        return bool(tests) and all(is_test_path(f.path) or subject_only(f) for f in fs)
+
+    st.items = [i for i in st.items if not test_only(i)]
 
 
 def merge_external_agent_sources(st: PlanState) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graph.proposers.offline.langs import is_source
 from graph.proposers.offline.prose import TextOf
 from graph.proposers.offline.rank import path_class
 from retrieval.survey import Finding
@@ -27,11 +28,15 @@ from retrieval.survey.model import Category
 _MODEL_CALL = re.compile(
     r"\b\w*(?:model|llm|client)\w*\s*(?:\.\s*\w+\s*)*\.\s*"
     r"(?:generate|chat|complete|completion|completions|create|invoke|predict|stream)\w*\s*\("
-    r"|\bself\.(?:model|llm)\s*\(",
+    r"|\b(?:self|this)\.(?:model|llm)\s*\(",
     re.I,
 )
-#: ``name = ...`` or ``self.name = ...`` at the start of a statement.
-_ASSIGNED = re.compile(r"^\s*(?:self\.)?(?P<name>[A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
+#: ``name = ...``, ``self.name = ...`` (``const name = ...``, ``this.name = ...``) at the
+#: start of a statement.
+_ASSIGNED = re.compile(
+    r"^\s*(?:(?:const|let|var)\s+)?(?:self\.|this\.)?"
+    r"(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)"
+)
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,13 @@ def _carriers(lines: list[str], start: int, end: int, read_line: int) -> tuple[s
     m = _ASSIGNED.match(lines[read_line - 1]) if 0 < read_line <= len(lines) else None
     if m:
         names.add(m.group("name"))
-        if lines[read_line - 1].lstrip().startswith("self."):
+        if lines[read_line - 1].lstrip().startswith(("self.", "this.")):
             attrs.add(m.group("name"))
     for line in lines[read_line:end]:
         for n in names:
             if not re.search(rf"\b{re.escape(n)}\b", line):
                 continue
-            stored = re.match(rf"^\s*self\.(\w+)\s*=.*\b{re.escape(n)}\b", line)
+            stored = re.match(rf"^\s*(?:self|this)\.(\w+)\s*=.*\b{re.escape(n)}\b", line)
             if stored:
                 attrs.add(stored.group(1))
             attrs.update(re.findall(rf"\b(\w+)\s*=\s*{re.escape(n)}\b", line))
@@ -137,7 +142,7 @@ class _Follow:
             return None
         use = re.compile(rf"\.(?:{'|'.join(map(re.escape, sorted(attrs)))})\b(?!\s*=[^=])")
         paths = sorted(
-            {fn.path for fn in self.fns.values() if fn.path.endswith(".py")},
+            {fn.path for fn in self.fns.values() if is_source(fn.path)},
             key=lambda p: (path_class(p), p),
         )
         for path in paths:

@@ -12,20 +12,37 @@ from __future__ import annotations
 
 import re
 
+from graph.proposers.offline.langs import label_of
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
-#: to the repository are recorded runs.  None of them is the system.
+#: to the repository are recorded runs.  None of them is the system.  A test folder may
+#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``); mocks and
+#: Storybook stories are test and documentation scaffolding.
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
+    r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"|(^|/)__(tests|mocks|snapshots)__/|(^|/)mocks?/|\.(test|spec|stories)\.[cm]?[jt]sx?$"
+    r"|_test\.go$"
 )
-#: Code that supports the system: baselines, analysis, scripts, vendored copies.
+#: Tests alone (not examples or docs): evidence that only a test shows is no evidence of
+#: what the system does, so no record rests on it (:func:`is_test_path`).
+_TEST_ONLY = re.compile(
+    r"(^|/)(tests?|testing|__tests__)/|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$"
+)
+#: Code that supports the system: baselines, analysis, evaluation harnesses, scripts,
+#: vendored copies.
 _SECONDARY = re.compile(
-    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|experiments?|scripts?|tools?/scripts"
+    r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|evaluation|evals?|experiments?"
+    r"|scripts?|tools?/scripts"
     r"|third_party|vendor(ed)?|external|site-packages)/"
+    # a top-level dot folder holds the repository's own tooling (CI, editor and agent
+    # configuration), not the system
+    r"|^\.[\w-]+/"
 )
 #: Effects an entry point can reach, most telling first.
 _EFFECT_WEIGHT = {
@@ -36,10 +53,12 @@ _EFFECT_WEIGHT = {
     Category.PERSISTENCE: 1,
     Category.GATING: 1,
 }
-#: ``python path.py`` / ``python -m module`` in a README's commands.
+#: ``python path.py`` / ``python -m module`` / ``node path.js`` in a README's commands.
 _README_RUN = re.compile(
     r"(?:python[0-9.]*|uv run(?: python)?|poetry run python)\s+(?:-u\s+)?"
     r"(?:-m\s+([A-Za-z0-9_.]+)|([A-Za-z0-9_./\-]+\.py))"
+    r"|(?:node|tsx|ts-node|bun|deno run|go run)\s+(?:--?[\w-]+\s+)*"
+    r"([A-Za-z0-9_./\-]+\.(?:[cm]?[jt]sx?|go))"
 )
 
 
@@ -57,14 +76,20 @@ def path_class(path: str) -> int:
     return 0
 
 
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` is test code (a tests folder, ``test_*.py``, ``*.test.ts``...)."""
+    return _TEST_ONLY.search(path) is not None
+
+
 def readme_targets(readme_text: str) -> set[str]:
-    """Paths and modules a README tells users to run (``python x.py``, ``python -m m``)."""
+    """Paths and modules a README tells users to run (``python x.py``, ``python -m m``,
+    ``node x.js``, ``npx tsx src/x.ts``)."""
     out: set[str] = set()
     for m in _README_RUN.finditer(readme_text):
         if m.group(1):
             out.add(m.group(1).replace(".", "/"))
         else:
-            out.add(m.group(2).removeprefix("./"))
+            out.add((m.group(2) or m.group(3)).removeprefix("./"))
     return out
 
 
@@ -76,18 +101,43 @@ def _commanded(u: EntryUnit, commands: set[str]) -> bool:
     return path in commands or stem in commands
 
 
-def unit_score(u: EntryUnit, commands: set[str]) -> tuple[int, int, int, int]:
+def support_callers(ix: SurveyIndex) -> dict[str, int]:
+    """For each file, how many supporting files (benchmarks, evaluation harnesses,
+    scripts: path class 1) call a function defined in it.  What a project's own harnesses
+    run is the system's way of running, whatever a helper script reaches; tests are left
+    out because they call everything they test."""
+    into: dict[str, set[str]] = {}
+    for src, dsts in ix.survey.call_graph.edges.items():
+        sp = src.split("::", 1)[0]
+        if path_class(sp) != 1:
+            continue
+        for d in dsts:
+            dp = d.split("::", 1)[0]
+            if dp != sp:
+                into.setdefault(dp, set()).add(sp)
+    return {p: len(v) for p, v in into.items()}
+
+
+#: Supporting files that must build on an entry's module for it to count as the one run.
+BACKED_BY = 2
+
+
+def unit_score(
+    u: EntryUnit, commands: set[str], backed: dict[str, int] | None = None
+) -> tuple[int, int, int, int, int]:
     """Sort key, lowest first: own code before support code; declared entries (console
     scripts, README commands) that reach a model, then any entry that reaches a model
-    (a README's setup command does not outrank the loop); then declared ones; then by
-    the weight of effects reached; then shallower paths first."""
+    (a README's setup command does not outrank the loop); then declared ones; then an
+    entry whose module the project's harnesses build on (:func:`support_callers`); then
+    by the weight of effects reached; then shallower paths first."""
     f = u.primary
-    declared = f.kind == "console_script" or _commanded(u, commands)
+    declared = f.kind in ("console_script", "package_bin") or _commanded(u, commands)
     cats = [x.category for x in u.reached]
     model = Category.MODEL_CALL in cats or Category.MODEL_LOOP in cats
     return (
         path_class(f.path),
         0 if declared and model else 1 if model else 2 if declared else 3,
+        0 if (backed or {}).get(f.path, 0) >= BACKED_BY else 1,
         -sum(_EFFECT_WEIGHT.get(c, 0) for c in cats),
         f.path.count("/"),
     )
@@ -98,9 +148,10 @@ def rank_units(
 ) -> tuple[list[EntryUnit], list[EntryUnit]]:
     """(routes to draft, core first; the rest, summarised).  Library ``__main__``
     blocks are never routes; supporting code only fills places the core leaves."""
+    backed = support_callers(ix)
     units = sorted(
         ix.entry_units,
-        key=lambda u: (unit_score(u, commands), u.primary.path, u.primary.start_line),
+        key=lambda u: (unit_score(u, commands, backed), u.primary.path, u.primary.start_line),
     )
     routes: list[EntryUnit] = []
     rest: list[EntryUnit] = []
@@ -110,10 +161,35 @@ def rank_units(
             routes.append(u)
         else:
             rest.append(u)
-    if not routes:  # a repository of scripts only: its best supporting entry is the route
-        routes = [u for u in rest if not u.library][:1]
+    # a repository of scripts only: its best supporting entry is the route.  Not when
+    # the system's own code declares entries that reach nothing (a library's package
+    # exports: its loops are the model-loop routes), and only an entry that reaches
+    # something, in the language most of the code is written in (a side tool in another
+    # language is not how the system runs)
+    own_entries = any(path_class(u.primary.path) == 0 and not u.library for u in units)
+    if not routes and not own_entries:
+        main = _main_language(ix)
+        routes = [
+            u
+            for u in rest
+            if not u.library and u.reached and main in (None, label_of(u.primary.path))
+        ][:1]
         rest = [u for u in rest if u not in routes]
     return routes, rest
+
+
+def _main_language(ix: SurveyIndex) -> str | None:
+    """The surveyed language holding most source lines, when it holds most of them."""
+    shares = [s for s in ix.survey.languages if s.supported]
+    by: dict[str, float] = {}
+    for s in shares:
+        by[s.label] = by.get(s.label, 0.0) + s.line_share
+    if not by:
+        return None
+    label, share = max(by.items(), key=lambda kv: kv[1])
+    if share <= 0.5:
+        return None
+    return label
 
 
 def primary_units(routes: list[EntryUnit], commands: set[str]) -> list[EntryUnit]:
@@ -129,9 +205,15 @@ def primary_units(routes: list[EntryUnit], commands: set[str]) -> list[EntryUnit
 def decisive_rank(f: Finding) -> int:
     """How directly a gating finding decides an outcome, lowest first: storing a
     selection's result (promotion), a comparison between two named values, a
-    comparison with a literal, a choice by max/min, then aggregations and reports."""
+    comparison with a literal, a choice by max/min, then aggregations and reports.  An
+    approval check or an allow list decides whether an effect runs at all, as directly as
+    a comparison between named values; a mode switch only selects which check applies."""
     if f.kind == "promotion":
         return 0
+    if f.kind in ("approval", "allow_list"):
+        return 1
+    if f.kind == "mode_switch":
+        return 2
     if f.kind == "threshold":
         cmp = f.detail.get("comparison", "")
         named = re.search(r"(<=|>=|<|>)\s*[A-Za-z_]", cmp) is not None

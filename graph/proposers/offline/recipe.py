@@ -23,6 +23,7 @@ from graph.jsontypes import JsonDict
 from graph.proposer import Plan, PlanItem
 from graph.proposers.offline.deciding import deciding
 from graph.proposers.offline.prose import TextOf, wblock, witness
+from graph.proposers.offline.rank import is_test_path
 from retrieval.survey import Finding
 from retrieval.survey.index import EntryUnit, SurveyIndex
 
@@ -111,13 +112,17 @@ class DraftContext:
     search: Search | None = None
 
     def witnesses(self, fs: list[Finding], limit: int | None = None) -> list[Block]:
-        """Witness blocks for ``fs`` in order, at most the record's witness budget."""
+        """Witness blocks for ``fs`` in order, at most the record's witness budget.  Lines
+        in test code are quoted only when nothing else is: a test shows how the system is
+        exercised, not what it does."""
+        fs = [f for f in fs if not is_test_path(f.path)] or fs
         cap = self.limits.witnesses if limit is None else min(limit, self.limits.witnesses)
         return witness_blocks(fs, self.text_of, cap)
 
     def record(self, blocks: list[Block], witnessed: list[Finding]) -> Record:
         """The planned record: its prose ``blocks``, then the witnesses of ``witnessed``
-        (the order given, within the witness budget) -- how every recipe ends a record."""
+        (the order given, within the witness budget) -- how every recipe ends a record.
+        """
         return Record(
             id=self.item.id, label=self.item.label, blocks=[*blocks, *self.witnesses(witnessed)]
         )

@@ -8,7 +8,8 @@ not disturb the repo's") is a fragment; a heading or a list lead-in is not a cla
 
 A sentence under an example's label ("Example:", "Answer:", "Explanation:", "Output:"
 …) is a worked example the prompt shows a model — a few-shot answer — not something
-the repository says about itself.
+the repository says about itself; so is a sentence that runs from a lead-in ("Use the
+following structure in your output:") into the sample it introduces.
 """
 
 from __future__ import annotations
@@ -26,12 +27,25 @@ _EXAMPLE_LABEL = re.compile(
     re.I,
 )
 LOOK_BACK = 12
+#: A lead-in that introduces an example and the example after it, in one sentence:
+#: "Use the following structure in your output: [src/a.py, Line 42] Unused import: …".
+_LEADS_IN_EXAMPLE = re.compile(
+    r"\b(?:the\s+)?following\s+(?:structure|format|template|pattern|examples?|layout|form)\b"
+    r"[^:\n]{0,60}:\s*\S|\b(?:for example|e\.g\.|for instance|example)\s*:\s*\S",
+    re.I,
+)
 
 
 def whole_sentence(text: str) -> bool:
     """Whether ``text`` is one whole sentence (see the module docstring)."""
     t = _MARKUP.sub("", text).strip()
     return bool(_START.match(t)) and bool(_END.search(t)) and len(t.split()) >= 4
+
+
+def shows_example(sentence: str) -> bool:
+    """Whether ``sentence`` runs from a lead-in ("the following structure:", "for
+    example:") into the example it introduces: the example is a sample, not a rule."""
+    return _LEADS_IN_EXAMPLE.search(sentence) is not None
 
 
 def in_example(lines: list[str], line: int) -> bool:

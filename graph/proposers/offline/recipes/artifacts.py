@@ -59,6 +59,8 @@ _FORMS = {
     "txt": "plain text",
     "log": "log text",
     "py": "executable Python source",
+    "ts": "executable TypeScript source",
+    "js": "executable JavaScript source",
 }
 
 
@@ -240,7 +242,13 @@ class Artifacts:
             )
             reads = sorted(
                 (r for r in read_backs if _reads_one_of(r, list(arts), arts)),
-                key=lambda r: (r.path in {f.path for f in writes}, r.path, r.start_line),
+                # the system's own reads first; then a read in another file than the write
+                key=lambda r: (
+                    path_class(r.path),
+                    r.path in {f.path for f in writes},
+                    r.path,
+                    r.start_line,
+                ),
             )
             writes, reads = retained_first(writes, reads, st.ix)
             label, s = _label(fam, keys)

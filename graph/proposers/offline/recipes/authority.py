@@ -202,7 +202,8 @@ class StateGate:
                     continue
                 deciders = [r.node] if r.node in gate_nodes else []
                 deciders += sorted(c for c in st.ix.callers.get(r.node, set()) if c in gate_nodes)
-                for d in deciders[:1]:
+                # an analysis script or a test deciding from the state steers no run
+                for d in [d for d in deciders if path_class(d.split("::")[0]) == 0][:1]:
                     found.setdefault(d, []).append(r)
         items = []
         for node, reads in sorted(found.items(), key=lambda kv: (path_class(kv[0]), kv[0]))[:2]:
@@ -233,6 +234,7 @@ class StateGate:
                 str(
                     r.detail.get("target_value")
                     or r.detail.get("written_value")
+                    or r.detail.get("file")
                     or r.detail.get("target")
                 )
                 for r in reads

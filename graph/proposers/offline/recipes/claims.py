@@ -19,10 +19,11 @@ from drafter.model import Block, LineRange, Record, Witness, WitnessBlock
 from drafter.text import clip, collapse
 from graph.proposer import PlanItem
 from graph.proposers.offline.deciding import deciding_quote
+from graph.proposers.offline.langs import is_source
 from graph.proposers.offline.prose import TextOf, join_names, para, sentence_witness, witness
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
-from graph.proposers.offline.sentences import in_example, whole_sentence
+from graph.proposers.offline.sentences import in_example, shows_example, whole_sentence
 from retrieval.survey import Finding
 from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
@@ -83,7 +84,10 @@ def runtime_claim(f: Finding) -> bool:
 
 def said_as_example(f: Finding, text_of: TextOf | None) -> bool:
     """Whether the claim's line sits in a worked example the text shows (a few-shot
-    answer in a prompt), which the repository does not assert."""
+    answer in a prompt), or runs from a lead-in into the sample it introduces: either
+    way the repository does not assert it."""
+    if shows_example(str(f.detail.get("sentence") or "")):
+        return True
     text = text_of(f.path) if text_of else None
     return text is not None and in_example(text.splitlines(), f.start_line)
 
@@ -112,7 +116,7 @@ def code_names(ix: SurveyIndex) -> set[str]:
         path = node.split("::", 1)[0]
         out.update({path, path.rsplit("/", 1)[-1]})
     for f in ix.survey.findings:
-        if f.path.endswith(".py") and f.category != Category.CLAIM:
+        if is_source(f.path) and f.category != Category.CLAIM:
             out.update(
                 w
                 for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[a-z]{2,5}\b)?", f.snippet)
@@ -283,7 +287,7 @@ def search_code(ctx: DraftContext, sentence: str) -> list[Block]:
     for hit in ctx.search(sentence, 8, None):
         path, text = str(hit.get("path") or ""), str(hit.get("text") or "")
         # the system's own code; supporting code only for a claim made about it
-        if not path.endswith(".py") or path_class(path) > own or not hit.get("start"):
+        if not is_source(path) or path_class(path) > own or not hit.get("start"):
             continue
         w = _deciding_line(
             ctx, path, int(hit["start"]), int(hit.get("end") or hit["start"]), text, want

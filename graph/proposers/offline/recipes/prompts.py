@@ -13,6 +13,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
+from graph.proposers.offline.langs import is_source
 from graph.proposers.offline.promptflow import prompt_consumer
 from graph.proposers.offline.prose import TextOf, join_names, para, where
 from graph.proposers.offline.rank import dir_of, path_class
@@ -118,7 +119,7 @@ class PromptReach:
             if not fn.symbol.startswith("<"):
                 self._functions.setdefault(fn.path, []).append((fn.start_line, fn.end_line, fn.id))
         self._paths = sorted(
-            path for path in self._functions if path.endswith(".py") and path_class(path) < 2
+            path for path in self._functions if is_source(path) and path_class(path) < 2
         )
         self._words: dict[str, list[str]] | None = None
 

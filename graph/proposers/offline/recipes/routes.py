@@ -14,6 +14,7 @@ import re
 from drafter.ids import slug
 from drafter.model import Block, Record
 from graph.proposer import PlanItem
+from graph.proposers.offline.langs import language_of
 from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, where
 from graph.proposers.offline.rank import decisive_rank, path_class, progression
 from graph.proposers.offline.recipe import DraftContext, PlanState
@@ -46,9 +47,36 @@ def entry_name(f: Finding) -> str:
     if f.kind in ("shell", "dockerfile"):
         tgt = f.detail.get("target_path") or f.detail.get("target_module") or "python"
         return f"{f.path} running {tgt}"
-    if f.path.endswith("__main__.py"):
-        return f"python -m {f.path[:-12].replace('/', '.')}"
-    return f"python {f.path}"
+    if language_of(f.path) == "python":
+        if f.path.endswith("__main__.py"):
+            return f"python -m {f.path[:-12].replace('/', '.')}"
+        return f"python {f.path}"
+    return _manifest_entry_name(f) or f"{f.path} ({_ENTRY_WORDS.get(f.kind, 'entry point')})"
+
+
+#: How an entry point of a language without a ``python path`` form starts, in words.
+_ENTRY_WORDS = {
+    "shebang": "script",
+    "main_call": "top-level main()",
+    "require_main": "run as the main module",
+    "listen": "server",
+    "cli_framework": "command line",
+    "go_main": "main package",
+}
+
+
+def _manifest_entry_name(f: Finding) -> str | None:
+    """A package manifest's entry (``bin``, ``scripts``, ``main``): named after what
+    the manifest declares, not after the manifest file."""
+    name = f.detail.get("script") or f.detail.get("name") or f.symbol
+    if f.kind == "package_bin":
+        return f"package bin {name}"
+    if f.kind == "package_script":
+        return f"package script {name}"
+    if f.kind in ("package_main", "package_exports"):
+        tgt = f.detail.get("target_path") or name
+        return f"package {f.kind.removeprefix('package_')} {tgt}"
+    return None
 
 
 def _key_effects(u: EntryUnit) -> list[Finding]:
@@ -163,6 +191,7 @@ def _named_writes_first(
 def _caller(entry: Finding) -> str:
     return {
         "console_script": "console script caller",
+        "package_bin": "package bin caller",
         "shell": "shell caller",
         "dockerfile": "container start",
     }.get(entry.kind, "caller")
@@ -229,8 +258,10 @@ def _exit_of(entry: Finding) -> str:
         return f"exit status of console script {entry.detail.get('script')}"
     if entry.kind in ("shell", "dockerfile"):
         return f"exit status of {entry.path} line {entry.start_line}"
-    if entry.category == Category.ENTRY_POINT:
+    if entry.category == Category.ENTRY_POINT and language_of(entry.path) == "python":
         return f"process exit of python {entry.path}"
+    if entry.category == Category.ENTRY_POINT:
+        return f"process exit of {entry_name(entry)}"
     return f"return value of {entry.symbol}() to its caller"
 
 
@@ -301,6 +332,12 @@ def _fields(entry: Finding, reached: list[Finding], wired: bool) -> list[Block]:
     ]
 
 
+def _file(node: str) -> str:
+    """The file of a call-graph node (``path::symbol``): what a path class is read from,
+    since a file-name rule (``test_x.py``, ``x.test.ts``) looks at the name's end."""
+    return node.split("::", 1)[0]
+
+
 class ModelLoops:
     name = "model_loop"
     kind = "RTE"
@@ -309,10 +346,10 @@ class ModelLoops:
         covered = {n for u in st.units + st.secondary_units for n in st.ix.reachable(u.node)}
         nodes = sorted(
             {f.node for f in st.ix.category(Category.MODEL_CALL) if f.kind != "client"} - covered,
-            key=lambda n: (path_class(n), n),
+            key=lambda n: (path_class(_file(n)), n),
         )
-        if st.units or any(path_class(n) == 0 for n in nodes):  # support is summarised
-            nodes = [n for n in nodes if path_class(n) == 0]
+        if st.units or any(path_class(_file(n)) == 0 for n in nodes):  # support is summarised
+            nodes = [n for n in nodes if path_class(_file(n)) == 0]
         items = []
         for node in nodes:
             local = [

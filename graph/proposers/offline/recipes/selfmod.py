@@ -65,13 +65,13 @@ def _consumer(ix: SurveyIndex, read: Finding) -> tuple[str, Finding | None] | No
 
 
 def _runs_what_was_read(f: Finding, read: Finding) -> bool:
-    """Whether ``f`` runs the code that was read: a load of code (import, exec, run_path),
+    """Whether ``f`` runs the code that was read: a load of code (import, exec, run_path)
     or a command whose line names what was read (its variable or its file name).  Any
-    other subprocess the reader reaches (a ``git clone``, a test run) does not execute
-    the stored text, and calling the store "code" would contradict the witness."""
-    if f.kind in ("import_module", "exec_module", "run_path", "exec_eval"):
-        return True
-    if f.category != Category.EXEC_EFFECT:
+    other load or subprocess the reader reaches (a ``git clone``, a test run, an import
+    of a fixed module) does not execute the stored text, and calling the store "code"
+    would contradict the witness."""
+    loads = f.kind in ("import_module", "exec_module", "run_path", "exec_eval")
+    if not loads and f.category != Category.EXEC_EFFECT:
         return False
     names = {
         str(read.detail.get(k) or "").rstrip("/").rsplit("/", 1)[-1]
@@ -83,11 +83,20 @@ def _runs_what_was_read(f: Finding, read: Finding) -> bool:
 
 
 def _names(f: Finding, base: str, stem: str) -> bool:
-    """Whether ``f``'s line names the written file: by its file name, or by its module
-    name as a whole word when that name is distinctive (five letters or more)."""
-    if base in f.snippet:
+    """Whether ``f``'s line names the written file: by its file name, or — for Python
+    source — by its module name where a module is loaded (``import stem``, ``from stem
+    import``, ``python -m stem``, a quoted name handed to a dynamic import).  A shared
+    word alone is not the file: ``git config`` does not run a written ``config.sh``."""
+    if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", f.snippet):
         return True
-    return len(stem) >= 5 and re.search(rf"\b{re.escape(stem)}\b", f.snippet) is not None
+    if not base.endswith(".py") or len(stem) < 5:
+        return False
+    s = re.escape(stem)
+    loads = rf"\bimport\s+(?:[\w.]+\.)?{s}\b|\bfrom\s+(?:[\w.]+\.)?{s}\s+import\b|-m\s+{s}\b"
+    if re.search(loads, f.snippet):
+        return True
+    quoted = re.search(rf"""['"](?:[\w.]+\.)?{s}['"]""", f.snippet) is not None
+    return quoted and f.category == Category.TOOL_DISPATCH
 
 
 def _source_writes(ix: SurveyIndex, fams: dict[str, dict[str, list[Finding]]]) -> list[Loop]:

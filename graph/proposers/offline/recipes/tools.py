@@ -15,6 +15,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState, file_stem
+from retrieval.languages import for_path
 from retrieval.survey import Finding
 from retrieval.survey.model import Category
 
@@ -37,6 +38,21 @@ _ORDER = {"callable_registry": 0, "tool_wrapper": 1, "tool_schema": 2, "tool_dec
 def _what_it_runs(st: PlanState, path: str) -> list[Finding]:
     """The first command or code a tool file runs: what choosing the tool does."""
     return [f for f in st.ix.by_path.get(path, []) if f.category == Category.EXEC_EFFECT][:1]
+
+
+def _gate_of(st: PlanState, path: str) -> list[Finding]:
+    """The check that decides whether a tool file's tool may run (an approval or an allow
+    list): in the file itself or in a function its functions call, one step away."""
+    own = st.ix.by_path.get(path, [])
+    nodes = {f.node for f in own if f.node}
+    near = [g for n in nodes for c in st.ix.callees(n) for g in st.ix.at(c)]
+    gates = [
+        f
+        for f in [*own, *near]
+        if f.category == Category.GATING and f.kind in ("approval", "allow_list")
+    ]
+    gates.sort(key=lambda f: (f.path != path, f.path, f.start_line))
+    return gates[:1]
 
 
 def _dispatch_of(st: PlanState, path: str, rfs: list[Finding]) -> list[Finding]:
@@ -72,7 +88,18 @@ class Tools:
                 regs.setdefault(f.path, []).append(f)
         # a registry is something a model chooses from: schemas, tables, decorated tools
         regs = {p: fs for p, fs in regs.items() if any(f.kind in _STRONG for f in fs)}
-        ranked = sorted(regs.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
+        # of two registries with as much evidence, the one that dispatches by name decides
+        # which tool runs, and one whose tool runs a command reaches furthest
+        ranked = sorted(
+            regs.items(),
+            key=lambda kv: (
+                path_class(kv[0]),
+                -len(kv[1]),
+                not any(f.kind in _DISPATCH for f in kv[1]),
+                not _what_it_runs(st, kv[0]),
+                kv[0],
+            ),
+        )
         items = []
         for path, rfs in ranked:
             rfs = sorted(rfs, key=lambda f: (_ORDER.get(f.kind, 3), f.start_line))[:5]
@@ -82,7 +109,13 @@ class Tools:
                     self,
                     slug("tools", base),
                     f"Tool registry and dispatch in {path}",
-                    [*rfs[:1], *_what_it_runs(st, path), *_dispatch_of(st, path, rfs), *rfs[1:]],
+                    [
+                        *rfs[:1],
+                        *_what_it_runs(st, path),
+                        *(_gate_of(st, path) if _what_it_runs(st, path) else []),
+                        *_dispatch_of(st, path, rfs),
+                        *rfs[1:],
+                    ],
                     "What a model's tool choice can reach.",
                 )
             )
@@ -93,8 +126,9 @@ class Tools:
         if not fs:
             return None
         own = [f for f in fs if f.path == fs[0].path and f.category == Category.TOOL_DISPATCH]
-        elsewhere = [f for f in fs if f.path != fs[0].path]
+        elsewhere = [f for f in fs if f.path != fs[0].path and f.category != Category.GATING]
         runs = [f for f in fs if f.category == Category.EXEC_EFFECT]
+        gates = [f for f in fs if f.category == Category.GATING]
         # a registry finding lists several names in one string: split them, so a name
         # seen again on its own finding is not listed twice
         names = [
@@ -109,13 +143,20 @@ class Tools:
         blocks: list[Block] = [
             para(
                 f"Source-native identity: tools and dispatch in {fs[0].path} ({kinds}): "
-                f"{join_names(names, 6)}. Representational form: symbolic (Python callables and "
-                "tool schemas). Storage substrate: repository source, loaded into process memory."
+                f"{join_names(names, 6)}. Representational form: symbolic "
+                f"({_callables(fs[0].path)} and tool schemas). Storage substrate: repository "
+                "source, loaded into process memory."
             ),
             para(
                 "A model's tool choice selects among these by name; which names are offered on "
                 "each call and what guards the dispatch beyond the lookup is not established."
                 + (f" Choosing one runs {where(runs[0])}." if runs else "")
+                + (
+                    f" Whether it runs is decided first by the {gates[0].kind.replace('_', ' ')}"
+                    f" check at {where(gates[0])}; what that check admits is read from its line."
+                    if gates
+                    else ""
+                )
                 + (
                     " The tools are called through the dispatch at "
                     f"{join_names([where(f) for f in elsewhere], 2)}."
@@ -125,3 +166,11 @@ class Tools:
             ),
         ]
         return ctx.record(blocks, fs)
+
+
+def _callables(path: str) -> str:
+    """``Python callables``, ``TypeScript functions``: what the dispatch's targets are."""
+    lang = for_path(path)
+    if lang is None or lang.name == "python":
+        return "Python callables"
+    return f"{lang.label} functions"
