@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from drafter.price_table import PRICES
 
 from drafter.cli import main
+from drafter.price_table import PRICES
 from graph.configuration import Configuration, endpoint_settings
 from graph.costs import CallUsage
 from graph.estimate import Tokens, estimate
