@@ -7,7 +7,14 @@ Prints three things and exits 1 when a target is missed (0 when all hold):
 * functions longer than :data:`MAX_FUNCTION_LINES` lines outside tests and benchmarks
   (the ``def`` line to the last line of the body, nested functions counted on their own too);
 * how many lines of ``graph/`` name ``Any`` as a word (what
-  ``grep -rnw Any graph --include=*.py | wc -l`` counts), against :data:`MAX_ANY_IN_GRAPH`.
+  ``grep -rnw Any graph --include=*.py | wc -l`` counts), against :data:`MAX_ANY_IN_GRAPH`;
+* record-kind vocabulary written out by hand outside its table (``drafter/kinds.py``):
+  a string naming three or more kind codes (a regular expression ``CMP|OBJ|…``, a message
+  listing them), a tuple, list or set holding every kind code (a copy of the order), a dict
+  onto every kind code (sections to kinds) or from every kind code to numbers (an order
+  by another name).  A dict from each kind
+  to its own data (a proposer's hint per kind) is a kind's proposer piece, not a copy: it
+  is not reported.
 
 Reads the files only (never imports them), so it runs in well under a second.
 
@@ -28,6 +35,8 @@ PACKAGES = ("drafter", "retrieval", "graph", "tui", "evals", "prompts")
 #: Source kept as data, not project code (the sample repository's files).
 EXCLUDED = ("drafter/sample/files/", "drafter/sample/files_ts/")
 MAX_FUNCTION_LINES = 80
+#: The one module allowed to spell out the record kinds.
+KIND_TABLE = "drafter/kinds.py"
 MAX_ANY_IN_GRAPH = 80
 _ANY_WORD = re.compile(r"(?<![\w])Any(?![\w])")
 
@@ -112,6 +121,66 @@ def long_functions(root: Path, files: dict[str, Path]) -> list[LongFunction]:
     return sorted(out, key=lambda f: (f.path, f.line))
 
 
+@dataclass(frozen=True)
+class KindCopy:
+    path: str
+    line: int
+    what: str
+
+
+def kind_codes(root: Path) -> frozenset[str]:
+    """The kind codes of the table, read from its ``RecordKind("CODE", …)`` rows."""
+    text = (root / KIND_TABLE).read_text(encoding="utf-8")
+    return frozenset(re.findall(r'RecordKind\(\s*"([A-Z]{2,5})"', text))
+
+
+def _const_str(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _kind_copy(node: ast.AST, codes: frozenset[str]) -> str | None:
+    """What makes ``node`` a hand-written copy of the kind vocabulary, or None."""
+    text = _const_str(node)
+    if text is not None:
+        named = {c for c in codes if re.search(rf"(?<![A-Za-z]){c}(?![a-z])", text)}
+        return f"string names {len(named)} kinds" if len(named) >= 3 else None
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        items = {_const_str(e) for e in node.elts}
+        return "sequence of every kind" if codes <= items else None
+    if isinstance(node, ast.Dict):
+        keys = {_const_str(k) for k in node.keys if k is not None}
+        numbers = all(isinstance(v, ast.Constant) and isinstance(v.value, int) for v in node.values)
+        if codes <= {_const_str(v) for v in node.values}:
+            return "dict onto every kind"
+        return "dict from every kind to a number" if codes <= keys and numbers else None
+    return None
+
+
+def kind_copies(root: Path, files: dict[str, Path]) -> list[KindCopy]:
+    """Hand-written copies of the record-kind vocabulary outside :data:`KIND_TABLE`."""
+    codes = kind_codes(root)
+    out: list[KindCopy] = []
+    for path in files.values():
+        rel = path.relative_to(root).as_posix()
+        if rel == KIND_TABLE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        docs = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            what = None if id(node) in docs else _kind_copy(node, codes)
+            if what is not None:
+                out.append(KindCopy(rel, getattr(node, "lineno", 0), what))
+    return sorted(out, key=lambda c: (c.path, c.line))
+
+
 def any_in_graph(root: Path) -> int:
     """Lines of graph/ that name ``Any`` as a whole word."""
     return sum(
@@ -142,7 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     n_any = any_in_graph(root)
     print(f"Any in graph/: {n_any} (target <= {MAX_ANY_IN_GRAPH})")
 
-    missed = bool(pairs) or bool(longs) or n_any > MAX_ANY_IN_GRAPH
+    copies = kind_copies(root, files)
+    print(f"record-kind vocabulary written outside {KIND_TABLE}: {len(copies)}")
+    for c in copies:
+        print(f"  {c.path}:{c.line} {c.what}")
+
+    missed = bool(pairs) or bool(longs) or n_any > MAX_ANY_IN_GRAPH or bool(copies)
     print("targets missed" if missed else "all targets met")
     return 1 if missed else 0
 

@@ -51,6 +51,6 @@ def max_records(generator: str, thorough: bool = False) -> int:
 
 
 #: Bytes of per-record text a Claude record's first request may carry (the run setting
-#: ``record_context_bytes``).  On ADAS the unbudgeted context was a median of 36 KB,
-#: mostly findings repeated across near-identical sibling folders.
+#: ``record_context_bytes``): an unbudgeted context grows with the findings repeated
+#: across near-identical sibling folders, not with what the record needs.
 DEFAULT_RECORD_CONTEXT_BYTES = 16_384

@@ -31,6 +31,7 @@ from pydantic import (
     model_validator,
 )
 
+from drafter import kinds as _kinds
 from drafter.sanitize import json_safe
 
 SCHEMA_VERSION = 2
@@ -39,35 +40,15 @@ READABLE_SCHEMA_VERSIONS = (1, 2)
 
 # -- vocabulary ---------------------------------------------------------------------
 
-RECORD_ID_RE = re.compile(
-    r"^(?P<prefix>RT|EPI)-(?P<kind>CMP|OBJ|RTE|CLM|BAP)-(?P<slug>[a-z0-9][a-z0-9-]*)$"
-)
-#: A record ID named in prose or a table cell: RECORD_ID_RE unanchored, where a hyphen
-#: that ends the match is punctuation ("see RT-RTE-loop-"), not part of the slug.
-CITED_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\b")
-
-#: The five runtime record kinds, in the order their sections appear in a report.
-KIND_ORDER = ("CMP", "OBJ", "RTE", "CLM", "BAP")
-
-#: Section titles of the "Shared records" part, in report order.
-RUNTIME_SECTIONS = (
-    "Components",
-    "Operative objects",
-    "Routes",
-    "Claims",
-    "Evidenced absences",
-    "Behavioral-authority paths",
-)
-EPISTEMIC_SECTIONS = ("Operative objects", "Routes")
-
+#: Record IDs, kind order, sections and lead labels: built from the table in
+#: :mod:`drafter.kinds` and named here for the modules that read the report model.
+RECORD_ID_RE = _kinds.RECORD_ID_RE
+CITED_ID_RE = _kinds.CITED_ID_RE
+KIND_ORDER = _kinds.KIND_ORDER
+RUNTIME_SECTIONS = _kinds.section_titles()
+EPISTEMIC_SECTIONS = _kinds.section_titles(epistemic=True)
 #: Which record kind lives in which section.
-SECTION_KIND = {
-    "Components": "CMP",
-    "Operative objects": "OBJ",
-    "Routes": "RTE",
-    "Claims": "CLM",
-    "Behavioral-authority paths": "BAP",
-}
+SECTION_KIND = {k.section: k.code for k in _kinds.RECORD_KINDS}
 KIND_SECTION = {v: k for k, v in SECTION_KIND.items()}
 
 #: The nine named bullet fields every route record carries.
@@ -88,13 +69,7 @@ NINE_ROUTE_FIELDS = STATUS_FIELDS + ROUTE_FIELDS
 KNOWN_STATUS_VALUES = frozenset({"wired", "afforded", "claimed", "uninspected"})
 
 #: Lead-field labels by kind, in the order they appear in the body's first paragraph.
-LEAD_LABELS: dict[str, tuple[str, ...]] = {
-    "CMP": ("Source-native identity", "Representational form", "Storage substrate"),
-    "OBJ": ("Source-native identity", "Representational form", "Storage substrate"),
-    "RTE": ("Endpoints/progression", "Endpoints"),
-    "CLM": ("Claimed operation",),
-    "BAP": ("Consumer", "Channel", "Force", "Horizon"),
-}
+LEAD_LABELS: dict[str, tuple[str, ...]] = {k.code: k.lead_labels for k in _kinds.RECORD_KINDS}
 
 RUNTIME_TYPE_PATH = "agentic-system-analyses/types/agentic-system-runtime-report.md"
 EPISTEMIC_TYPE_PATH = "agentic-system-analyses/types/agentic-system-epistemic-report.md"
@@ -349,7 +324,7 @@ class FlagKind(StrEnum):
     no_witness = "no_witness"  # the proposer gave the record no witness at all
     lines_corrected = "lines_corrected"
     repair_dropped = "repair_dropped"  # a proposer's own repair dropped witnesses
-    witnesses_not_found = "witnesses_not_found"  # epistemic: dropped without repair
+    witnesses_not_found = "witnesses_not_found"  # older epistemic drafts (now witness_dropped)
     stale_witness = "stale_witness"  # reverify: a witness gone at the new revision
     stale_reference = "stale_reference"  # reverify: a line named in prose is gone
     redrafted = "redrafted"
@@ -475,7 +450,7 @@ class Record(_Base):
     @classmethod
     def _valid_id(cls, v: str) -> str:
         if not RECORD_ID_RE.match(v):
-            raise ValueError(f"record ID {v!r} is not of the form RT|EPI-CMP|OBJ|RTE|CLM|BAP-slug")
+            raise ValueError(f"record ID {v!r} is not of the form {_kinds.ID_FORM}")
         return v
 
     @field_validator("label")
@@ -666,6 +641,17 @@ class DraftCounts(_Base):
     account has no flags, so its drops are counted here.)"""
 
     account_witnesses_dropped: int = 0
+    #: The proposer gave no plan, so the draft has no record for that reason (the
+    #: reason is one of :attr:`DraftMeta.missing`).
+    plan_failed: bool = False
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_flag(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # drafts whose plan did not fail are written as before, key for key
+        data: dict[str, Any] = handler(self)
+        if not self.plan_failed:
+            data.pop("plan_failed", None)
+        return data
 
 
 class DraftMeta(_Base):
@@ -777,7 +763,7 @@ class Report(_Base):
     @property
     def own_prefix(self) -> str:
         """The ID prefix of this report's own records: RT for runtime, EPI for epistemic."""
-        return "EPI" if self.type == ReportType.epistemic else "RT"
+        return _kinds.ID_PREFIXES[self.type]
 
     def citations(self) -> list[tuple[str, str]]:
         """(where, record ID) for every record ID the report names, in document order.

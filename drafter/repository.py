@@ -1,10 +1,10 @@
 """Which repository a command reads when the user gives no ``--repo``.
 
-Why: a draft made from a bare mirror (``…/dgm/repo``) used to record only its identity
-("repo", the folder's name), so ``reverify``, ``redraft`` and ``eval`` on that draft
-stopped and asked for ``--repo``.  A draft now records the absolute path it was drafted
-from (``source.location``); ``--repo`` stays the override.  Older drafts, which carry
-only ``source.repository``, still work when that names a folder here.
+Why: a repository's identity (its origin URL, or a bare mirror's folder name such as
+``repo``) does not say where it is on this machine, so ``reverify``, ``redraft`` and
+``eval`` could not find it.  A draft records the absolute path it was drafted from
+(``source.location``); ``--repo`` stays the override.  Older drafts, which carry only
+``source.repository``, still work when that names a folder here.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from drafter.model import (
+    CITED_ID_RE,
     AccountSection,
     Block,
     Bullet,
@@ -35,7 +36,6 @@ from drafter.model import (
     Record,
     RecordSection,
     Report,
-    ReportType,
     Table,
     WitnessBlock,
 )
@@ -55,7 +55,6 @@ from drafter.text import clip, collapse
 NO_ABSENCES = "none declared in this member"
 ABSENCES = "Evidenced absences"
 
-_ID_RE = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`*_\[])")
 #: Longest old value quoted in an edit annotation.
 OLD_VALUE_CHARS = 160
@@ -73,7 +72,7 @@ class Pruned:
 
 
 def _names(text: str, ids: set[str]) -> bool:
-    return any(m.group(0) in ids for m in _ID_RE.finditer(text))
+    return any(m.group(0) in ids for m in CITED_ID_RE.finditer(text))
 
 
 def prune_text(text: str, ids: set[str]) -> tuple[str, int]:
@@ -154,7 +153,7 @@ def rewrite_mentions(r: Record, labels: dict[str, str | None]) -> tuple[Record, 
                 found.append(rid)
             return left_out_phrase(labels[rid])
 
-        return _ID_RE.sub(one, text)
+        return CITED_ID_RE.sub(one, text)
 
     if not any(_names(t, set(labels)) for t in _texts(r)):
         return r, []
@@ -326,7 +325,7 @@ def build_export(report: Report, states: dict[str, RecordState]) -> Report:
 def _own_ids(report: Report) -> set[str]:
     """Record IDs of the report's own prefix named anywhere in its account or records
     (an epistemic report's ``RT-`` IDs name another report's records: not counted)."""
-    prefix = "EPI-" if report.type == ReportType.epistemic else "RT-"
+    prefix = f"{report.own_prefix}-"
     texts = [t for r in report.records for t in _texts(r)]
     texts += [r.part_of for r in report.records if r.part_of]
     for sec in report.account:
@@ -337,4 +336,6 @@ def _own_ids(report: Report) -> set[str]:
                 texts.append(b.value)
             elif isinstance(b, Table):
                 texts.extend(c for row in b.rows for c in row)
-    return {m.group(0) for t in texts for m in _ID_RE.finditer(t) if m.group(0).startswith(prefix)}
+    return {
+        m.group(0) for t in texts for m in CITED_ID_RE.finditer(t) if m.group(0).startswith(prefix)
+    }

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from drafter.kinds import order_of
 from drafter.model import Record
 from evals.choices import DEFAULT_METHOD as DEFAULT_METHOD
 from evals.choices import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
@@ -137,10 +138,9 @@ def combine(text: float, witness: float | None, text_weight: float = TEXT_WEIGHT
 
 
 def kinds_in(*sides: Side) -> list[str]:
-    """Kind keys present on either side, in report order (CMP OBJ RTE CLM BAP)."""
-    order = {"CMP": 0, "OBJ": 1, "RTE": 2, "CLM": 3, "BAP": 4}
+    """Kind keys present on either side, runtime first, then in report order."""
     keys = {kind_key(r.id) for s in sides for r in s.records}
-    return sorted(keys, key=lambda k: (k.split("-")[0] != "RT", order.get(k.split("-")[1], 9), k))
+    return sorted(keys, key=lambda k: (k.split("-")[0] != "RT", order_of(k.split("-")[1]), k))
 
 
 def kind_slots(gold: Side, draft: Side) -> dict[str, KindAlignment]:

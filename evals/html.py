@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from drafter.model import Bullet, Heading, NumberedItem, Paragraph, Record, WitnessBlock
+from drafter.model import (
+    KIND_ORDER,
+    Bullet,
+    Heading,
+    NumberedItem,
+    Paragraph,
+    Record,
+    WitnessBlock,
+)
 from evals.choices import DEFAULT_DECISION, HELD_OUT
 from evals.metrics import ABSENT, FILE, INVALID, LINE, MISS, KindScore
 from evals.scorecard import Scorecard, baseline_cells, score_cells
@@ -91,7 +99,7 @@ def _record(
 
 #: The score table's columns, each with what it counts (the legend under the table).
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("kind", "record kind (CMP, OBJ, RTE, CLM, BAP), the account's witnesses, or overall"),
+    ("kind", f"record kind ({', '.join(KIND_ORDER)}), the account's witnesses, or overall"),
     ("gold", "gold records of the kind"),
     ("found", "gold records a draft record of the same kind covers (overall: of any kind)"),
     ("draft", "draft records of the kind"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from graph.configuration import Configuration, EndpointOptions
     from graph.estimate import Estimate
     from graph.proposer import Proposer
+    from graph.request import DraftRequest
     from graph.resources import Resources
     from graph.runner import ProposerFactory, RunResult
 
@@ -152,22 +154,15 @@ class _RunProgress:
 
 def _execute(
     console: Console,
-    repo: str,
-    rev: str,
+    request: DraftRequest,
     config: Configuration,
     *,
     thread_id: str,
     resume: bool,
-    data_dir: Path | None,
-    chroma_url: str | None,
-    use_index: bool,
-    system: str | None,
-    out: Path | None = None,
     estimate_first: bool = False,
     records: tuple[int, int] | None = None,
-    checkpoint: str | None = None,
 ) -> RunResult:
-    from graph.runner import run_draft
+    from graph.runner import run_request
 
     verb = "resuming" if resume else "run"
     console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
@@ -201,20 +196,13 @@ def _execute(
     last = f"drafter: stopped; continue with: drafter draft --resume {thread_id}"
     try:
         with ctrl_c_stops(say, last), bar.progress:
-            return run_draft(
-                repo,
-                rev,
+            return run_request(
+                request,
                 config,
-                _announcing(console, build, system) if estimate_first else build,
+                _announcing(console, build, request.system) if estimate_first else build,
                 thread_id=thread_id,
                 resume=resume,
-                data_dir=data_dir,
-                chroma_url=chroma_url,
-                use_index=use_index,
-                system=system,
-                out=str(out) if out else None,
                 on_update=on_update,
-                checkpoint=checkpoint,
             )
     except DrafterError as exc:
         if not saved:
@@ -405,6 +393,19 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         "store): cite only its accepted records.",
     ),
     cli_options.allow_mismatch,
+    click.option(
+        "--provider",
+        default="anthropic",
+        show_default=True,
+        help="Model provider, by its registered name (drafter.providers): anthropic, or "
+        "openai for any OpenAI-compatible server (Chat Completions; key $OPENAI_API_KEY).",
+    ),
+    click.option(
+        "--base-url",
+        default=None,
+        help="The provider's endpoint (default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, "
+        "else the provider's own).",
+    ),
 ]
 
 
@@ -420,8 +421,8 @@ def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
 
 
 def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
-    """The thread to resume when it is an epistemic run (the kind its run recorded, or
-    for a run from before that record, what its checkpoint holds), else None."""
+    """The thread to resume when it is an epistemic run (the workflow its run recorded
+    when it started), else None."""
     if not resume_thread:
         return None
     from graph.run import checkpoint_path
@@ -463,6 +464,8 @@ def draft_cmd(
     report_type: str = "runtime",
     runtime_path: Path | None = None,
     store_path: str | None = None,
+    provider: str = "anthropic",
+    base_url: str | None = None,
     allow_mismatch: bool = False,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
@@ -474,30 +477,22 @@ def draft_cmd(
         _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
+        if provider != "anthropic" or base_url:
+            raise BadInput("--provider, --base-url: for runtime drafts only, not --type epistemic")
         draft_epistemic(
-            console,
-            repo,
-            rev,
-            runtime_path,
-            store_path,
-            out,
-            text_out,
-            system,
-            root,
-            offline=offline,
-            model=model,
-            max_cost=max_cost,
-            resume_thread=epi_resume,
+            console, repo, rev, runtime_path, store_path, out, text_out, system, root,
+            offline=offline, model=model, max_cost=max_cost, resume_thread=epi_resume,
             budgets={"record": record_tools, "account": account_tools},
             estimate_only=estimate_only,
             allow_mismatch=allow_mismatch,
-        )
+        )  # fmt: skip
         return
     if resume_thread:
         where = (chroma_url, no_index, checkpoint)
         _resume(console, resume_thread, root, repo, rev, out, text_out, *where)
         return
-    repo = _check_new_run(repo, rev, out, text_out, estimate_only)
+    request = _new_request(repo, rev, out, text_out, estimate_only, root, system)
+    request = replace(request, chroma_url=chroma_url, use_index=not no_index, checkpoint=checkpoint)
     from graph.configuration import EndpointOptions
 
     config = _configuration(
@@ -511,66 +506,55 @@ def draft_cmd(
         repair_rounds=repair_rounds,
         concurrency=concurrency,
         tools=_tool_budgets_of(plan_tools, record_tools, repair_tools, account_tools),
+        provider=provider,
+        base_url=base_url,
     )
     if estimate_only:
-        _print_estimate(console, repo, rev, config, system, root)
+        _print_estimate(console, request, config)
         return
-    assert out is not None  # required by _check_new_run unless estimate_only
-    _new_run(console, repo, rev, config, root, system, out, text_out, chroma_url, no_index, checkpoint)  # fmt: skip  # noqa: E501
+    _new_run(console, request, config)
 
 
-def _new_run(
-    console: Console,
-    repo: str,
-    rev: str,
-    config: Configuration,
-    root: Path,
-    system: str | None,
-    out: Path,
-    text_out: Path | None,
-    chroma_url: str | None,
-    no_index: bool,
-    checkpoint: str | None = None,
-) -> None:
+def _new_run(console: Console, request: DraftRequest, config: Configuration) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from drafter.repository import location_of
     from graph.run import new_thread_id, record_request
 
-    thread = new_thread_id(rev)
+    assert request.out is not None  # required by _new_request unless estimating
+    thread = new_thread_id(request.rev)
     # before the thread ID is shown: a run killed at any moment after it resumes to the
     # same --out and --text
-    request = {
-        "repo": location_of(repo),
-        "rev": rev,
-        "system": system,
-        "out": str(out.absolute()),
-        "text": str(text_out.absolute()) if text_out else None,
+    asked = {
+        "repo": location_of(request.repo),
+        "rev": request.rev,
+        "system": request.system,
+        "out": str(request.out.absolute()),
+        "text": str(request.text_out.absolute()) if request.text_out else None,
         "settings": config.to_dict(),
     }
-    record_request(thread, request, root)
+    record_request(thread, asked, request.data_dir)
     result = _execute(
         console,
-        repo,
-        rev,
+        request,
         config,
         thread_id=thread,
         resume=False,
-        data_dir=root,
-        chroma_url=chroma_url,
-        use_index=not no_index,
-        system=system,
-        out=out,
         estimate_first=config.generator == "claude",
-        checkpoint=checkpoint,
     )
-    report = _finish(console, result, out, text_out)
+    report = _finish(console, result, request.out, request.text_out)
     _outcome(console, report, config)
 
 
-def _check_new_run(
-    repo: str | None, rev: str, out: Path | None, text_out: Path | None, estimate_only: bool
-) -> str:
-    """A new run's inputs, refused before anything is recorded; returns the repository."""
+def _new_request(
+    repo: str | None,
+    rev: str,
+    out: Path | None,
+    text_out: Path | None,
+    estimate_only: bool,
+    root: Path,
+    system: str | None,
+) -> DraftRequest:
+    """A new run's request, refused before anything is recorded."""
     if repo is None:
         raise BadInput("REPO is required (or --resume THREAD)")
     if out is None and not estimate_only:
@@ -581,11 +565,10 @@ def _check_new_run(
         if target is not None:
             check_output_path(target)
     # Pin the revision before a run is recorded: a run that can never start is not
-    # worth a thread id the user is told to resume.
-    from drafter.snapshot import Snapshot
+    # worth a thread id the user is told to resume.  This is its one resolution.
+    from graph.request import DraftRequest
 
-    Snapshot(repo, rev).close()
-    return repo
+    return DraftRequest.pin(repo, rev, data_dir=root, out=out, text_out=text_out, system=system)
 
 
 def _configuration(
@@ -600,13 +583,18 @@ def _configuration(
     repair_rounds: int,
     concurrency: int,
     tools: dict[str, int],
+    provider: str = "anthropic",
+    base_url: str | None = None,
 ) -> Configuration:
     """A new run's settings from the command's options; a bad value is bad input.  The
     proposer kind is the factory's choice (said on stderr when it falls back)."""
     from graph.configuration import Configuration, resolve_model
     from graph.proposers.factory import choose
 
-    choice = choose(offline, keyless=estimate_only)  # an estimate sends nothing
+    if provider != "anthropic" and model is None and not offline:
+        raise BadInput(f"--provider {provider} needs --model NAME (drafter knows no default)")
+    # an estimate sends nothing, so needs no key
+    choice = choose(offline, keyless=estimate_only, provider=provider)
     if choice.notice:
         click.echo(choice.notice, err=True)
     generator = choice.generator
@@ -624,6 +612,8 @@ def _configuration(
             concurrency=concurrency,
             **tools,
             thorough=thorough,
+            provider=provider,
+            base_url=base_url,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
@@ -702,21 +692,25 @@ def _resume(
     text_out = text_out or _recorded_path(asked.get("text"))
     if config.generator == "offline":
         console.print("drafter: resuming an offline run")
-    result = _execute(
-        console,
+    from graph.request import DraftRequest
+
+    pinned = stored.get("sha") or stored.get("rev", rev)
+    request = DraftRequest(
         stored.get("repo", repo or "."),
         stored.get("rev", rev),
-        config,
-        thread_id=thread,
-        resume=not fresh,
-        data_dir=root,
+        pinned,
+        root,
+        out,
+        text_out,
         chroma_url=chroma_url,
         use_index=not no_index,
         system=stored.get("system"),
-        out=out,
-        records=_records_so_far(stored),
         checkpoint=checkpoint,
     )
+    result = _execute(
+        console, request, config, thread_id=thread, resume=not fresh,
+        records=_records_so_far(stored),
+    )  # fmt: skip
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
 
@@ -734,14 +728,7 @@ def _recorded_path(value: object) -> Path | None:
     return Path(value) if isinstance(value, str) and value else None
 
 
-def _print_estimate(
-    console: Console,
-    repo: str,
-    rev: str,
-    config: Configuration,
-    system: str | None,
-    root: Path,
-) -> None:
+def _print_estimate(console: Console, request: DraftRequest, config: Configuration) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
     from graph.resources import Resources
     from graph.system_name import system_name
@@ -749,9 +736,9 @@ def _print_estimate(
     if config.generator == "offline":
         console.print("an offline draft makes no model call: it costs nothing")
         return
-    res = Resources(repo=repo, rev=rev, data_dir=root, use_index=False)
+    res = Resources(repo=request.repo, rev=request.sha, data_dir=request.data_dir, use_index=False)
     try:
-        name = system or system_name(res.snapshot().git_dir)
+        name = request.system or system_name(res.snapshot().git_dir)
         est = draft_estimate(config, res, name)
         console.print(est.line(config.max_cost, config.max_tokens_total))
     finally:
@@ -807,6 +794,7 @@ def _demo_runtime(
     from drafter.snapshot import Snapshot
     from drafter.verify import report_summary, verify_report
     from graph.configuration import Configuration
+    from graph.request import DraftRequest
     from graph.run import new_thread_id
     from graph.summary import draft_table
 
@@ -816,18 +804,10 @@ def _demo_runtime(
         soft_wrap=True,
     )
     config = Configuration(generator="offline", max_records=defaults.OFFLINE_MAX_RECORDS)
-    result = _execute(
-        console,
-        str(sample.path),
-        sample.sha,
-        config,
-        thread_id=new_thread_id(sample.sha),
-        resume=False,
-        data_dir=root,
-        chroma_url=None,
-        use_index=not no_index,
-        system=system,
+    request = DraftRequest.pin(
+        str(sample.path), sample.sha, data_dir=root, system=system, use_index=not no_index
     )
+    result = _execute(console, request, config, thread_id=new_thread_id(sample.sha), resume=False)
     if result.report is None:
         raise DrafterError(f"the demo run of {system} ended without a draft")
     with Snapshot(sample.path, sample.sha) as snap:

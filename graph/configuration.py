@@ -139,6 +139,11 @@ class Configuration:
     #: files).  What does not fit is named with the call that reads it, never dropped
     #: silently.  A smaller model context (``--context-window``) shrinks it.
     record_context_bytes: int = defaults.DEFAULT_RECORD_CONTEXT_BYTES
+    #: The model provider (a name of graph.proposers.providers) and its endpoint, None: the one
+    #: its SDK reads from the environment.  A run checkpointed before providers were
+    #: named reads as an Anthropic run.
+    provider: str = "anthropic"
+    base_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.max_records < 1:

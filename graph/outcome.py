@@ -48,7 +48,8 @@ def problems(report: Report) -> list[str]:
     """Why this draft is partial; empty when the run may exit 0."""
     out: list[str] = []
     missing = list(report.meta.missing) if report.meta else []
-    if not report.records and not any(m.startswith("plan:") for m in missing):
+    plan_failed = report.meta.counts.plan_failed if report.meta else False
+    if not report.records and not plan_failed:  # a failed plan says why among ``missing``
         out.append("the plan drafted no record")
     out.extend(missing)
     for r in report.records:

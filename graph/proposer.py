@@ -22,7 +22,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from drafter import defaults
 from drafter.defaults import DEFAULT_RECORD_CONTEXT_BYTES
-from drafter.model import AccountSection, Passage, Record, Witness
+from drafter.model import KIND_ORDER, AccountSection, Passage, Record, Witness
 from graph.jsontypes import JsonDict
 from retrieval.survey import Finding, Survey
 
@@ -67,7 +67,7 @@ class PlanItem(BaseModel):
     """One record the proposer intends to write."""
 
     id: str = Field(description="Record ID, e.g. RT-RTE-gate-admission (PREFIX-KIND-slug).")
-    kind: str = Field(description="One of CMP, OBJ, RTE, CLM, BAP.")
+    kind: str = Field(description=f"One of {', '.join(KIND_ORDER)}.")
     label: str = Field(description="Short title.")
     files: list[str] = Field(
         default_factory=list, description="Repository paths the record must read."
@@ -75,7 +75,9 @@ class PlanItem(BaseModel):
     rationale: str = Field(default="", description="Why this record matters, one sentence.")
     facts: list[str] = Field(
         default_factory=list,
-        description="IDs of survey findings it builds on, exactly as the survey gives them.",
+        description="IDs of survey findings it builds on, exactly as the survey gives them, "
+        "or locations at the revision written path:first-last (lines you read, or a "
+        "promise's line).",
     )
     notes: list[ReadingNote] = Field(
         default_factory=list,

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from drafter.config import data_dir as default_data_dir
 from drafter.errors import BadInput
 from graph.jsontypes import JsonDict
+from graph.runkind import WorkflowKind, record_kind
 
 if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph import StateGraph
 
 
@@ -28,8 +32,45 @@ class NothingSaved(BadInput):
     checkpoint file was made): a damaged checkpoint is a plain :class:`BadInput`."""
 
 
-def new_thread_id(rev: str = "") -> str:
-    return f"draft-{secrets.token_hex(4)}"
+#: How each workflow's thread IDs start (a name only: resume reads the recorded kind).
+THREAD_PREFIX = {WorkflowKind.runtime: "draft", WorkflowKind.epistemic: "epi"}
+
+#: Called with each step's updates as the run streams them: node name -> its update.
+ChunkHook = Callable[[Mapping[str, object]], None]
+
+
+def new_thread_id(rev: str = "", kind: WorkflowKind = WorkflowKind.runtime) -> str:
+    return f"{THREAD_PREFIX[kind]}-{secrets.token_hex(4)}"
+
+
+def start_checkpoint(thread_id: str, kind: WorkflowKind, data_dir: Path | None = None) -> Path:
+    """The checkpoint of a new run, its workflow recorded beside it before the first step."""
+    path = checkpoint_path(thread_id, data_dir)
+    record_kind(path, kind)
+    return path
+
+
+def execute(
+    graph: StateGraph[Any, Any],
+    saver: BaseCheckpointSaver[Any],
+    conf: RunnableConfig,
+    inputs: Mapping[str, object] | None,
+    context: object,
+    on_chunk: ChunkHook | None = None,
+) -> JsonDict:
+    """Stream one run of ``graph`` checkpointed by ``saver`` to its end; its final state.
+
+    Every workflow runs through here, whichever checkpointer holds it
+    (:func:`graph.checkpointer.open_checkpointer`): a new run passes its ``inputs``, a
+    resumed one None (LangGraph continues from the checkpoint).  "sync" durability
+    writes each step's checkpoint before the next step starts, so a killed run loses at
+    most the step in flight (and the call journal answers that step's paid calls)."""
+    app = graph.compile(checkpointer=saver)
+    stream = app.stream(inputs, conf, context=context, stream_mode="updates", durability="sync")
+    for chunk in stream:
+        if on_chunk is not None:
+            on_chunk(chunk if isinstance(chunk, Mapping) else {})
+    return dict(app.get_state(conf).values or {})
 
 
 def checkpoint_path(thread_id: str, data_dir: Path | None = None) -> Path:
@@ -49,9 +90,18 @@ def journal_path(thread_id: str, data_dir: Path | None = None) -> Path:
 def existing_checkpoint(thread_id: str, data_dir: Path | None = None) -> Path:
     """The checkpoint of a run to resume; a run that never started is bad input."""
     path = checkpoint_path(thread_id, data_dir)
+    if not path.exists() and path.with_suffix(".workflow").exists():
+        raise _nothing_saved(thread_id)
     if not path.exists():
         raise NothingSaved(f"no run {thread_id!r} to resume (looked for {path})")
     return path
+
+
+def _nothing_saved(thread_id: str) -> BadInput:
+    return NothingSaved(
+        f"run {thread_id!r} stopped before its first step was saved: there is nothing "
+        "to resume; start the draft again"
+    )
 
 
 def stored_values(
@@ -73,10 +123,7 @@ def stored_values(
             where=str(path),
         ) from None
     if not values:
-        raise NothingSaved(
-            f"run {thread_id!r} stopped before its first step was saved: there is nothing "
-            "to resume; start the draft again"
-        )
+        raise _nothing_saved(thread_id)
     return values
 
 

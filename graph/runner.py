@@ -1,4 +1,4 @@
-"""Run or resume the drafting workflow with a SqliteSaver checkpoint per run.
+"""Run or resume the runtime drafting workflow (the run itself: :func:`graph.run.execute`).
 
 One SQLite file per run (``<data dir>/runs/<thread id>.sqlite``) keeps runs
 independent and lets ``--resume THREAD`` find its run from the thread ID alone.  The
@@ -12,23 +12,23 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from langchain_core.runnables import RunnableConfig
 
 from drafter.errors import BadInput
 from drafter.model import Report
-from drafter.repository import location_of
 from graph.builder import build_graph
 from graph.checkpointer import open_checkpointer, stored_run_values
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
+from graph.request import DraftRequest
 from graph.resources import Resources
-from graph.run import new_thread_id
+from graph.run import execute, new_thread_id
 from graph.state import DraftState
 
 #: Builds the run's proposer from its settings and this process's resources.
@@ -57,15 +57,13 @@ def _graph_config(thread_id: str, cfg: Configuration) -> RunnableConfig:
     }
 
 
-def _fresh_inputs(
-    repo: str, rev: str, config: Configuration, tid: str, system: str | None, out: str | None
-) -> DraftState:
+def _fresh_inputs(request: DraftRequest, config: Configuration, tid: str) -> DraftState:
     return {
-        # absolute, so that --resume from another folder finds the same repository
-        "repo": location_of(repo),
-        "rev": rev,
-        "system": system,
-        "out": out,
+        "repo": request.repo,
+        # the pinned SHA, as the resources read it: one revision for the whole run
+        "rev": request.sha,
+        "system": request.system,
+        "out": str(request.out) if request.out else None,
         "settings": config.to_dict(),
         "thread_id": tid,
         "drafts": {},
@@ -117,33 +115,69 @@ def run_draft(
     on_update: UpdateHook | None = None,
     checkpoint: str | None = None,
 ) -> RunResult:
-    """Start (or, with ``resume``, continue) a run and return its final state;
+    """Start (or, with ``resume``, continue) a run and return its final state: the
+    request of :func:`run_request` made from positional inputs, for scripts and tests;
     ``checkpoint`` names a shared checkpointer (graph.checkpointer), else SQLite."""
-    tid = thread_id or new_thread_id(rev)
-    with open_checkpointer(checkpoint, tid, data_dir, resume=resume) as run:
-        journal, path = run.journal, run.where
-        app = build_graph().compile(checkpointer=run.saver)
-        gconf = _graph_config(tid, config)
-        inputs: DraftState | None
-        spent, tokens = 0.0, 0
-        if resume:
-            got = _stored(dict(app.get_state(gconf).values or {}), tid, repo, rev)
-            config, repo, rev, spent, tokens = got.config, got.repo, got.rev, got.spent, got.tokens
-            gconf = _graph_config(tid, config)
-            inputs = None
-        else:
-            inputs = _fresh_inputs(repo, rev, config, tid, system, out)
-        resources = Resources(
-            repo=str(repo),
-            rev=rev,
+    if resume:
+        request = DraftRequest(
+            repo, rev, rev, data_dir, chroma_url=chroma_url, use_index=use_index,
+            checkpoint=checkpoint,
+        )  # fmt: skip
+    else:
+        request = DraftRequest.pin(
+            repo,
+            rev,
             data_dir=data_dir,
+            out=Path(out) if out else None,
+            system=system,
             chroma_url=chroma_url,
             use_index=use_index,
+        )
+        request = replace(request, checkpoint=checkpoint)
+    return run_request(
+        request, config, proposer_factory, thread_id=thread_id, resume=resume, on_update=on_update
+    )
+
+
+def run_request(
+    request: DraftRequest,
+    config: Configuration,
+    proposer_factory: ProposerFactory,
+    *,
+    thread_id: str | None = None,
+    resume: bool = False,
+    on_update: UpdateHook | None = None,
+) -> RunResult:
+    """Start (or, with ``resume``, continue: the stored settings, repository and SHA win
+    over the request's) a run of the runtime workflow and return its final state."""
+    data_dir = request.data_dir
+    tid = thread_id or new_thread_id(request.rev)
+    inputs: DraftState | None = None
+    spent, tokens = 0.0, 0
+    with open_checkpointer(request.checkpoint, tid, data_dir, resume=resume) as run:
+        if resume:
+            values = (
+                build_graph()
+                .compile(checkpointer=run.saver)
+                .get_state({"configurable": {"thread_id": tid}})
+                .values
+            )
+            got = _stored(dict(values or {}), tid, request.repo, request.sha)
+            config, spent, tokens = got.config, got.spent, got.tokens
+            request = replace(request, repo=got.repo, rev=got.rev, sha=got.rev)
+        else:
+            inputs = _fresh_inputs(request, config, tid)
+        resources = Resources(
+            repo=request.repo,
+            rev=request.sha,
+            data_dir=data_dir,
+            chroma_url=request.chroma_url,
+            use_index=request.use_index,
             # an offline draft depends only on the revision and the options
             stable_search=config.generator == "offline",
         )
         proposer = proposer_factory(config, resources)
-        proposer.start(RunHandles(resources, journal))
+        proposer.start(RunHandles(resources, run.journal))
         ctx = RunContext(
             proposer=proposer,
             config=config,
@@ -152,21 +186,19 @@ def run_draft(
                 config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
             ),
         )
+
+        def each(chunk: Mapping[str, object]) -> None:
+            if on_update is not None:
+                for node, update in chunk.items():
+                    on_update(node, update if isinstance(update, dict) else {})
+
         try:
-            # "sync": each step's checkpoint is on disk before the next step starts
-            stream = app.stream(
-                inputs, gconf, context=ctx, stream_mode="updates", durability="sync"
-            )
-            for chunk in stream:
-                if on_update is not None:
-                    for node, update in chunk.items():
-                        on_update(node, update if isinstance(update, dict) else {})
+            final = execute(build_graph(), run.saver, _graph_config(tid, config), inputs, ctx, each)
         finally:
             resources.close()
-        final = dict(app.get_state(gconf).values or {})
     report = Report.model_validate(final["report"]) if final.get("report") else None
     return RunResult(
-        tid, path, final, report, resume, list(final.get("usage") or []), journal.replayed
+        tid, run.where, final, report, resume, list(final.get("usage") or []), run.journal.replayed
     )
 
 

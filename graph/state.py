@@ -50,6 +50,7 @@ class DraftState(TypedDict, total=False):
     # account
     account: list[JsonDict]
     account_dropped: int  # witnesses the account verifier dropped (DraftCounts)
+    plan_failed: bool  # the proposer gave no plan (DraftCounts)
     # everyone
     usage: Annotated[list[JsonDict], operator.add]
     missing: Annotated[list[str], operator.add]

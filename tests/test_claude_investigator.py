@@ -9,6 +9,7 @@ wrong quote, and a forced submit once a tool budget is spent.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -133,9 +134,9 @@ def test_planner_and_account_see_what_they_need(run, repo) -> None:
     assert plan_first["max_tokens"] >= 16000
     acc = fake.calls("account")[0]
     data = acc["messages"][0]["content"][-1]["text"]
-    # the full record: lead, fields and the verified witness quotes
+    # the record's summary: lead, fields and the verified witnesses where they verified
     assert "Endpoints/progression: __main__ → run_loop" in data
-    assert f'witness (verified) looper/loop.py: "{RIGHT}"' in data
+    assert re.search(rf'witness \(verified\) looper/loop\.py:\d+: "{re.escape(RIGHT)}"', data)
     symbol = tool_results(fake.calls("account")[1])[0]["content"]
     assert "looper/loop.py::run_loop" in symbol and "callers" in symbol
     assert [w.quote for w in result.report.account[0].witnesses] == ["run_loop(3)"]

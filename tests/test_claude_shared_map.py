@@ -117,7 +117,7 @@ def test_entry_points_are_always_listed_with_what_they_reach() -> None:
     # past the cap the rest are counted, never silently dropped
     survey, paths = _big_survey(entries=MAX_ENTRY_UNITS + 5)
     body = _block(survey, paths).split('kind="survey_summary"')[1]
-    assert "... 5 more entry units not shown" in body
+    assert "... 5 more entry units, not listed" in body
 
 
 def test_key_findings_prefer_what_entry_points_reach() -> None:
@@ -173,11 +173,11 @@ def test_no_survey_still_gives_a_block() -> None:
 def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None:
     """On a survey far past the budget the index fits it, lists whole files, puts
     the files the entry units reach first, and gives the same bytes every time."""
-    from graph.proposers.claude.map import ID_INDEX_BUDGET, id_index
+    from graph.proposers.claude.map import CORE_ID_BUDGET, ID_INDEX_BUDGET, id_index
 
     survey, _ = _big_survey()
     text, missing, files = id_index(survey)
-    assert 0 < len(text) <= ID_INDEX_BUDGET and missing > 0 and files > 0
+    assert 0 < len(text) <= ID_INDEX_BUDGET + CORE_ID_BUDGET and missing > 0 and files > 0
     assert id_index(survey) == (text, missing, files)
     rows = text.splitlines()
     assert rows == sorted(rows)
@@ -201,3 +201,68 @@ def code_map_shown(ix: SurveyIndex) -> set[str]:
     from graph.proposers.claude.map import shown_ids
 
     return shown_ids(ix)
+
+
+def _examples_survey(examples: int = 50) -> Survey:
+    """A package with one entry point (its CLI) and ``examples`` example scripts that
+    each start alphabetically before it and reach more findings than it does."""
+    findings = [
+        _finding("entry_point", "main_guard", "pkg/cli.py", 40, "<main>"),
+        _finding("model_call", "chat", "pkg/agent.py", 12, "step"),
+        _finding("persistence", "write", "pkg/store.py", 8, "save"),
+    ]
+    functions = {
+        "pkg/cli.py::<main>": FunctionNode(
+            id="pkg/cli.py::<main>", path="pkg/cli.py", symbol="<main>", start_line=40, end_line=44
+        ),
+        "pkg/agent.py::step": FunctionNode(
+            id="pkg/agent.py::step", path="pkg/agent.py", symbol="step", start_line=10, end_line=20
+        ),
+    }
+    edges = {"pkg/cli.py::<main>": ["pkg/agent.py::step"]}
+    for i in range(examples):
+        path = f"examples/ex{i:02d}.py"
+        main = f"{path}::<main>"
+        findings.append(_finding("entry_point", "main_guard", path, 5, "<main>"))
+        for k in range(3):
+            findings.append(_finding("model_call", "chat", path, 10 + k, "<main>"))
+        functions[main] = FunctionNode(
+            id=main, path=path, symbol="<main>", start_line=5, end_line=20
+        )
+        edges[main] = ["pkg/agent.py::step"]
+    return Survey(
+        repository="r",
+        revision="0" * 40,
+        findings=findings,
+        call_graph=CallGraph(functions=functions, edges=edges),
+    )
+
+
+def test_a_packages_entry_point_comes_before_fifty_example_scripts() -> None:
+    """The entry units list the package's CLI and summarise the 50 example scripts in
+    one line; the findings "most of the code leads to" and the busy files start with
+    the package; every core finding ID is citable from the plan's first turn."""
+    from graph.proposers.claude.map import id_index, shown_ids, survey_summary
+    from graph.proposers.claude.prompts import finding_line
+
+    survey = _examples_survey()
+    text, _, _ = survey_summary(survey, finding_line)
+    entries = text.split("## Entry units")[1].split("## Findings most")[0]
+    listed = [ln for ln in entries.splitlines() if ln.startswith("entry_point:")]
+    assert listed and listed[0].startswith("entry_point:pkg/cli.py:40 ")
+    assert not any("examples/" in ln for ln in listed)
+    assert "examples/ 50 entry unit(s) (tests, examples, docs)" in entries
+    leads = text.split("## Findings most of the code leads to")[1].split("## Files")[0]
+    first_model = next(ln for ln in leads.splitlines() if ln.startswith("model_call:"))
+    assert first_model.startswith("model_call:pkg/agent.py:12 ")
+    busy = text.split("## Files with the most findings")[1].strip().splitlines()
+    assert busy[0].startswith("pkg/")
+    ix = survey.index()
+    index_text, _, _ = id_index(survey)
+    cited = shown_ids(ix) | {
+        f"{part.split(' ')[0]}:{row.split(': ', 1)[0]}:{t}"
+        for row in index_text.splitlines()
+        for part in row.split(": ", 1)[1].split("; ")
+        for t in part.split(" ")[1:]
+    }
+    assert all(f.id in cited for f in survey.findings if f.path.startswith("pkg/"))

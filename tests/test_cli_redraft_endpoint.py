@@ -139,8 +139,8 @@ def test_bad_endpoint_options_are_one_line_and_nothing_is_sent(  # type: ignore[
 
 def test_claude_redraft_gets_the_default_cost_cap(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from drafter.defaults import MAX_COST_USD
+    from graph.cli_redraft import _configuration
     from graph.configuration import DEFAULT_MODEL, EndpointOptions
-    from graph.redraft_cli import _configuration
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a Claude run (nothing is sent)
     config = _configuration(False, DEFAULT_MODEL, 1, None, EndpointOptions())

@@ -12,9 +12,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
 from fakes import make_record, make_report
 from offline_graph import draft_files
 
+from drafter.errors import BadInput
 from drafter.model import (
     KIND_SECTION,
     Anchor,
@@ -234,16 +236,13 @@ def test_a_runs_workflow_is_what_was_recorded_whatever_its_name(tmp_path: Path) 
     assert kind_of(runs / "nothere.sqlite", "nothere") is None
 
 
-def test_a_run_from_before_kinds_were_recorded_is_told_by_its_checkpoint(tmp_path: Path) -> None:
-    for tid, channel, want in [
-        ("old-a", "runtime_path", WorkflowKind.epistemic),
-        ("old-b", "plan", WorkflowKind.runtime),
-    ]:
-        db = tmp_path / f"{tid}.sqlite"
-        with sqlite3.connect(db) as conn:
-            conn.execute("CREATE TABLE writes (thread_id TEXT, channel TEXT)")
-            conn.execute("INSERT INTO writes VALUES (?, ?)", (tid, channel))
-        assert kind_of(db, tid) == want
+def test_a_run_that_recorded_no_workflow_is_refused_not_guessed(tmp_path: Path) -> None:
+    db = tmp_path / "old-a.sqlite"
+    with sqlite3.connect(db) as conn:  # a checkpoint of the epistemic shape, no record
+        conn.execute("CREATE TABLE writes (thread_id TEXT, channel TEXT)")
+        conn.execute("INSERT INTO writes VALUES (?, ?)", ("old-a", "runtime_path"))
+    with pytest.raises(BadInput, match="recorded no workflow"):
+        kind_of(db, "old-a")
 
 
 def test_the_workflows_record_their_kind_when_they_start(

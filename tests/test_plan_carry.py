@@ -147,7 +147,7 @@ def test_search_is_offered_only_with_an_index(repo) -> None:
 @pytest.mark.parametrize(
     ("prompt", "submit", "values"),
     [
-        ("plan", "submit_plan", {"max_records": 3}),
+        ("plan", "submit_plan", {"max_records": 3, "claims": 1, "objects": 1}),
         (
             "record",
             "submit_record",
@@ -157,6 +157,7 @@ def test_search_is_offered_only_with_an_index(repo) -> None:
                 "kind": "CMP",
                 "rationale": "",
                 "lead_hint": "",
+                "kind_hint": "",
                 "plan_ids": "",
                 "files": "",
             },

@@ -138,6 +138,7 @@ def test_past_the_budget_whole_files_are_kept_and_the_rest_named(
     repo, survey_ids, tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(code_map, "ID_INDEX_BUDGET", 60)
+    monkeypatch.setattr(code_map, "CORE_ID_BUDGET", 60)
     guessed = "exec_effect:tools.py:5"  # near real IDs of tools.py, not one of them
     fake, result = _draft(repo, tmp_path, _plan([guessed]), _plan([]))
     opening = _opening(fake)

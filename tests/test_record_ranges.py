@@ -106,7 +106,10 @@ def test_a_range_larger_than_the_budget_is_cut_with_its_read_file_call(first_req
         f'read_file(path="big.py", start_line={last + 1}, end_line={read_end})]'
     ) in text
     assert text.count(f'continue with read_file(path="big.py", start_line={last + 1}') == 1
-    assert len(text.encode("utf-8")) <= 16_384  # record_context_bytes, task text included
+    from graph.proposers.claude.context import RANGES_EXTRA
+
+    # record_context_bytes, task text included, and what the item's ranges add
+    assert len(text.encode("utf-8")) <= 16_384 + RANGES_EXTRA
 
 
 def test_no_numbered_line_appears_twice(first_request) -> None:
@@ -119,10 +122,16 @@ def test_no_numbered_line_appears_twice(first_request) -> None:
 
 
 def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
-    """Every budget from tiny to default: the data turn stays within it, each range is
-    shown or listed with its call, and no numbered line appears twice."""
+    """Every budget from tiny to default: the data turn stays within it (plus what the
+    item's ranges may add), each range is shown or listed with its call, and no
+    numbered line appears twice."""
     from graph.proposer import PlanItem, ReadingNote, ReadRange
-    from graph.proposers.claude.context import RecordData, build_record_data, item_ranges
+    from graph.proposers.claude.context import (
+        RANGES_EXTRA,
+        RecordData,
+        build_record_data,
+        item_ranges,
+    )
     from graph.proposers.claude.prompts import data_block
 
     texts = {
@@ -157,12 +166,9 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
                 span=span,
             )
         )
-        assert len(text.encode("utf-8")) <= budget, budget
+        assert len(text.encode("utf-8")) <= budget + RANGES_EXTRA, budget
         seen = [(p, n) for p, n, _ in _rows(text)]
         assert len(seen) == len(set(seen)), budget
-        if budget < 4_000:  # no room for a page: the notes still name every range
-            assert "Ranges the planner read for this record" not in text
-            continue
         # each (merged) range is shown, cut, or listed with its call
         for r in item_ranges(item, reads, []):
             assert f'path="{r.path}" lines="{r.start_line}-' in text or (
@@ -184,7 +190,10 @@ def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() 
     item = PlanItem(
         id=RID, kind="RTE", label="outer loop", files=["outer.py", "plot.py"], notes=[note]
     )
-    reads = [ReadRange(path="plot.py", start_line=30, end_line=103)]
+    reads = [
+        ReadRange(path="plot.py", start_line=30, end_line=103),
+        ReadRange(path="outer.py", start_line=30, end_line=110),
+    ]
     order = [r.path for r in item_ranges(item, reads, [entry])]
     assert order == ["outer.py", "plot.py"]
     named = item.model_copy(update={"facts": [entry.id]})
@@ -209,3 +218,116 @@ def test_a_note_inside_a_whole_page_read_is_shown_first_and_not_merged_away() ->
     got = [(r.start_line, r.end_line) for r in item_ranges(item, reads, [])]
     assert got[0] == (221, 335)
     assert sorted(got[1:]) == [(1, 220), (336, 400)]
+
+
+def test_a_records_ranges_are_the_ones_read_for_it_not_for_another_item() -> None:
+    """Two items plan the same file; the planner read 1-60 of it for one (its note) and
+    200-260 for the other.  Each record gets its own item's range and not the other's;
+    a page of a file both plan goes to neither unless a note names it; a note naming
+    lines nobody read ("lines 1-1: not read") is not a range; a location fact the
+    planner read is one."""
+    from graph.proposer import PlanItem, ReadingNote, ReadRange
+    from graph.proposers.claude.context import item_ranges
+
+    one = PlanItem(
+        id="RT-OBJ-store",
+        kind="OBJ",
+        label="store",
+        files=["core.py", "store.py"],
+        notes=[
+            ReadingNote(path="core.py", start_line=1, end_line=60, showed="the store"),
+            ReadingNote(path="core.py", start_line=900, end_line=900, showed="not read"),
+        ],
+    )
+    two = PlanItem(
+        id="RT-RTE-loop",
+        kind="RTE",
+        label="loop",
+        files=["core.py"],
+        facts=["core.py:200-260"],
+    )
+    reads = [
+        ReadRange(path="core.py", start_line=1, end_line=60),
+        ReadRange(path="core.py", start_line=200, end_line=260),
+        ReadRange(path="core.py", start_line=400, end_line=450),
+        ReadRange(path="store.py", start_line=1, end_line=30),
+    ]
+    got_one = [(r.path, r.start_line, r.end_line) for r in item_ranges(one, reads, [], {"core.py"})]
+    assert got_one == [("core.py", 1, 60), ("store.py", 1, 30)]
+    got_two = [
+        (r.path, r.start_line, r.end_line)
+        for r in item_ranges(two, reads, [], {"core.py", "store.py"})
+    ]
+    assert got_two == [("core.py", 200, 260)]
+
+
+def test_a_records_first_request_carries_its_own_items_ranges(tmp_path) -> None:
+    """Through the real graph: the planner read two ranges of one file for two items;
+    each record's first request shows its own range's lines and not the other's."""
+    path = make_repo(tmp_path / "repo", {"app.py": APP, "big.py": BIG})
+    sha = git(path, "rev-parse", "HEAD")
+    items: list[dict[str, Any]] = [
+        {
+            "id": "RT-RTE-first",
+            "kind": "RTE",
+            "label": "first rows",
+            "files": ["big.py"],
+            "notes": [{"path": "big.py", "start_line": 500, "end_line": 530, "showed": "a"}],
+        },
+        {
+            "id": "RT-RTE-later",
+            "kind": "RTE",
+            "label": "later rows",
+            "files": ["big.py"],
+            "notes": [{"path": "big.py", "start_line": 700, "end_line": 730, "showed": "b"}],
+        },
+    ]
+    fake = FakeAPI()
+    fake.script(
+        "plan",
+        use(("read_file", {"path": "big.py", "start_line": 500, "end_line": 530})),
+        use(("read_file", {"path": "big.py", "start_line": 700, "end_line": 730})),
+        tool({"system": "app", "items": items}),
+    )
+    record = {"label": "x", "lead": "Endpoints/progression: a → b", "witnesses": []}
+    for it in items:
+        fake.script(f"record:{it['id']}", tool(record))
+    fake.script("account", tool({"sections": []}))
+    fake.draft(path, sha, tmp_path / "data", use_index=False)
+    for rid, own, other in (("RT-RTE-first", 515, 715), ("RT-RTE-later", 715, 515)):
+        body = fake.calls(f"record:{rid}")[0]
+        text = "\n".join(b["text"] for b in body["messages"][0]["content"])
+        lines = {n for p, n, _ in _rows(text) if p == "big.py"}
+        assert own in lines and other not in lines, rid
+        # whole, and before the findings and openings
+        assert set(range(own - 15, own + 16)) <= lines, rid
+        head = text.index("Ranges the planner read for this record")
+        assert head < text.index("Openings of the planned files")
+        if "Survey findings of this record" in text:
+            assert head < text.index("Survey findings of this record")
+
+
+def test_openings_skip_a_licence_header_and_the_import_block() -> None:
+    from graph.proposers.claude.context import body_start
+
+    licence = [f"# Copyright line {i}" for i in range(12)]
+    py = [*licence, "", "import os", "from x import (", "    a,", "    b,", ")", "", "def f():"]
+    assert py[body_start(py) - 1] == "def f():"
+    ts = [
+        "/*",
+        " * Licensed under the Apache License",
+        " */",
+        "",
+        'import { a } from "./a";',
+        "import {",
+        "  b,",
+        '} from "./b";',
+        'const c = require("c");',
+        "",
+        "export function main() {",
+    ]
+    assert ts[body_start(ts) - 1] == "export function main() {"
+    short = ["import os", "", "def f():", "    return 1"]
+    assert body_start(short) == 1  # little to skip: shown from the top
+    only = ["import os", "import sys"]
+    assert body_start(only) == 1

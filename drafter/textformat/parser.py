@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drafter.kinds import ID_FORM, ID_PREFIXES
 from drafter.model import (
     CITED_ID_RE,
     EPISTEMIC_SECTIONS,
@@ -69,7 +70,7 @@ RECORD_SECTIONS = {
     ReportType.epistemic: EPISTEMIC_SECTIONS,
 }
 TYPE_PATHS = {ReportType.runtime: RUNTIME_TYPE_PATH, ReportType.epistemic: EPISTEMIC_TYPE_PATH}
-RECORD_PREFIX = {ReportType.runtime: "RT", ReportType.epistemic: "EPI"}
+RECORD_PREFIX = {t: ID_PREFIXES[t] for t in ReportType}
 
 _TITLE_RE = re.compile(r"^(?P<system>\S.*?)\s+(?P<type>[A-Za-z-]+)\s+report$")
 _TYPE_RE = re.compile(r"^Type:\s*(?P<path>.*)$")
@@ -407,9 +408,7 @@ class _Parser:
         id_line = self.lineno()
         rid = self.lines[self.pos].strip()
         if not is_valid_record_id(rid):
-            self.diag.error(
-                id_line, f"record ID {rid!r} is not of the form RT|EPI-CMP|OBJ|RTE|CLM|BAP-slug"
-            )
+            self.diag.error(id_line, f"record ID {rid!r} is not of the form {ID_FORM}")
         self.pos += 1
         end = self._record_end(self.pos)
         label_idx = self.peek_nonblank(self.pos)

@@ -30,7 +30,8 @@ def make_epistemic_proposer(
 ) -> EpistemicProposerBase:
     """Offline with --offline or without ANTHROPIC_API_KEY (said on stderr), else Claude
     (the choice and the building are :mod:`graph.proposers.factory`'s)."""
-    from graph.proposers.factory import build_epistemic_proposer, choose
+    from graph.epistemic.factory import build_epistemic_proposer
+    from graph.proposers.factory import choose
 
     choice = choose(offline)
     if choice.notice:
@@ -155,18 +156,11 @@ def print_estimate(
     max_cost: float | None,
 ) -> None:
     """``--estimate``: plan the run as Claude would and print the range; no call, no key."""
-    from graph.configuration import resolve_model
-    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.epistemic.factory import claude_epistemic_proposer
     from graph.epistemic.workflow import plan_epistemic
-    from graph.proposers.claude import ClaudeProposer, ToolBudgets
 
     cap = _cost_cap(model, max_cost)
-    try:
-        tools = ToolBudgets(**(budgets or {}))
-    except (ValueError, TypeError) as exc:
-        raise BadInput(str(exc)) from exc
-    inner = ClaudeProposer(resolve_model(model), api_key="not-used", budgets=tools)
-    proposer = ClaudeEpistemicProposer(inner)
+    proposer = claude_epistemic_proposer(model, budgets, estimate_only=True)
     plan_epistemic(repo, rev, runtime_path, proposer, store=store, system=system, data_dir=data_dir)
     assert proposer.estimate is not None
     console.print(markup_safe(proposer.estimate.line(cap)), soft_wrap=True)

@@ -1,4 +1,4 @@
-"""The epistemic drafting workflow: a small LangGraph with a SqliteSaver checkpoint.
+"""The epistemic drafting workflow: a small LangGraph, run by :func:`graph.run.execute`.
 
 Shape::
 
@@ -12,7 +12,7 @@ absent path or an unknown record are listed in the draft's notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,10 +26,10 @@ from langgraph.runtime import Runtime
 from drafter import __version__
 from drafter.cellcheck import check_report_tables
 from drafter.errors import BadInput
-from drafter.model import DraftMeta, Flag, FlagKind, Record, Report, WitnessBlock
+from drafter.model import DraftMeta, Report, Verification, Witness
 from drafter.repository import location_of
 from drafter.store_locator import is_server
-from drafter.verify import settle_lines, verify_report
+from drafter.verify import verify_report
 from graph.costs import Budget, metered, summarize
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
@@ -37,8 +37,16 @@ from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
-from graph.run import checkpoint_path, journal_path, new_thread_id, stored_values
-from graph.runkind import WorkflowKind, record_kind
+from graph.run import (
+    checkpoint_path,
+    execute,
+    journal_path,
+    new_thread_id,
+    start_checkpoint,
+    stored_values,
+)
+from graph.runkind import WorkflowKind
+from graph.witness_policy import drop_unverified, settle_inline
 
 if TYPE_CHECKING:  # the model proposer loads the SDK; only an estimate names it
     from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -130,14 +138,8 @@ def propose(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
     }
 
 
-def _keep_verified(r: Record) -> Record:
-    blocks = [b for b in r.blocks if not isinstance(b, WitnessBlock) or b.witness.verified]
-    dropped = len(r.blocks) - len(blocks)
-    flags = list(r.flags)
-    if dropped:
-        text = f"{dropped} witness(es) dropped: not found"
-        flags.append(Flag(kind=FlagKind.witnesses_not_found, text=text))
-    return r.model_copy(update={"blocks": blocks, "flags": flags})
+def _verdict(w: Witness) -> Verification | None:
+    return w.verification  # verify_report has checked every witness already
 
 
 def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDict:
@@ -145,20 +147,13 @@ def verify_witnesses(state: EpiState, runtime: Runtime[EpiRunContext]) -> JsonDi
     report = verify_report(
         Report.model_validate(state["report"]), runtime.context.resources.snapshot()
     )
-    for s in report.sections:
-        kept = [_keep_verified(r) for r in s.records]
+    for s in report.sections:  # no repair here: a record left without a witness goes
+        kept = [drop_unverified(r, "without repair") for r in s.records]
         s.records = [r for r in kept if r.witnesses]
     notes = list(state.get("proposer_notes") or [])
     for a in report.account:  # inline witnesses of model-written prose
-        bad = [b for b in a.blocks if isinstance(b, WitnessBlock) and not b.witness.verified]
-        if bad:
-            a.blocks = [b for b in a.blocks if b not in bad]
-            notes.append(f"{a.title}: {len(bad)} inline witness(es) dropped: not found")
-        for b in a.blocks:  # a wrong line hint on a quote found once: keep the true lines
-            if isinstance(b, WitnessBlock) and b.witness.verification is not None:
-                b.witness, corrected = settle_lines(b.witness, b.witness.verification)
-                if corrected is not None:
-                    notes.append(f"{a.title}: inline witness {corrected}")
+        a.blocks, _, said = settle_inline(a.blocks, _verdict, f"{a.title}: inline")
+        notes += said
     return {"report": report.model_dump(mode="json"), "proposer_notes": notes}
 
 
@@ -249,9 +244,11 @@ def run_epistemic(
     answers every request and tool call made before, so nothing is paid twice.
     ``on_saved(thread)`` is called once the run's first step is on disk: from then on
     ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
-    tid = resume_thread or new_thread_id(rev).replace("draft-", "epi-")
+    tid = resume_thread or new_thread_id(rev, WorkflowKind.epistemic)
     if resume_thread is None:
-        record_kind(checkpoint_path(tid, data_dir), WorkflowKind.epistemic)
+        path = start_checkpoint(tid, WorkflowKind.epistemic, data_dir)
+    else:
+        path = checkpoint_path(tid, data_dir)
     resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
     ctx = EpiRunContext(resources, proposer, Budget(max_cost))
@@ -274,18 +271,18 @@ def run_epistemic(
             "system": system,
             "settings": settings or {},
         }
+    told = resume_thread is not None
+
+    def each(_chunk: Mapping[str, object]) -> None:
+        nonlocal told
+        if not told and on_saved is not None:
+            on_saved(tid)
+        told = True
+
+    conf: RunnableConfig = {"configurable": {"thread_id": tid}}
     try:
-        with SqliteSaver.from_conn_string(str(checkpoint_path(tid, data_dir))) as saver:
-            app = build_epistemic_graph().compile(checkpointer=saver)
-            conf: RunnableConfig = {"configurable": {"thread_id": tid}}
-            told = resume_thread is not None
-            for _update in app.stream(
-                inputs, conf, context=ctx, durability="sync", stream_mode="updates"
-            ):
-                if not told and on_saved is not None:
-                    on_saved(tid)
-                told = True
-            final = dict(app.get_state(conf).values or {})
+        with SqliteSaver.from_conn_string(str(path)) as saver:
+            final = execute(build_epistemic_graph(), saver, conf, inputs, ctx, each)
     finally:
         resources.close()
         if journal is not None:

@@ -7,19 +7,15 @@ went), and record IDs it mentions that are not in the draft are reported.
 
 from __future__ import annotations
 
-import re
-
 from langgraph.runtime import Runtime
 
-from drafter.model import AccountSection, WitnessBlock
-from drafter.verify import settle_lines
+from drafter.model import CITED_ID_RE, AccountSection, Block, Verification, Witness, WitnessBlock
 from graph.configuration import RunContext
 from graph.jsontypes import JsonDict
 from graph.nodes.common import call_proposer, prepare_proposer, record_from_state
 from graph.proposer import AccountContext, Plan
 from graph.state import DraftState
-
-_REF = re.compile(r"\b(?:RT|EPI)-(?:CMP|OBJ|RTE|CLM|BAP)-[a-z0-9][a-z0-9-]*[a-z0-9]\b")
+from graph.witness_policy import settle_inline
 
 
 def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
@@ -39,29 +35,25 @@ def account(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
         update["missing"] = [f"runtime account: {reason}"]
         return update
     known = {r.id for r in records}
+
+    def check(w: Witness) -> Verification:
+        return ctx.resources.verify(w.model_copy(update={"verification": None}))
+
     notes: list[str] = []
     dropped = 0
     sections: list[JsonDict] = []
     for sec in result.value:
-        blocks = []
-        for b in sec.blocks:
+        blocks: list[Block] = []
+        for b in sec.blocks:  # block by block, so the notes keep the account's order
             if isinstance(b, WitnessBlock):
-                v = ctx.resources.verify(b.witness.model_copy(update={"verification": None}))
-                if not v.ok:
-                    dropped += 1
-                    notes.append(
-                        f"account witness dropped ({v.status}): "
-                        f"{b.witness.quote[:60]!r} --- {b.witness.path}"
-                    )
-                    continue
-                w, corrected = settle_lines(b.witness, v)
-                if corrected is not None:
-                    notes.append(f"account witness {corrected}")
-                b = WitnessBlock(witness=w)
-            else:
-                for ref in _REF.findall(getattr(b, "text", "") or ""):
-                    if ref not in known:
-                        notes.append(f"account mentions {ref}, which is not a record of this draft")
+                kept, lost, said = settle_inline([b], check, "account")
+                blocks += kept
+                dropped += lost
+                notes += said
+                continue
+            for ref in CITED_ID_RE.findall(getattr(b, "text", "") or ""):
+                if ref not in known:
+                    notes.append(f"account mentions {ref}, which is not a record of this draft")
             blocks.append(b)
         sections.append(AccountSection(title=sec.title, blocks=blocks).model_dump(mode="json"))
     update["account"] = sections

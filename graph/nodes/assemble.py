@@ -115,7 +115,10 @@ def build_report(state: DraftState, generator: str, model: str | None) -> Report
         usage=summarize(state.get("usage") or []),
         missing=list(dict.fromkeys(state.get("missing") or [])),
         notes=list(dict.fromkeys(state.get("notes") or [])),
-        counts=DraftCounts(account_witnesses_dropped=state.get("account_dropped", 0)),
+        counts=DraftCounts(
+            account_witnesses_dropped=state.get("account_dropped", 0),
+            plan_failed=state.get("plan_failed", False),
+        ),
         extra={
             "thread_id": state.get("thread_id"),
             "repair_rounds_used": state.get("round", 0),

@@ -29,6 +29,7 @@ def plan(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
         reason = result.budget_stop or result.rejected or "the proposer returned no plan"
         update["plan"] = Plan(system=pctx.system, items=[]).model_dump(mode="json")
         update["missing"] = [f"plan: {reason}"]
+        update["plan_failed"] = True
         return update
     clean, notes = sanitize_plan(result.value, set(state["files"]), ctx.config.max_records)
     # the run names the system, not the model: every later call then shares the very

@@ -19,6 +19,8 @@ from graph.jsontypes import JsonDict
 from graph.nodes.common import record_from_state, record_to_state
 from graph.proposer import Miss
 from graph.state import DraftState
+from graph.universal import universal_flag
+from graph.witness_policy import drop_unverified
 
 
 def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
@@ -39,29 +41,7 @@ def _check(record: Record, ctx: RunContext) -> tuple[Record, list[Miss]]:
 
 
 def _drop_failing(record: Record, rounds: int) -> Record:
-    blocks = []
-    flags = list(record.flags)
-    for b in record.blocks:
-        if isinstance(b, WitnessBlock) and not b.witness.verified:
-            status = b.witness.verification.status if b.witness.verification else "unchecked"
-            quote = b.witness.quote if len(b.witness.quote) <= 80 else b.witness.quote[:77] + "..."
-            flags.append(
-                Flag(
-                    kind=FlagKind.witness_dropped,
-                    text=f"witness dropped ({status} after {rounds} repair round(s)): "
-                    f"{quote!r} --- {b.witness.path}",
-                )
-            )
-            continue
-        blocks.append(b)
-    if not any(isinstance(b, WitnessBlock) for b in blocks):
-        flags.append(
-            Flag(
-                kind=FlagKind.no_verified_witness,
-                text="no verified witness: every statement of this record is unsupported",
-            )
-        )
-    return record.model_copy(update={"blocks": blocks, "flags": flags})
+    return drop_unverified(record, f"after {rounds} repair round(s)")
 
 
 def verify(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
@@ -82,6 +62,12 @@ def verify(state: DraftState, runtime: Runtime[RunContext]) -> JsonDict:
         elif not rec.witnesses and not rec.flags_of(FlagKind.no_verified_witness):
             flag = Flag(kind=FlagKind.no_witness, text="no witness given")
             rec = rec.model_copy(update={"flags": [*rec.flags, flag]})
+        # a model's universal statements are the ones asserted one read short; the
+        # offline rules state only what their recipes traced
+        if item_id not in pending and getattr(ctx.config, "generator", "offline") != "offline":
+            universal = universal_flag(rec)
+            if universal is not None:
+                rec = rec.model_copy(update={"flags": [*rec.flags, universal]})
         drafts[item_id] = record_to_state(rec)
     update: JsonDict = {"drafts": drafts, "pending": pending}
     if pending:

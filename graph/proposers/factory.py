@@ -1,8 +1,9 @@
 """Which proposer a run uses, and building it: the one place that decides.
 
 Commands (``drafter draft``, ``redraft``, the epistemic draft) and scripts call
-:func:`choose` and :func:`build_proposer` / :func:`build_epistemic_proposer`; they
-print what :func:`choose` says instead of deciding themselves.  ANTHROPIC_API_KEY is
+:func:`choose` and :func:`build_proposer` (the epistemic workflow builds its proposer
+in :mod:`graph.epistemic.factory` from these pieces); they print what :func:`choose`
+says instead of deciding themselves.  ANTHROPIC_API_KEY is
 read here only (:func:`api_key`), and never stored in a run's settings.
 """
 
@@ -15,10 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from drafter.errors import BadInput
 
 if TYPE_CHECKING:  # the SDK and the rules load when a proposer is built, not before
-    from collections.abc import Callable
-
     from graph.configuration import Configuration
-    from graph.epistemic.proposer import EpistemicProposerBase
     from graph.proposer import Proposer
     from graph.proposers.claude import ToolBudgets
     from graph.resources import Resources
@@ -31,9 +29,18 @@ OFFLINE_NOTICE = f"drafter: no {API_KEY_ENV} set; drafting offline from the stat
 Generator = Literal["claude", "offline"]
 
 
-def api_key() -> str | None:
-    """The Anthropic API key of this process, None when unset or empty."""
-    return os.environ.get(API_KEY_ENV) or None
+def key_env(provider: str = "anthropic") -> str:
+    """The environment variable holding ``provider``'s API key (graph.proposers.providers)."""
+    if provider == "anthropic":
+        return API_KEY_ENV
+    from graph.proposers.providers import provider as registered
+
+    return registered(provider).key_env
+
+
+def api_key(provider: str = "anthropic") -> str | None:
+    """The API key of ``provider`` in this process, None when unset or empty."""
+    return os.environ.get(key_env(provider)) or None
 
 
 @dataclass(frozen=True)
@@ -47,17 +54,19 @@ class Choice:
     notice: str | None = None
 
 
-def choose(offline: bool, *, keyless: bool = False) -> Choice:
-    """Offline when asked, else Claude, falling back to offline (with a notice) when no
-    API key is set, unless the command sends nothing and so needs no key (``keyless``,
-    an estimate)."""
+def choose(offline: bool, *, keyless: bool = False, provider: str = "anthropic") -> Choice:
+    """Offline when asked, else a model of ``provider``, falling back to offline (with
+    a notice) when its API key is not set, unless the command sends nothing and so needs
+    no key (``keyless``, an estimate)."""
     if offline:
         return Choice("offline", "--offline")
     if keyless:
         return Choice("claude", "an estimate sends nothing and needs no key")
-    if api_key():
-        return Choice("claude", f"{API_KEY_ENV} is set")
-    return Choice("offline", f"no {API_KEY_ENV}", notice=OFFLINE_NOTICE)
+    env = key_env(provider)
+    if api_key(provider):
+        return Choice("claude", f"{env} is set")
+    notice = OFFLINE_NOTICE.replace(API_KEY_ENV, env)
+    return Choice("offline", f"no {env}", notice=notice)
 
 
 def build_proposer(config: Configuration, resources: Resources) -> Proposer:
@@ -79,15 +88,22 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
     from graph.context_window import sizes_for
     from graph.proposers.claude import ClaudeProposer
 
-    key = api_key()
+    key = api_key(config.provider)
     if not key:
-        raise BadInput(f"this run drafts with Claude and needs {API_KEY_ENV}")
+        what = "Claude" if config.provider == "anthropic" else f"the {config.provider} provider"
+        raise BadInput(f"this run drafts with {what} and needs {key_env(config.provider)}")
     try:
         retry, timeout = retry_policy(), request_timeout()
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
-    # the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set (proxies, local
-    # servers, tests)
+    transport = None
+    if config.provider != "anthropic" or config.base_url:
+        from graph.proposers.providers import TransportSettings, provider
+
+        settings = TransportSettings(key, config.base_url, timeout, retry)
+        transport = provider(config.provider).make_transport(settings)
+    # without a transport the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set
+    # (proxies, local servers, tests)
     return ClaudeProposer(
         config.model,
         api_key=key,
@@ -96,6 +112,8 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
         budgets=tool_budgets(config),
         price=config.price,
         window=sizes_for(config.context_window) if config.context_window else None,
+        transport=transport,
+        provider=config.provider,
     )
 
 
@@ -109,38 +127,3 @@ def tool_budgets(config: Configuration) -> ToolBudgets:
         repair=config.repair_tool_calls,
         account=config.account_tool_calls,
     )
-
-
-def build_epistemic_proposer(
-    generator: Generator,
-    model: str | None,
-    budgets: dict[str, int] | None = None,
-    announce: Callable[[str], None] | None = None,
-) -> EpistemicProposerBase:
-    """The epistemic proposer of ``generator``: the rules, or Claude with the given
-    tool budgets (``record``, ``account`` for the sections)."""
-    from graph.epistemic.offline import OfflineEpistemicProposer
-
-    if generator == "offline":
-        return OfflineEpistemicProposer()
-    from graph.client_settings import request_timeout, retry_policy
-    from graph.configuration import resolve_model
-    from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.pricing import table_price
-    from graph.proposers.claude import ClaudeProposer, ToolBudgets
-
-    try:
-        retry, timeout = retry_policy(), request_timeout()
-        tools = ToolBudgets(**(budgets or {}))
-    except (ValueError, TypeError) as exc:
-        raise BadInput(str(exc)) from exc
-    chosen = resolve_model(model)
-    inner = ClaudeProposer(
-        chosen,
-        api_key=api_key(),
-        retry=retry,
-        timeout=timeout,
-        budgets=tools,
-        price=table_price(chosen),
-    )
-    return ClaudeEpistemicProposer(inner, announce=announce)

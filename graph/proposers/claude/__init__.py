@@ -44,10 +44,12 @@ from graph.proposer import (
     RecordContext,
     RunHandles,
 )
+from graph.proposers.claude.claims import promises_section, state_section
 from graph.proposers.claude.client import (
-    ModelUnavailable,
+    AnthropicTransport,
+    RequestRefused,
     RetryPolicy,
-    call_with_retries,
+    Transport,
     make_client,
 )
 from graph.proposers.claude.context import (
@@ -61,6 +63,7 @@ from graph.proposers.claude.facts import FactCheck
 from graph.proposers.claude.fold import Folding
 from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.claude.prompts import (
+    KIND_HINTS,
     LEAD_HINTS,
     data_block,
     load_prompt,
@@ -112,10 +115,19 @@ class ClaudeProposer(ProposerBase):
         budgets: ToolBudgets | None = None,
         price: costs.PriceSpec = "table",
         window: WindowSizes | None = None,
+        transport: Transport | None = None,
+        provider: str = "anthropic",
     ):
         self.model = model
-        self.client = client or make_client(api_key, http_client=http_client, timeout=timeout)
         self.retry = retry or RetryPolicy()
+        #: Where the loop's requests go (graph.proposers.providers.transport); by default the
+        #: Anthropic SDK's client.
+        self.transport: Transport = transport or AnthropicTransport(
+            client or make_client(api_key, http_client=http_client, timeout=timeout),
+            self.retry,
+        )
+        if provider != "anthropic":
+            self.name = provider  # the draft's generator names who drafted it
         #: What a call costs (graph.pricing); None: no known price, cost left unknown.
         self.price = price
         #: A smaller context window (graph.context_window): output limits and tool pages
@@ -166,6 +178,13 @@ class ClaudeProposer(ProposerBase):
 
     # -- payloads -----------------------------------------------------------------
 
+    def _line_count(self, path: str) -> int | None:
+        """Lines of ``path`` at the revision (None: not a text file there)."""
+        if self.tools is None:
+            return None
+        got = self.tools.lines_or_reason(path)
+        return len(got) if isinstance(got, list) else None
+
     def _system(self) -> list[JsonDict]:
         blocks: list[JsonDict] = [{"type": "text", "text": load_prompt("system")}]
         if self._shared:
@@ -195,9 +214,25 @@ class ClaudeProposer(ProposerBase):
 
     def plan_opening(self, ctx: PlanContext) -> list[str]:
         self.prepare(ctx)
-        opening = [render("plan", max_records=ctx.max_records, budget=self.budgets.plan)]
+        claims, objects = claim_slots(ctx.max_records)
+        opening = [
+            render(
+                "plan",
+                max_records=ctx.max_records,
+                budget=self.budgets.plan,
+                claims=claims,
+                objects=objects,
+            )
+        ]
         if self.tools is not None:
             opening.append(orientation(self.tools, ctx.survey))
+            tools = self.tools
+            found = promises_section(tools.res.snapshot().files(), tools.text_or_none, ctx.survey)
+            if found is not None:
+                opening.append(found)
+        state = state_section(ctx.survey)
+        if state is not None:
+            opening.append(state)
         ids = finding_ids(ctx.survey)
         if ids is not None:
             opening.append(ids)
@@ -215,6 +250,7 @@ class ClaudeProposer(ProposerBase):
             # the planner's words are model output that may echo repository text
             rationale=data_block("plan_rationale", item.rationale or "(none given)"),
             lead_hint=LEAD_HINTS.get(item.kind, ""),
+            kind_hint=KIND_HINTS[item.kind] + "\n\n" if item.kind in KIND_HINTS else "",
             plan_ids=siblings or "(none)",
             budget=self.budgets.record,
             files=", ".join(item.files) or "(none named)",
@@ -252,6 +288,7 @@ class ClaudeProposer(ProposerBase):
                 siblings=self.siblings(),
                 budget=ctx.context_bytes - used,
                 span=span,
+                shared=frozenset(p for i in ctx.plan.items if i.id != ctx.item.id for p in i.files),
             )
         )
 
@@ -305,6 +342,7 @@ class ClaudeProposer(ProposerBase):
             tool_defs=self.tool_defs(),
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
+            refusal=self.tools.refusal if self.tools is not None else None,
         )
 
     def plan_request(self, ctx: PlanContext) -> JsonDict:
@@ -335,7 +373,7 @@ class ClaudeProposer(ProposerBase):
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
-            FactCheck(ctx.survey),
+            FactCheck(ctx.survey, self._line_count),
             self.budgets.plan,
             "with at most half as many records and one-sentence rationales",
             fold=Folding(keep=1, span=span),
@@ -383,13 +421,9 @@ class ClaudeProposer(ProposerBase):
         window) rejects this item rather than the run: resuming would only send it
         again.  Against Claude a 400 is drafter's own bug and still stops the run."""
         try:
-            return call_with_retries(
-                lambda: self.client.messages.create(**request),
-                self.retry,
-                url=str(self.client.base_url),
-            )
-        except ModelUnavailable as exc:
-            if self.window is None or not isinstance(exc.__cause__, anthropic.BadRequestError):
+            return self.transport.send(request)
+        except RequestRefused as exc:
+            if self.window is None:
                 raise
             raise ProposalRejected(
                 f"the endpoint refused the request ({str(exc).splitlines()[0][:300]}); is "
@@ -481,6 +515,13 @@ class ClaudeProposer(ProposerBase):
         with self._lock:
             self.transcripts[key] = Transcript()
         return self._loop(key, phase)
+
+
+def claim_slots(max_records: int) -> tuple[int, int]:
+    """Records of the plan kept for claims and for objects (the core state): about a
+    quarter and a fifth, so at least a third of a plan tests promises or describes
+    state rather than only the routes an entry-point list suggests."""
+    return max(1, (max_records + 3) // 4), max(1, (max_records + 4) // 5)
 
 
 def _opening(texts: list[str]) -> list[JsonDict]:

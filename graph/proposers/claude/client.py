@@ -14,12 +14,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import anthropic
 import httpx2
+from anthropic.types import Message
 
 from drafter.errors import BadInput, DrafterError
+from graph.jsontypes import JsonDict
 
 T = TypeVar("T")
 
@@ -132,3 +134,49 @@ def make_client(
         max_retries=0,
         timeout=to,
     )
+
+
+class Transport(Protocol):
+    """The seam between the tool loop and a model provider (graph.proposers.providers).
+
+    The loop speaks the Messages API's format: a request of ``system``, ``tools``,
+    ``tool_choice`` and ``messages``, answered by a turn of text and ``tool_use``
+    blocks, a ``stop_reason`` and ``usage`` with the cache fields.  A transport sends
+    such a request to its provider, retries included, and returns such a turn; the
+    Anthropic transport passes both through, another provider's translates both ways.
+    The journal keys and stores the loop's format, so a resumed run is answered the
+    same whatever the provider.  An invalid request is :class:`RequestRefused`; an
+    endpoint that stays unavailable, :class:`ModelUnavailable`."""
+
+    @property
+    def url(self) -> str: ...
+
+    def send(self, request: JsonDict) -> Message: ...
+
+
+class RequestRefused(ModelUnavailable):
+    """The endpoint refused a request as invalid (HTTP 400): sending it again would not
+    help; with a context window it rejects its item, not the run."""
+
+
+@dataclass
+class AnthropicTransport:
+    """The Messages API through the anthropic SDK: the loop's format as it is."""
+
+    client: anthropic.Anthropic
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+    @property
+    def url(self) -> str:
+        return str(self.client.base_url)
+
+    def send(self, request: JsonDict) -> Message:
+        try:
+            msg: Message = call_with_retries(
+                lambda: self.client.messages.create(**request), self.retry, url=self.url
+            )
+            return msg
+        except ModelUnavailable as exc:
+            if isinstance(exc.__cause__, anthropic.BadRequestError):
+                raise RequestRefused(str(exc)) from exc.__cause__
+            raise

@@ -29,13 +29,14 @@ Every cut says exactly once where to continue, so two notices can never disagree
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from drafter.sanitize import frame_escape
 from drafter.text import collapse
 from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
+from graph.proposers.claude.facts import LOCATION
 from graph.proposers.claude.prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
 from retrieval.survey import Finding
@@ -56,7 +57,9 @@ PAGE_OVERHEAD = 320
 MAX_LINE_CHARS = 2_000
 PAGE_LINES = 400
 #: Share of the data budget the planner-read ranges may take at most.
-RANGES_SHARE = 0.40
+RANGES_SHARE = 0.60
+#: Bytes a record's data may grow past its budget to show the item's ranges whole.
+RANGES_EXTRA = 10_000
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
 
@@ -322,24 +325,47 @@ _PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+
 # -- ranges the planner read ---------------------------------------------------------------------
 
 
-def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding]) -> list[ReadRange]:
-    """The ranges the planner read for ``item``: first the ranges its notes name (the
-    lines the planner said matter for this record), then what else it read of the
-    item's files, each group most relevant first (by the best rank of an item's finding
-    the range holds, then in the order of the item's files).
+def _fact_ranges(item: PlanItem) -> list[ReadRange]:
+    """The locations the item cites as facts (``path:12`` or ``path:12-40``)."""
+    out: list[ReadRange] = []
+    for f in item.facts:
+        m = LOCATION.match(f.strip())
+        if m is not None:
+            a = int(m.group("a"))
+            out.append(
+                ReadRange(path=m.group("path"), start_line=a, end_line=int(m.group("b") or a))
+            )
+    return out
+
+
+def item_ranges(
+    item: PlanItem,
+    reads: list[ReadRange],
+    findings: list[Finding],
+    shared: Collection[str] = (),
+) -> list[ReadRange]:
+    """The ranges the planner read *for* ``item``: first the ranges its notes and its
+    location facts name (the lines the planner said matter for this record) where the
+    planner did read that file's lines, then what else it read of the files only this
+    item plans (``shared``: files other items of the plan name too, whose pages were
+    read for whichever of them); each group most relevant first (by the best rank of
+    an item's finding the range holds, then in the order of the item's files).
+
+    Why not every read of every planned file: a page read for one record was shown in
+    every record naming its file, and crowded out that record's own lines.  Why a note
+    must touch a read: a note saying "lines 1–1 … not read" named lines nobody read.
 
     Why notes apart from reads: a planner reads whole pages (up to 400 lines) and notes
     the few lines that matter; merged, the note vanished into its page and the request
     showed the page's top (a relay run on dgm: ``DGM_outer.py`` 1-88 shown where the note
     said 221-335, so every record re-read the file).  Reads only add the lines no note
     already names."""
-    files = set(item.files)
-    noted = merge_ranges(
-        [
-            ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
-            for n in item.notes
-        ]
-    )
+    files = set(item.files) - set(shared)
+    claimed = [
+        ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
+        for n in item.notes
+    ] + _fact_ranges(item)
+    noted = merge_ranges([c for c in claimed if any(_touches(c, r) for r in reads)])
     rest = merge_ranges([piece for r in reads if r.path in files for piece in _outside(r, noted)])
     scored = _scored(findings, item, "")
     order = {p: i for i, p in enumerate(item.files)}
@@ -356,6 +382,10 @@ def item_ranges(item: PlanItem, reads: list[ReadRange], findings: list[Finding])
         return (-best, order.get(r.path, len(order)), r.path, r.start_line)
 
     return sorted(noted, key=key) + sorted(rest, key=key)
+
+
+def _touches(a: ReadRange, b: ReadRange) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
 def _outside(r: ReadRange, cover: list[ReadRange]) -> list[ReadRange]:
@@ -401,6 +431,8 @@ def ranges_section(
             )
             continue
         call = f'read_file(path="{r.path}", start_line={first}, end_line={last})'
+        if all(_empty(got[i - 1]) for i in range(first, last + 1)):
+            continue  # blank or comment-only lines: nothing to quote, nothing to list
         used, k = PAGE_OVERHEAD, first - 1
         for i in range(first, last + 1):
             used += _row_size(i, got[i - 1])
@@ -435,6 +467,54 @@ def ranges_section(
     return out, shown
 
 
+_COMMENT = ("#", "//", "/*", "*", "--", "<!--")
+#: Lines that open an import or a module declaration, in the usual languages.
+_IMPORT = re.compile(
+    r"^(import\b|from\s+\S+\s+import\b|export\s+(\*|\{[^}]*\}|type\s+\{)[^;]*\bfrom\b"
+    r"|(const|let|var)\s+[\w{}\s,]+=\s*require\(|package\s|use\s|#include|using\s"
+    r"|['\"]use (strict|client|server)['\"])"
+)
+#: A header shorter than this many lines is shown (skipping it saves nothing).
+MIN_SKIP_LINES = 5
+
+
+def body_start(lines: list[str]) -> int:
+    """The first line after a file's leading licence header, comments and imports (1
+    when there is little to skip).  Blank lines and comments between imports are part
+    of the block; a multi-line import runs until its brackets close."""
+    depth = 0
+    last = 0  # the last line of the header block
+    for i, line in enumerate(lines, 1):
+        s = line.strip()
+        if depth > 0:
+            depth += s.count("(") + s.count("{") - s.count(")") - s.count("}")
+            last = i
+            continue
+        if _empty(line):
+            continue
+        if _IMPORT.match(s):
+            depth = max(0, s.count("(") + s.count("{") - s.count(")") - s.count("}"))
+            last = i
+            continue
+        break
+    else:
+        return 1  # the whole file is header: show it from the top
+    if last < MIN_SKIP_LINES:
+        # a file opening with a long comment (a licence) and no imports
+        first_code = next((i for i, ln in enumerate(lines, 1) if not _empty(ln)), 1)
+        return first_code if first_code > MIN_SKIP_LINES else 1
+    nxt = last + 1
+    while nxt <= len(lines) and not lines[nxt - 1].strip():
+        nxt += 1
+    return nxt if nxt <= len(lines) else 1
+
+
+def _empty(line: str) -> bool:
+    """A blank line or one holding only a comment (in any of the usual syntaxes)."""
+    s = line.strip()
+    return not s or s.startswith(_COMMENT)
+
+
 def _row_size(i: int, line: str) -> int:
     clipped = line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " [line cut]"
     return _size(f"{i:>5}  {clipped}") + 1
@@ -459,11 +539,14 @@ def openings_section(
     siblings: Siblings | None,
     budget: int,
     shown: list[ReadRange] | None = None,
+    span: SpanFn | None = None,
 ) -> str:
     """An opening page of each planned file, sharing ``budget``; the files not opened
     are named with why and with the call that reads them.  An opening stops before the
     first line of the file already ``shown`` above, and a file shown from its first line
-    gets no opening: no line appears twice."""
+    gets no opening: no line appears twice.  With ``span``, an opening starts after the
+    file's licence header and import block (:func:`body_start`), which say nothing a
+    record quotes, and says where they are."""
     pages: list[str] = []
     left: list[str] = []
     opened: list[str] = []
@@ -503,18 +586,28 @@ def openings_section(
                 f"(ranges the planner read); {nxt}"
             )
             continue
-        k = min(cap, _fit(got, min(share, 24_000)))
-        floor = min(MIN_OPENING_LINES, len(got), cap)
+        start = body_start(got) if span is not None else 1
+        if start > cap:
+            start = 1
+        body = got[start - 1 :]
+        k = min(cap, start - 1 + _fit(body, min(share, 24_000)))
+        floor = min(start - 1 + MIN_OPENING_LINES, len(got), cap)
         if k < floor:
             # earlier files come first: a short page if the rest of the budget has room
-            if _fit(got, min(remaining, 24_000)) < floor:
+            if start - 1 + _fit(body, min(remaining, 24_000)) < floor:
                 left.append(
                     f"`{path}` ({len(got)} lines): no room left in this request; "
                     f'read_file(path="{path}")'
                 )
                 continue
             k = floor
-        text = page(path, k)
+        if start > 1 and span is not None:
+            text = span(path, start, k) + (
+                f"\n[lines 1–{start - 1}: licence header, comments and imports, not shown;"
+                f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
+            )
+        else:
+            text = page(path, k)
         # a page the tool itself cut (smaller pages for a small context window) already
         # says where to continue: one notice per cut
         if k == cap and above and "\n[cut at line " not in text:
@@ -525,12 +618,12 @@ def openings_section(
                 else ""
             )
             text += (
-                f"\n[opening only: lines 1–{k} of {len(got)}; lines {r.start_line}–"
+                f"\n[opening only: lines {start}–{k} of {len(got)}; lines {r.start_line}–"
                 f"{r.end_line} are shown above{more}]"
             )
         elif k < len(got) and "\n[cut at line " not in text:
             text += (
-                f"\n[opening only: lines 1–{k} of {len(got)}; continue with "
+                f"\n[opening only: lines {start}–{k} of {len(got)}; continue with "
                 f'read_file(path="{path}", start_line={k + 1})]'
             )
         pages.append(text)
@@ -563,36 +656,52 @@ class RecordData:
     budget: int  # bytes for this turn
     #: reads the planner's ranges again from the revision (None: no ranges shown)
     span: SpanFn | None = None
+    #: files other items of the plan name too (their reads are not this item's)
+    shared: frozenset[str] = frozenset()
+
+
+def ranges_bytes(ranges: list[ReadRange], lines_of: LinesFn) -> int:
+    """Bytes :func:`ranges_section` needs to show ``ranges`` whole."""
+    need = 120 + min(60 + 140 * len(ranges), 4_000)
+    for r in ranges:
+        got = lines_of(r.path)
+        if isinstance(got, list):
+            rows = range(r.start_line, min(len(got), r.end_line) + 1)
+            need += PAGE_OVERHEAD + sum(_row_size(i, got[i - 1]) for i in rows)
+    return need
 
 
 def build_record_data(d: RecordData) -> str:
-    """Notes, findings, hits, planner-read ranges and openings, in that order, within
-    ``d.budget`` bytes."""
-    budget = max(1_000, d.budget)
+    """Notes, planner-read ranges, findings, hits and openings, in that order, within
+    ``d.budget`` bytes plus what the item's own ranges need (up to
+    :data:`RANGES_EXTRA`): the planner's reading for the item comes whole and first,
+    and the rest shares what is left."""
+    picked = item_ranges(d.item, d.reads, d.findings, d.shared) if d.span is not None else []
+    want = ranges_bytes(picked, d.lines_of) if picked else 0
+    budget = max(1_000, d.budget) + min(RANGES_EXTRA, want)
     notes_budget = int(budget * NOTES_SHARE)
     notes = notes_section(d.item, d.reads, notes_budget)
-    note_words = " ".join(n.showed for n in d.item.notes)
-    finds = findings_section(
-        d.findings, d.item, d.siblings, int(budget * FINDINGS_SHARE), note_words
-    )
-    hits = hits_section(d.chunks, int(budget * HITS_SHARE))
-    if hits:
-        hits = "Search hits for this record's label:\n" + hits
     ranges = ""
     shown: list[ReadRange] = []
-    if d.span is not None:
+    if d.span is not None and picked:
         # the notes grow by the sentence naming the shown ranges (at most four named)
-        used = sum(_size(x) + 2 for x in (notes, finds, hits) if x) + 700
-        room = min(int(budget * RANGES_SHARE), budget - used - 60 - 400)
+        room = min(want, int(budget * RANGES_SHARE), budget - _size(notes) - 700 - 1_500)
         if room > PAGE_OVERHEAD:
-            picked = item_ranges(d.item, d.reads, d.findings)
             ranges, shown = ranges_section(picked, d.span, d.lines_of, room)
             if shown:
                 notes = notes_section(d.item, d.reads, notes_budget, shown)
-    head = [x for x in (notes, finds, hits, ranges) if x]
+    left = budget - sum(_size(x) + 2 for x in (notes, ranges) if x)
+    note_words = " ".join(n.showed for n in d.item.notes)
+    finds = findings_section(
+        d.findings, d.item, d.siblings, min(int(budget * FINDINGS_SHARE), left // 2), note_words
+    )
+    hits = hits_section(d.chunks, min(int(budget * HITS_SHARE), left // 6))
+    if hits:
+        hits = "Search hits for this record's label:\n" + hits
+    head = [x for x in (notes, ranges, finds, hits) if x]
     used = sum(_size(x) + 2 for x in head)
     openings = openings_section(
-        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown
+        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown, d.span
     )
     parts = [*head]
     if openings:

@@ -43,6 +43,8 @@ CACHE = {"type": "ephemeral"}
 
 Send = Callable[[JsonDict], Any]
 RunTool = Callable[[str, Any], tuple[str, bool]]
+#: Why the tools' schema refuses a call (unknown tool, invalid input), or None.
+Refusal = Callable[[str, Any], "str | None"]
 #: What a conversation's accepted answer becomes (a Plan, a Record, account sections…).
 ResultT = TypeVar("ResultT")
 
@@ -86,6 +88,8 @@ class ToolLoop(Generic[ResultT]):
     tool_defs: list[JsonDict]
     run_tool: RunTool | None
     transcript: Transcript = field(default_factory=Transcript)
+    #: A call its schema refuses is answered with the reason and costs no budget.
+    refusal: Refusal | None = None
 
     # -- requests -------------------------------------------------------------------
 
@@ -199,11 +203,16 @@ class ToolLoop(Generic[ResultT]):
         return found
 
     def _investigate(self, content: list[JsonDict], uses: list[Any]) -> list[JsonDict]:
-        """Run the requested tools within the budget; answer every tool_use."""
+        """Run the requested tools within the budget; answer every tool_use, each answer
+        saying how much of the budget is left.  A call the tools' schema refuses is
+        answered with why and does not count (the model corrects it for free)."""
         results = []
         budget = self.phase.budget
         for u in uses:
-            if self.transcript.tool_calls >= budget:
+            refused = self.refusal(u.name, u.input) if self.refusal is not None else None
+            if refused is not None:
+                text, err = refused + " (refused by the schema: not counted)", True
+            elif self.transcript.tool_calls >= budget:
                 text, err = f"not run: the budget of {budget} tool calls is spent", True
             else:
                 self.transcript.tool_calls += 1
@@ -211,6 +220,8 @@ class ToolLoop(Generic[ResultT]):
                 self.transcript.inputs.append((u.name, u.input))
                 assert self.run_tool is not None
                 text, err = self.run_tool(u.name, u.input)
+            left = budget - self.transcript.tool_calls
+            text += f"\n[budget: {left} of {budget} investigation tool calls left]"
             results.append(_result(u.id, text, err))
         if self.transcript.tool_calls >= budget:
             results.append(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
 
+from graph.proposers.offline.rank import path_class
 from retrieval.survey.index import EntryUnit, SurveyIndex
 from retrieval.survey.model import CATEGORIES, Category, Finding, Survey
 
@@ -33,8 +34,17 @@ MAX_KINDS = 10
 MAX_FILE_LINES = 200
 #: Extensions named on a folded folder's line.
 MAX_EXTS = 4
-#: Characters of the plan request's index of the finding IDs the map does not show.
+#: Characters of the plan request's index of the finding IDs the map does not show,
+#: for the files outside the system's own code (tests, examples, scripts, baselines).
 ID_INDEX_BUDGET = 3500
+#: Characters the same index may spend on the system's own code first: every finding
+#: of the core modules should be citable from the first turn.
+CORE_ID_BUDGET = 14_000
+#: What a path class is, as the summary of units outside the core says it.
+_CLASS_NAMES = {
+    1: "supporting code: scripts, baselines, benchmarks, vendored",
+    2: "tests, examples, docs",
+}
 
 _RANK = {c: i for i, c in enumerate(CATEGORIES)}
 
@@ -69,23 +79,63 @@ def category_counts(ix: SurveyIndex) -> list[str]:
     return out
 
 
-def _unit_rank(u: EntryUnit) -> tuple[bool, int, int, str, int]:
-    """Real entries before library self-tests, then the ones reaching the most kinds of
-    effect, then the most effects, then source order."""
+def _unit_rank(u: EntryUnit) -> tuple[int, bool, int, int, str, int]:
+    """The system's own code before scripts and baselines, and those before tests and
+    examples (:func:`graph.proposers.offline.rank.path_class`); real entries before
+    library self-tests; then the ones reaching the most kinds of effect, then the most
+    effects, then source order."""
     cats = {f.category for f in u.reached}
-    return (u.library, -len(cats), -len(u.reached), u.primary.path, u.primary.start_line)
+    return (
+        path_class(u.primary.path),
+        u.library,
+        -len(cats),
+        -len(u.reached),
+        u.primary.path,
+        u.primary.start_line,
+    )
 
 
 def _kept_units(ix: SurveyIndex) -> list[EntryUnit]:
-    """The entry units the map lists (capped by :func:`_unit_rank`), in source order."""
-    kept = sorted(ix.entry_units, key=_unit_rank)[:MAX_ENTRY_UNITS]
-    kept.sort(key=lambda u: (u.primary.path, u.primary.start_line))
-    return kept
+    """The entry units the map lists, best first (:func:`_unit_rank`): those in the
+    system's own code; units in scripts, tests or examples only when the core has
+    none (a repository of scripts), so 95 example scripts never crowd out the three
+    real entry points.  The others are summarised per folder (:func:`_support_lines`)."""
+    ranked = sorted(ix.entry_units, key=_unit_rank)
+    if not ranked:
+        return []
+    best = path_class(ranked[0].primary.path)
+    return [u for u in ranked if path_class(u.primary.path) == best][:MAX_ENTRY_UNITS]
+
+
+def _top_folder(path: str) -> str:
+    return path.split("/", 1)[0] + "/" if "/" in path else "(top level)"
+
+
+def _support_lines(ix: SurveyIndex, kept: list[EntryUnit]) -> list[str]:
+    """The entry units not listed, one line per class and top folder: how many, what
+    they reach, one example path."""
+    listed = {id(u) for u in kept}
+    groups: dict[tuple[int, str], list[EntryUnit]] = defaultdict(list)
+    for u in ix.entry_units:
+        if id(u) not in listed:
+            groups[(path_class(u.primary.path), _top_folder(u.primary.path))].append(u)
+    out: list[str] = []
+    for (cls, folder), units in sorted(
+        groups.items(), key=lambda kv: (kv[0][0], -len(kv[1]), kv[0][1])
+    ):
+        reached = Counter(str(f.category) for u in units for f in u.reached)
+        what = _CLASS_NAMES.get(cls, "the system's own code, past the cap")
+        first = min(units, key=lambda u: (u.primary.path, u.primary.start_line)).primary
+        row = f"{folder} {len(units)} entry unit(s) ({what}), e.g. {first.path}:{first.start_line}"
+        if reached:
+            row += f" | reach {_tally(reached, 4)}"
+        out.append(row)
+    return out
 
 
 def entry_lines(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
-    """The entry units (capped by :func:`_unit_rank`, shown in source order), each
-    with what its code reaches."""
+    """The entry units of the system's own code, best first (:func:`_kept_units`), each
+    with what its code reaches; the rest summarised per folder."""
     units = ix.entry_units
     kept = _kept_units(ix)
     out: list[str] = []
@@ -100,7 +150,11 @@ def entry_lines(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
             row += " | library self-test"
         out.append(row)
     if len(units) > len(kept):
-        out.append(f"... {len(units) - len(kept)} more entry units not shown")
+        out.append(
+            f"... {len(units) - len(kept)} more entry units, not listed (they exercise or"
+            ' support the code above; `survey(category="entry_point")` lists them):'
+        )
+        out.extend(f"  {r}" for r in _support_lines(ix, kept))
     return out
 
 
@@ -113,13 +167,14 @@ def _reach_counts(ix: SurveyIndex) -> Counter[str]:
 
 
 def _ranked(ix: SurveyIndex, found: Iterable[Finding]) -> list[Finding]:
-    """Findings by how central they are: the ones most entry units reach, then whose
-    function has the most callers, then in the files with the most findings; ties in
-    source order."""
+    """Findings by how central they are: the system's own code before its scripts,
+    tests and examples; then the ones most entry units reach, then whose function has
+    the most callers, then in the files with the most findings; ties in source order."""
     reach = _reach_counts(ix)
     return sorted(
         found,
         key=lambda f: (
+            path_class(f.path),
             -reach[f.id],
             -len(ix.callers.get(f.node, ())),
             -len(ix.by_path.get(f.path, ())),
@@ -184,10 +239,12 @@ def id_index(survey: Survey | None, budget: int | None = None) -> tuple[str, int
 
     Why: the planner cites findings by exact ID, and the map shows only a few per
     category; without the rest it left ``facts`` empty or guessed.  Path and line are
-    all an ID holds, so a file's IDs fold to one short row.  Past the budget, whole
-    files are kept in the order of their most central finding (:func:`_ranked`), so
-    the files the code leads to are listed and the rest are counted; rows are written
-    in path order.
+    all an ID holds, so a file's IDs fold to one short row.  Files of the system's own code
+    come first within their own allowance (:data:`CORE_ID_BUDGET`), so every core
+    finding is citable from the first turn; the rest (tests, examples, scripts) share
+    ``budget``.  Past an allowance, whole files are kept in the order of their most
+    central finding (:func:`_ranked`), so the files the code leads to are listed and
+    the rest are counted; rows are written in path order.
     """
     budget = ID_INDEX_BUDGET if budget is None else budget
     ix = _as_survey(survey).index()
@@ -198,21 +255,24 @@ def id_index(survey: Survey | None, budget: int | None = None) -> tuple[str, int
             rest[f.path].append(f)
     order = list(dict.fromkeys(f.path for f in _ranked(ix, ix.by_id.values())))
     rows: dict[str, str] = {}
-    size = 0
+    size = {0: 0, 1: 0}
+    allowance = {0: CORE_ID_BUDGET, 1: budget}
     for path in (p for p in order if p in rest):
         row = _file_row(path, rest[path])
-        if size + len(row) + 1 > budget:
+        tier = 0 if path_class(path) == 0 else 1
+        if size[tier] + len(row) + 1 > allowance[tier]:
             continue  # a smaller file further down may still fit
         rows[path] = row
-        size += len(row) + 1
+        size[tier] += len(row) + 1
     left = [p for p in rest if p not in rows]
     text = "\n".join(rows[p] for p in sorted(rows))
     return text, sum(len(rest[p]) for p in left), len(left)
 
 
 def busy_files(ix: SurveyIndex) -> list[str]:
-    """The files holding the most findings, with the categories they hold."""
-    ranked = sorted(ix.by_path.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    """The files holding the most findings, with the categories they hold: the
+    system's own files first, then scripts, then tests and examples."""
+    ranked = sorted(ix.by_path.items(), key=lambda kv: (path_class(kv[0]), -len(kv[1]), kv[0]))
     out: list[str] = []
     for path, found in ranked[:MAX_BUSY_FILES]:
         cats = Counter(str(f.category) for f in found)

@@ -28,9 +28,39 @@ LEAD_HINTS = {
     "OBJ": "Source-native identity: … Representational form: … Storage substrate: …",
     "RTE": "Endpoints/progression: a → b → c",
     "CLM": "Claimed operation: …",
-    "BAP": "Consumer: … Channel: … Force: … Horizon: …",
+    "BAP": (
+        "Consumer: who acts on it (a model, the interpreter, a scorer) … Channel: how it"
+        " gets there (system prompt, user message, tool description, import, exec,"
+        " selection by score) … Force: executable (code that runs or is imported),"
+        " instruction (text a model is asked to follow; its effect is probabilistic),"
+        " selective (a fixed predicate or score decides what is kept, chosen or rerun) or"
+        " advisory (in-context guidance nothing enforces), with what decides it …"
+        " Horizon: a single call, one attempt or run, or later invocations while what"
+        " carries it persists (a file, an archive, the system's own code) …"
+    ),
 }
 assert set(LEAD_HINTS) == set(LEAD_LABELS)
+
+#: What a record of each kind must also say (the record prompt's ``kind_hint``).
+KIND_HINTS = {
+    "CLM": (
+        "A claim record tests a documented promise against the code. Say what was"
+        " promised and where (the document, help text or prompt, with its path), then"
+        " what the code does. Give at least one witness from the document that makes the"
+        " promise and one from the code that keeps, weakens or breaks it. Add the field"
+        ' "claim status" with one of: `wired` (the code does what was promised), `partly`'
+        " (it does, with exceptions or only on some paths: name them), `not wired` (no"
+        " code you read does it: say what you read), `contradicted` (the code does"
+        " otherwise: quote it). The implementation conclusion status stays as the system"
+        " prompt defines it."
+    ),
+    "OBJ": (
+        "An object record describes state: what the store or structure holds and its"
+        " form, where it lives (memory, file, database), how an entry is admitted (who"
+        " writes it, under what check), evicted or replaced, and how entries are"
+        " selected for use; quote the write, the check and the read."
+    ),
+}
 
 
 @cache

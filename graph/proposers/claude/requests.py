@@ -17,7 +17,9 @@ from graph.proposers.claude.prompts import data_block
 from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
 from retrieval.survey import Survey
 
-README_LINES = 120
+#: Lines of the README the planner opens with; its checkable promises further down are
+#: listed with the documented promises (graph.proposers.claude.claims).
+README_LINES = 80
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
 
@@ -109,26 +111,56 @@ def text_pages(
     return page, lines_of
 
 
+#: Characters of a record's lead and of each later paragraph in its account summary.
+LEAD_CHARS = 500
+PARAGRAPH_CHARS = 240
+FIELD_CHARS = 160
+QUOTE_CHARS = 160
+#: Witnesses an account summary names per record.
+SUMMARY_WITNESSES = 4
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def record_text(record: Record) -> str:
-    """One record in full: lead, fields, paragraphs, witnesses (with their verdicts)."""
+    """One record summarised for the account writer: its lead, its fields, the first
+    sentence-length of each paragraph and its verified witnesses' paths and quote
+    openings.
+
+    Why a summary: the account request carried every record in full plus the map
+    (106 KB on a relay run), while the account ties records together by ID, statuses
+    and where their evidence lies; a detail it needs is one ``read_file`` away."""
     rows = [f"{record.id}: {record.label}"]
     if record.part_of:
         rows.append(f"part of: {record.part_of}")
-    for b in record.blocks:
-        if isinstance(b, Paragraph):
-            rows.append(b.text)
-        elif isinstance(b, Bullet):
-            rows.append(f"- {b.name}: {b.value}")
-        elif isinstance(b, WitnessBlock):
-            w = b.witness
-            status = w.verification.status if w.verification else "unchecked"
-            rows.append(f"witness ({status}) {w.path}: {json.dumps(w.quote, ensure_ascii=False)}")
+    paragraphs = [b for b in record.blocks if isinstance(b, Paragraph)]
+    for i, p in enumerate(paragraphs):
+        rows.append(_clip(p.text, LEAD_CHARS if i == 0 else PARAGRAPH_CHARS))
+    rows.extend(
+        f"- {b.name}: {_clip(b.value, FIELD_CHARS)}" for b in record.blocks if isinstance(b, Bullet)
+    )
+    witnesses = [b.witness for b in record.blocks if isinstance(b, WitnessBlock)]
+    for w in witnesses[:SUMMARY_WITNESSES]:
+        status = w.verification.status if w.verification else "unchecked"
+        where = (
+            f"{w.path}:{w.verification.lines.start}"
+            if w.verification and w.verification.lines
+            else w.path
+        )
+        quote = json.dumps(_clip(w.quote, QUOTE_CHARS), ensure_ascii=False)
+        rows.append(f"witness ({status}) {where}: {quote}")
+    if len(witnesses) > SUMMARY_WITNESSES:
+        rows.append(f"(and {len(witnesses) - SUMMARY_WITNESSES} more witnesses)")
     rows.extend(f"flag: {f.text}" for f in record.flags)
     return "\n".join(rows)
 
 
 def account_data(records: list[Record]) -> str:
-    """The full drafted records, framed as data (they quote repository text)."""
+    """The drafted records, summarised (:func:`record_text`) and framed as data (they
+    quote repository text)."""
     if not records:
         return "(no records were drafted)"
     return "\n\n".join(data_block("drafted_record", record_text(r), id=r.id) for r in records)

@@ -83,7 +83,9 @@ class RecordDraft(BaseModel):
             'status" and "operation conclusion status" (wired / afforded / claimed / '
             "uninspected). Routes also the seven route fields: "
             + ", ".join(ROUTE_FIELDS)
-            + " (nine fields with the two statuses)."
+            + ' (nine fields with the two statuses). Claims (CLM) also "claim status": wired'
+            " (the code does what was promised), partly (with exceptions or on some paths),"
+            " not wired (no code found does it), contradicted (the code does otherwise)."
         ),
     )
     paragraphs: list[str] = Field(default_factory=list, description="Explanatory paragraphs.")

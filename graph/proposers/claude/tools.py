@@ -39,6 +39,7 @@ from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
 from graph.proposers.claude.prompts import data_block, framed_size
 from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.proposers.offline.rank import path_class
 from graph.resources import Resources
 
 PAGE_LINES = 400
@@ -64,7 +65,7 @@ class ListFilesInput(BaseModel):
     glob: str = Field(
         default="*",
         max_length=300,
-        description='fnmatch pattern over repository paths, e.g. "*.py" or "agent/*".',
+        description='fnmatch pattern over repository paths, e.g. "src/*", "*.ts" or "*.py".',
     )
 
 
@@ -78,9 +79,17 @@ class ReadFileInput(BaseModel):
 
 class GrepInput(BaseModel):
     pattern: str = Field(
-        max_length=MAX_PATTERN_CHARS, description="Python regular expression, matched per line."
+        max_length=MAX_PATTERN_CHARS,
+        description="Regular expression (Python `re` syntax), matched per line of any file.",
     )
-    path_glob: str = Field(default="*", max_length=300, description="fnmatch filter on paths.")
+    path_glob: str = Field(
+        default="*", max_length=300, description='fnmatch filter on paths, e.g. "src/*.ts".'
+    )
+    exclude_glob: str | None = Field(
+        default=None,
+        max_length=300,
+        description='fnmatch pattern of paths not to search, e.g. "*.test.ts" or "tests/*".',
+    )
     max_hits: int = Field(default=40, ge=1, le=200, description="Hits to return at most.")
 
 
@@ -134,7 +143,12 @@ SPECS: tuple[ToolSpec, ...] = (
         "Read numbered lines of a file at the pinned revision; long files come in pages.",
         ReadFileInput,
     ),
-    ToolSpec("grep", "Regular-expression search over the revision's text files.", GrepInput),
+    ToolSpec(
+        "grep",
+        "Regular-expression search over the revision's text files; the system's own code is"
+        " searched first, tests, snapshots and examples after it.",
+        GrepInput,
+    ),
     ToolSpec("search", "Hybrid (lexical + embedding) search over indexed code.", SearchInput),
     ToolSpec("survey", "Static survey findings, by category and/or file.", SurveyInput),
     ToolSpec("symbol", "Definitions, callers and callees of a function (call graph).", SymbolInput),
@@ -194,6 +208,21 @@ def _clip_line(line: str) -> str:
 
 #: Skipped files a grep answer names one by one; the rest are counted.
 SKIPPED_NAMED = 10
+#: Suffixes of files a large size does not make unreadable as text.
+_TEXT_SUFFIXES = frozenset(
+    ".py .ts .tsx .js .jsx .mjs .cjs .go .rs .java .c .h .cc .cpp .rb .sh .md .rst .txt "
+    ".json .jsonl .yaml .yml .toml .csv .tsv .xml .html .css .sql .log".split()
+)
+
+
+def _too_big(path: str) -> str:
+    """Why a large file was not searched, and, only for a text file, how to read it
+    (a binary is never suggested for ``read_file``)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    suffix = "." + name.rsplit(".", 1)[1] if "." in name.lstrip(".") else ""
+    if suffix in _TEXT_SUFFIXES:
+        return f"larger than {GREP_MAX_BYTES:,} bytes; read it with read_file"
+    return f"larger than {GREP_MAX_BYTES:,} bytes and likely binary; not readable as text"
 
 
 def _skipped_note(skipped: list[tuple[str, str]]) -> str:
@@ -236,19 +265,29 @@ class SnapshotTools:
     def sha(self) -> str:
         return str(self.res.snapshot().sha)
 
-    def run(self, name: str, raw: Any) -> tuple[str, bool]:
-        """(answer, is_error) for one call; never raises for bad model input."""
+    def refusal(self, name: str, raw: Any) -> str | None:
+        """Why the schema refuses this call (an unknown tool, input that does not
+        validate), or None.  A refused call is answered but costs no budget."""
         spec = next((s for s in SPECS if s.name == name), None)
         if spec is None:
-            return f"unknown tool {name!r}; tools are: {', '.join(TOOL_NAMES)}", True
+            return f"unknown tool {name!r}; tools are: {', '.join(TOOL_NAMES)}"
         try:
-            args = spec.model.model_validate(raw if isinstance(raw, dict) else {})
+            spec.model.model_validate(raw if isinstance(raw, dict) else {})
         except ValidationError as exc:
             errs = "; ".join(
                 f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}"
                 for e in exc.errors()[:5]
             )
-            return f"invalid input for {name}: {errs}", True
+            return f"invalid input for {name}: {errs}"
+        return None
+
+    def run(self, name: str, raw: Any) -> tuple[str, bool]:
+        """(answer, is_error) for one call; never raises for bad model input."""
+        refused = self.refusal(name, raw)
+        if refused is not None:
+            return refused, True
+        spec = next(s for s in SPECS if s.name == name)
+        args = spec.model.model_validate(raw if isinstance(raw, dict) else {})
         try:
             return bound(self._handlers[name](args), self.output_chars), False
         except ToolError as exc:
@@ -360,13 +399,19 @@ class SnapshotTools:
             raise ToolError(f"bad pattern: {exc}") from exc
         snap = self.res.snapshot()
         deadline = time.monotonic() + self.grep_seconds
-        matched = [e for e in snap.entries() if e.is_regular and glob_match(e.path, glob)]
-        #: (path, why) of each file not searched, named in the answer
-        skipped = [
-            (e.path, f"larger than {GREP_MAX_BYTES:,} bytes; read it with read_file")
-            for e in matched
-            if e.size > GREP_MAX_BYTES
+        exclude = clean_glob(args.exclude_glob) if args.exclude_glob else None
+        matched = [
+            e
+            for e in snap.entries()
+            if e.is_regular
+            and glob_match(e.path, glob)
+            and (exclude is None or not glob_match(e.path, exclude))
         ]
+        # the system's own code first, then scripts, then tests, snapshots and examples:
+        # a query's hits are not crowded out by the tests next to the sources
+        matched.sort(key=lambda e: (path_class(e.path), e.path))
+        #: (path, why) of each file not searched, named in the answer
+        skipped = [(e.path, _too_big(e.path)) for e in matched if e.size > GREP_MAX_BYTES]
         paths = [e.path for e in matched if e.size <= GREP_MAX_BYTES]
         snap.prefetch(paths)  # one exchange with git, then every read is a cache hit
         hits: list[str] = []
@@ -491,7 +536,9 @@ class SnapshotTools:
             if v.message:
                 row += f": {v.message}"
             ok += v.ok
-            if not v.ok:
+            if v.status == "ambiguous":
+                row += self._occurrences(q.path, q.quote, [p.lines.start for p in v.nearest])
+            elif not v.ok:
                 for p in v.nearest[:2]:
                     text = "\n".join(p.text.splitlines()[:12])
                     row += "\n   nearest passage:\n" + data_block(
@@ -499,3 +546,35 @@ class SnapshotTools:
                     )
             parts.append(row)
         return f"{ok} of {len(parts)} verified" + "\n" + "\n".join(parts)
+
+    def _occurrences(self, path: str, quote: str, starts: list[int]) -> str:
+        """Which occurrence of an ambiguous quote is which: each one's line, and whether
+        the quote stands on its own there or is the tail of a longer name
+        (``random.seed(`` inside ``np.random.seed(``), with the line hint that picks it."""
+        got = self.lines_or_reason(path)
+        first = quote.strip().splitlines()[0].strip() if quote.strip() else ""
+        if not isinstance(got, list) or not first:
+            return ""
+        rows: list[str] = []
+        whole: list[int] = []
+        for n in starts:
+            if not 1 <= n <= len(got):
+                continue
+            line = got[n - 1]
+            at = " ".join(line.split()).find(" ".join(first.split()))
+            collapsed = " ".join(line.split())
+            inside = at > 0 and (collapsed[at - 1].isalnum() or collapsed[at - 1] in "._$")
+            rows.append(
+                f"line {n}: {collapsed[:160]}"
+                + (" (the quote is the tail of a longer name here)" if inside else "")
+            )
+            if not inside:
+                whole.append(n)
+        if not rows:
+            return ""
+        tip = (
+            f"\n   only line {whole[0]} holds the quote on its own: add start_line={whole[0]}"
+            if len(whole) == 1 and len(rows) > 1
+            else "\n   add start_line/end_line for the occurrence you mean"
+        )
+        return "\n   occurrences:\n" + data_block("occurrences", "\n".join(rows), path=path) + tip

@@ -26,7 +26,7 @@ _TESTY = re.compile(
     r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
     r"|(^|/)__(tests|mocks|snapshots)__/|(^|/)mocks?/|\.(test|spec|stories)\.[cm]?[jt]sx?$"
-    r"|_test\.go$"
+    r"|_test\.go$|\.snap$"
 )
 #: Tests alone (not examples or docs): evidence that only a test shows is no evidence of
 #: what the system does, so no record rests on it (:func:`is_test_path`).

@@ -1,0 +1,67 @@
+"""Building the epistemic proposer: the rules, or Claude with the run's tool budgets.
+
+Which generator a command runs is :func:`graph.proposers.factory.choose`'s to say;
+this module only builds what was chosen, for a run and for ``--estimate`` (which
+sends nothing, so needs no key), so the two cannot be built two ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from drafter.errors import BadInput
+from graph.epistemic.offline import OfflineEpistemicProposer
+from graph.epistemic.proposer import EpistemicProposerBase
+from graph.proposers.factory import Generator, api_key
+
+if TYPE_CHECKING:  # the model proposer loads the SDK, and only when it is built
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+
+
+def build_epistemic_proposer(
+    generator: Generator,
+    model: str | None,
+    budgets: dict[str, int] | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> EpistemicProposerBase:
+    """The epistemic proposer of ``generator``: the rules, or Claude with the given
+    tool budgets (``record``, ``account`` for the sections)."""
+    if generator == "offline":
+        return OfflineEpistemicProposer()
+    return claude_epistemic_proposer(model, budgets, announce)
+
+
+def claude_epistemic_proposer(
+    model: str | None,
+    budgets: dict[str, int] | None = None,
+    announce: Callable[[str], None] | None = None,
+    *,
+    estimate_only: bool = False,
+) -> ClaudeEpistemicProposer:
+    """Claude drafting the epistemic sections; with ``estimate_only`` it is only asked
+    to plan, so it holds no key (and none is needed)."""
+    from graph.client_settings import request_timeout, retry_policy
+    from graph.configuration import resolve_model
+    from graph.epistemic.claude import ClaudeEpistemicProposer
+    from graph.pricing import table_price
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
+
+    try:
+        tools = ToolBudgets(**(budgets or {}))
+        if estimate_only:
+            inner = ClaudeProposer(resolve_model(model), api_key="not-used", budgets=tools)
+            return ClaudeEpistemicProposer(inner)
+        retry, timeout = retry_policy(), request_timeout()
+    except (ValueError, TypeError) as exc:
+        raise BadInput(str(exc)) from exc
+    chosen = resolve_model(model)
+    inner = ClaudeProposer(
+        chosen,
+        api_key=api_key(),
+        retry=retry,
+        timeout=timeout,
+        budgets=tools,
+        price=table_price(chosen),
+    )
+    return ClaudeEpistemicProposer(inner, announce=announce)
