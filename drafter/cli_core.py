@@ -74,6 +74,7 @@ def parse_cmd(report: Path, out: Path | None, strict: bool, quiet: bool) -> None
     help="Write here (atomically) instead of stdout.",
 )
 @cli_options.quiet
+@cli_options.data_dir_env
 def render_cmd(draft: Path, fmt: str, out: Path | None, quiet: bool) -> None:
     """Render DRAFT (draft JSON, or report text) as report text or Markdown."""
     from drafter.reportio import dump_report, load_report_with_warnings

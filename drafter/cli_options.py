@@ -14,6 +14,7 @@ applied, so one decorator serves any number of commands.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 import click
 
 from drafter import defaults
+from drafter.config import ENV_DATA_DIR
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -37,7 +39,12 @@ model = click.option(
 
 #: How many verify-and-repair rounds a draft gets.
 repair_rounds = click.option(
-    "--repair-rounds", type=int, default=defaults.REPAIR_ROUNDS, show_default=True
+    "--repair-rounds",
+    type=int,
+    default=defaults.REPAIR_ROUNDS,
+    show_default=True,
+    help="Rounds in which records with witnesses that did not verify are sent back to the "
+    "drafter with the nearest real lines (0: drop such witnesses at once).",
 )
 
 #: Draft without the Chroma index.
@@ -66,9 +73,43 @@ max_cost = click.option(
     "Claude; refused for a model without a price unless --price-in/--price-out are given).",
 )
 
-#: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data dir).
+
+def _use_data_dir(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+    """Make ``--data-dir`` what $DRAFTER_DATA_DIR is for the rest of this process.
+
+    Why through the environment: the data dir is read deep down (review stores, the
+    survey cache, run checkpoints, the index) through :func:`drafter.config.data_dir`,
+    which already honours the variable; the option then means the same on every
+    command without threading a path through each of those layers."""
+    if value is not None:
+        os.environ[ENV_DATA_DIR] = str(value)
+    return value
+
+
+_DATA_DIR_HELP = (
+    "Folder for runs, indexes, review stores and caches (default: $DRAFTER_DATA_DIR, "
+    "else the user data dir)."
+)
+
+#: Where runs, indexes and stores live (default: $DRAFTER_DATA_DIR or the user data
+#: dir), for a command that passes the folder on itself.
 data_dir = click.option(
-    "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    callback=_use_data_dir,
+    help=_DATA_DIR_HELP,
+)
+
+#: The same option for a command whose data-dir readers all go through
+#: drafter.config.data_dir (the value is not passed to the command function).
+data_dir_env = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    callback=_use_data_dir,
+    expose_value=False,
+    help=_DATA_DIR_HELP,
 )
 
 # -- any Anthropic-compatible endpoint (local models) ----------------------------------
@@ -112,3 +153,12 @@ def endpoint(f: _F) -> _F:
     for option in (context_window, max_tokens_total, price_out, price_in):
         f = option(f)
     return f
+
+
+#: Go on with two inputs of different systems or revisions (drafter.provenance), warned.
+allow_mismatch = click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="Go on (warned on stderr) when the inputs record different systems or revisions; "
+    "refused otherwise (exit 2).",
+)

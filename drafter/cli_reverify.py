@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
 
@@ -126,6 +127,7 @@ def detail_table(res: ReverifyResult) -> Table:
     help="Decision store to carry decisions in (default: the draft's own store; a draft "
     "path means that draft's own store).",
 )
+@cli_options.data_dir_env
 def reverify_cmd(
     draft: Path, new_rev: str, repo: Path | None, out: Path | None, store_path: str | None
 ) -> None:

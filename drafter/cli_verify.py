@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput
 from drafter.sanitize import json_safe, visible
 from drafter.text import clip
@@ -171,6 +172,8 @@ def _summary_table(s: VerifySummary) -> Table:
     help="For an epistemic REPORT: the runtime report it builds on; every RT- ID it cites "
     "must be a record of that report.",
 )
+@cli_options.allow_mismatch
+@cli_options.data_dir_env
 def verify_cmd(
     report: Path,
     repo: str | None,
@@ -178,10 +181,12 @@ def verify_cmd(
     as_json: bool,
     write: Path | None,
     runtime_path: Path | None,
+    allow_mismatch: bool = False,
 ) -> None:
     """Verify every witness of REPORT (draft JSON or report text) at REPO@REV, and that
     every record ID it cites is a record (exit 1 when either fails)."""
     from drafter.console import err_console, out_console
+    from drafter.provenance import enforce, mismatch, revisions
     from drafter.reportio import atomic_write_text, load_report, load_report_with_warnings
     from drafter.repository import repository_of
     from drafter.snapshot import Snapshot
@@ -191,7 +196,9 @@ def verify_cmd(
     rep = loaded.report
     companion = None
     if runtime_path is not None:
-        companion = {r.id for r in load_report(runtime_path).records}
+        runtime = load_report(runtime_path)
+        enforce(mismatch(("report", rep), ("runtime", runtime)), allow_mismatch)
+        companion = {r.id for r in runtime.records}
     dangling = rep.dangling(companion)
     # a dangling ID is this command's verdict (below), not a reader's warning
     said = [str(d) for d in rep.dangling()]
@@ -199,7 +206,8 @@ def verify_cmd(
         if not any(warning.endswith(s) for s in said):
             click.echo(f"drafter: warning: {visible(warning, keep_newlines=False)}", err=True)
     repo = repository_of(rep, repo, str(report))
-    named = rep.source.revision if rep.source else None
+    stated = revisions(rep)  # a report text states its revision in its account
+    named = rep.source.revision if rep.source else (min(stated) if len(stated) == 1 else None)
     if rev is None:
         if not named:
             raise BadInput("no --rev given and the report names no revision", where=str(report))

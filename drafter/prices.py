@@ -6,53 +6,47 @@ both read the core but not each other; one table, read by both, cannot drift.
 
 A model is priced when ``--price-in`` and ``--price-out`` are given (USD per million
 tokens; cache writes and reads then at the input price: a discount the analyst did
-not state is not assumed), or when its name is a Claude model: the family table of
-:data:`PRICES`, an unlisted ``claude*`` name the dear fallback (a budget errs on
-stopping early).  Anything else (a local ``qwen3-coder``, a proxy) has no price.
+not state is not assumed), or when its name is exactly a model ID of
+:data:`drafter.price_table.PRICES` (published prices, each with its source; no prefix is
+matched, so an unlisted ``claude-*`` name is unpriced).  Anything else (a local
+``qwen3-coder``, a proxy) has no price.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Price:
-    """US dollars per million tokens."""
+    """US dollars per million tokens, and where the figures were read (shown with every
+    estimate; not part of a price's identity)."""
 
     input: float
     output: float
     cache_write: float
     cache_read: float
+    source: str = field(default="", compare=False)
 
-
-def _family(inp: float, out: float) -> Price:
-    # Anthropic's published pattern: cache writes (5 min) cost 1.25x input, reads 0.1x.
-    return Price(inp, out, inp * 1.25, inp * 0.1)
-
-
-#: List prices by model family, matched by prefix: an estimate for the analyst's budget.
-PRICES: dict[str, Price] = {
-    "claude-haiku": _family(1.0, 5.0),
-    "claude-sonnet": _family(3.0, 15.0),
-    "claude-opus": _family(5.0, 25.0),
-}
-#: The price of an unlisted Claude name: the dearest family, so a budget stops early.
-FALLBACK_PRICE = _family(15.0, 75.0)
+    def per_million(self) -> str:
+        """The four prices on one line, as an estimate shows them."""
+        return (
+            f"${self.input:g} in / ${self.output:g} out / ${self.cache_write:g} cache write / "
+            f"${self.cache_read:g} cache read per million tokens"
+        )
 
 
 def table_price(model: str) -> Price | None:
-    """The list price of a Claude model name, else None (no price is known)."""
-    for prefix, price in PRICES.items():
-        if model.startswith(prefix):
-            return price
-    return FALLBACK_PRICE if model.startswith("claude") else None
+    """The list price of exactly this model ID, else None (no price is known)."""
+    from drafter.price_table import PRICES
+
+    return PRICES.get(model)
 
 
 def given_price(price_in: float, price_out: float) -> Price:
     """The analyst's prices; cache tokens at the input price (no assumed discount)."""
-    return Price(price_in, price_out, price_in, price_in)
+    return Price(price_in, price_out, price_in, price_in, source="--price-in/--price-out")
 
 
 def resolve_price(

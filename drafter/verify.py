@@ -74,6 +74,13 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 MAX_MARKUP_PARAGRAPH = 20_000
 #: A passage offered as a repair hint shows at most this much of its lines.
 MAX_PASSAGE_CHARS = 2_000
+#: The nearest-passage search reads at most this much of a quote: a hint is a place to
+#: look, and the quote's opening finds it as well as a megabyte of it would.
+MAX_HINT_QUOTE = 2_000
+#: Characters of file text the nearest-passage search may scan in all (each voting
+#: piece scans the file once): fewer pieces vote in a larger file, so a miss in a
+#: multi-megabyte file stays a fraction of a second.
+HINT_SCAN_BUDGET = 40_000_000
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
@@ -152,12 +159,7 @@ class FileText:
         return self._long_paragraph
 
     def _paragraphs_short(self) -> bool:
-        prev = 0
-        for m in _PARAGRAPH_BREAK.finditer(self.text):
-            if m.start() - prev > MAX_MARKUP_PARAGRAPH:
-                return False
-            prev = m.end()
-        return len(self.text) - prev <= MAX_MARKUP_PARAGRAPH
+        return paragraphs_short(self.text)
 
     def form(self, level: str, bullets: bool) -> Mapped:
         key = (level, bullets)
@@ -201,6 +203,37 @@ class FileText:
         a = ls[lines.start - 1]
         b = ls[lines.end] - 1 if lines.end < len(ls) else len(self.text)
         return self.text[a:b]
+
+
+def paragraphs_short(text: str) -> bool:
+    """Whether every paragraph of ``text`` is at most :data:`MAX_MARKUP_PARAGRAPH` long
+    (the markup rules' bound, for a file and for a quote alike)."""
+    prev = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        if m.start() - prev > MAX_MARKUP_PARAGRAPH:
+            return False
+        prev = m.end()
+    return len(text) - prev <= MAX_MARKUP_PARAGRAPH
+
+
+class QuoteForms:
+    """One quote's normal forms, made once however many files it is looked for in.
+
+    The markup form is not made for a quote with a paragraph over
+    :data:`MAX_MARKUP_PARAGRAPH` (the rule files follow): the markup rules can scan a
+    paragraph once per unclosed delimiter, which on a megabyte quote takes minutes."""
+
+    def __init__(self, quote: str):
+        self.quote = quote
+        self._forms: dict[tuple[str, bool], str | None] = {}
+
+    def form(self, level: str, markdown: bool) -> str | None:
+        key = (level, markdown)
+        if key not in self._forms:
+            q = self.quote
+            skip = level == "markup" and len(q) > MAX_MARKUP_PARAGRAPH and not paragraphs_short(q)
+            self._forms[key] = None if skip else quote_form(q, level, markdown=markdown)
+        return self._forms[key]
 
 
 def _find_all(hay: str, needle: str) -> list[int]:
@@ -298,11 +331,12 @@ class Verifier:
                 nearest=self.elsewhere(quote, exclude=clean) if self.search_elsewhere else [],
                 message=got,
             )
-        return self._check_in(got, quote, lines, rev)
+        return self._check_in(got, QuoteForms(quote), lines, rev)
 
     def _check_in(
-        self, ft: FileText, quote: str, lines: LineRange | None, rev: str, hints: bool = True
+        self, ft: FileText, forms: QuoteForms, lines: LineRange | None, rev: str, hints: bool = True
     ) -> Verification:
+        quote = forms.quote
         if "\ufffd" in quote:
             return Verification(
                 status=VerifyStatus.not_found,
@@ -313,8 +347,10 @@ class Verifier:
         outside: list[_Occurrence] = []
         searched: tuple[int, str] | None = None
         for level in LEVELS:
-            needle = quote_form(quote, level, markdown=ft.markdown)
-            if not needle:
+            needle = forms.form(level, ft.markdown)
+            # a needle longer than the text it is looked for in cannot be in it (no normal
+            # form of a file is longer than the file)
+            if not needle or len(needle) > len(ft.text):
                 continue
             if level == "exact":
                 hay_map: Mapped | None = None
@@ -350,7 +386,7 @@ class Verifier:
                 ],
                 message=f"quote occurs in {ft.path} at lines {where}, not within {lines}",
             )
-        return self._not_found(ft, quote, rev, hints)
+        return self._not_found(ft, forms, rev, hints)
 
     def _pick(
         self,
@@ -390,12 +426,20 @@ class Verifier:
             )
         return None
 
-    def _not_found(self, ft: FileText, quote: str, rev: str, hints: bool) -> Verification:
+    def _not_found(self, ft: FileText, forms: QuoteForms, rev: str, hints: bool) -> Verification:
+        quote = forms.quote
+        spaced = forms.form("whitespace", ft.markdown) or ""
+        longer = (
+            f" (the quote, {len(spaced):,} characters with its spaces collapsed, is longer "
+            f"than the file's {len(ft.text):,})"
+            if len(spaced) > len(ft.text)
+            else ""
+        )
         return Verification(
             status=VerifyStatus.not_found,
             revision=rev,
             nearest=self.nearest_passages(ft, quote) if hints else [],
-            message=f"quote not found in {ft.path}"
+            message=f"quote not found in {ft.path}{longer}"
             + (f"; {_lossy_note(ft)}" if ft.lossy else "")
             + (
                 f"; inline markup was not normalised (a paragraph over {MAX_MARKUP_PARAGRAPH} "
@@ -428,21 +472,23 @@ class Verifier:
         the file.  These passages are repair hints only: nothing here is accepted.
         """
         k = self.nearest_k if k is None else k
-        q = collapse(quote)
+        q = collapse(quote[: 4 * MAX_HINT_QUOTE])[:MAX_HINT_QUOTE]
         hay_map = ft.form("whitespace", False)
         hay = hay_map.text
         if not q or not hay:
             return []
-        words = [(m.group(), m.start()) for m in _WORD.finditer(q)]
+        pieces = max(16, HINT_SCAN_BUDGET // len(hay))  # each piece scans the file once
+        words = [(m.group(), m.start()) for m in _WORD.finditer(q)][:pieces]
         # a mistyped identifier ("generate_lop") is in no line, so on its own it cannot
         # vote; its character 4-grams can, and they are rare where the real name stands
         typos = [(w, p) for w, p in words if len(w) >= 5 and w not in hay]
         grams = [(w[i : i + 4], p + i) for w, p in typos for i in range(len(w) - 3)]
-        votes = _votes(hay, words + grams)
+        votes = _votes(hay, (words + grams)[: 2 * pieces])
         if not votes:
             # no whole word of the quote is in the file (a one-word quote with a typo,
             # say): fall back to its character 4-grams
-            votes = _votes(hay, [(q[i : i + 4], i) for i in range(max(1, len(q) - 3))])
+            grams = [(q[i : i + 4], i) for i in range(max(1, len(q) - 3))]
+            votes = _votes(hay, grams[:pieces])
         if not votes:
             return []
         n = len(q)
@@ -473,6 +519,7 @@ class Verifier:
     def elsewhere(self, quote: str, exclude: str | None = None) -> list[Passage]:
         """Other files of the revision where the quote occurs (first occurrence each)."""
         out: list[Passage] = []
+        forms = QuoteForms(quote)
         paths = self.snapshot.files()
         self.prefetch(paths)
         for path in paths:
@@ -481,7 +528,7 @@ class Verifier:
             got = self._file(path)
             if isinstance(got, str):
                 continue
-            v = self._check_in(got, quote, None, self.snapshot.sha, hints=False)
+            v = self._check_in(got, forms, None, self.snapshot.sha, hints=False)
             if v.status in (VerifyStatus.verified, VerifyStatus.ambiguous):
                 lines = v.lines or v.nearest[0].lines
                 out.append(self._passage(got, lines, 1.0))

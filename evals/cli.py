@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput, DrafterError
 from evals.choices import (
     BACKEND_NAMES,
@@ -171,6 +172,8 @@ REPO and REV default to what the draft records."""
     type=click.Path(file_okay=False, path_type=Path),
     help="Where suite runs are saved (default: the data dir's evals/).",
 )
+@cli_options.allow_mismatch
+@cli_options.data_dir_env
 def eval_cmd(
     gold: Path | None,
     draft: Path | None,
@@ -194,6 +197,7 @@ def eval_cmd(
     price_out: float | None,
     suite_file: Path | None,
     results: Path | None,
+    allow_mismatch: bool = False,
 ) -> None:
     """Score DRAFT against GOLD at REPO@REV (see EVAL_HELP, the text --help shows)."""
     opts = _judge_options(
@@ -218,6 +222,9 @@ def eval_cmd(
             check_output_path(target)
     console = _console(as_json)
     gold_report, draft_report, labels = _load_pair(gold, draft, labels_file)
+    from drafter.provenance import enforce, mismatch
+
+    enforce(mismatch(("gold", gold_report), ("draft", draft_report)), allow_mismatch)
     repo, rev = source_of(draft_report, repo, rev, str(draft))
     if opts is not None and estimate_only:
         from evals.judge.cli import located_pair, print_estimate

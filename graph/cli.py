@@ -103,6 +103,12 @@ class _RunProgress:
         self.done = 0
         self.total: int | None = None
 
+    def seed(self, done: int, total: int) -> None:
+        """A resumed run's records: the plan and the drafts its checkpoint holds (the
+        plan node, which would say the total, does not run again)."""
+        self.progress.update(self.task, description="drafting records", total=total, completed=done)
+        self.total, self.done = total, done
+
     def _say(self, stage: str, force: bool = False) -> None:
         if not self.lines:
             return
@@ -154,12 +160,15 @@ def _execute(
     thread_id: str,
     resume: bool,
     estimate_first: bool = False,
+    records: tuple[int, int] | None = None,
 ) -> RunResult:
     from graph.runner import run_request
 
     verb = "resuming" if resume else "run"
     console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
     bar = _RunProgress(console)
+    if records is not None:
+        bar.seed(*records)
     # The resume hint is printed once the run has a checkpoint (the first step's update
     # arrives after it is on disk), never before: a run killed while it loads its
     # libraries has nothing to resume, and the hint must not say otherwise.
@@ -179,8 +188,14 @@ def _execute(
     from graph.proposers import factory
 
     build = factory.build_proposer
+    from graph.interrupt import ctrl_c_stops
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
+    last = f"drafter: stopped; continue with: drafter draft --resume {thread_id}"
     try:
-        with bar.progress:
+        with ctrl_c_stops(say, last), bar.progress:
             return run_request(
                 request,
                 config,
@@ -222,11 +237,6 @@ def _finish(console: Console, result: RunResult, out: Path, text_out: Path | Non
     usage = summarize(result.usage)
     if usage:
         console.print(usage_table(usage))
-    meta = report.meta
-    if meta is not None and meta.missing:
-        console.print("[yellow]partial draft; missing:[/]")
-        for m in meta.missing:
-            console.print(f"  - {markup_safe(m, keep_newlines=False)}")
     console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
     if text_out is not None:
         console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
@@ -265,7 +275,9 @@ def _outcome(console: Console, report: Report, config: Configuration) -> None:
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
-            console.print(f"  - {markup_safe(g)}", soft_wrap=True)
+            console.print(f"  - {markup_safe(g, keep_newlines=False)}", soft_wrap=True)
+        if len(gaps) > 20:
+            console.print(f"  … and {len(gaps) - 20} more (the draft's meta.missing lists them)")
         raise click.exceptions.Exit(1)
 
 
@@ -317,7 +329,13 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         f"and {defaults.OFFLINE_WITNESSES} witnesses each).",
     ),
     cli_options.repair_rounds,
-    click.option("--concurrency", type=int, default=defaults.CONCURRENCY, show_default=True),
+    click.option(
+        "--concurrency",
+        type=int,
+        default=defaults.CONCURRENCY,
+        show_default=True,
+        help="Records drafted at the same time (with a model: conversations in flight).",
+    ),
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
@@ -374,6 +392,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         help="Review store of the runtime draft (or the runtime draft's path, for its own "
         "store): cite only its accepted records.",
     ),
+    cli_options.allow_mismatch,
     click.option(
         "--provider",
         default="anthropic",
@@ -447,6 +466,7 @@ def draft_cmd(
     store_path: str | None = None,
     provider: str = "anthropic",
     base_url: str | None = None,
+    allow_mismatch: bool = False,
 ) -> None:
     """Draft a runtime (or, with --type epistemic, an epistemic) report for REPO at --rev."""
     from drafter.console import out_console
@@ -464,6 +484,7 @@ def draft_cmd(
             offline=offline, model=model, max_cost=max_cost, resume_thread=epi_resume,
             budgets={"record": record_tools, "account": account_tools},
             estimate_only=estimate_only,
+            allow_mismatch=allow_mismatch,
         )  # fmt: skip
         return
     if resume_thread:
@@ -496,14 +517,27 @@ def draft_cmd(
 
 def _new_run(console: Console, request: DraftRequest, config: Configuration) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
-    from graph.run import new_thread_id
+    from drafter.repository import location_of
+    from graph.run import new_thread_id, record_request
 
     assert request.out is not None  # required by _new_request unless estimating
+    thread = new_thread_id(request.rev)
+    # before the thread ID is shown: a run killed at any moment after it resumes to the
+    # same --out and --text
+    asked = {
+        "repo": location_of(request.repo),
+        "rev": request.rev,
+        "system": request.system,
+        "out": str(request.out.absolute()),
+        "text": str(request.text_out.absolute()) if request.text_out else None,
+        "settings": config.to_dict(),
+    }
+    record_request(thread, asked, request.data_dir)
     result = _execute(
         console,
         request,
         config,
-        thread_id=new_thread_id(request.rev),
+        thread_id=thread,
         resume=False,
         estimate_first=config.generator == "claude",
     )
@@ -630,15 +664,32 @@ def _resume(
     no_index: bool,
     checkpoint: str | None = None,
 ) -> None:
-    """``--resume THREAD``: the stored settings, repository and output path."""
+    """``--resume THREAD``: the stored settings, repository and output paths (the
+    checkpoint's, else the request recorded when the run started).  A run killed before
+    its first step was saved has nothing to continue, so it starts again from that
+    request under the same thread ID (nothing was paid for yet)."""
     from graph.configuration import Configuration
+    from graph.run import NothingSaved, recorded_request
     from graph.runner import read_settings
 
-    stored = read_settings(thread, root, checkpoint)
+    asked = recorded_request(thread, root)
+    try:
+        stored = read_settings(thread, root, checkpoint)
+    except NothingSaved:
+        # a draft already written means the run got further than its checkpoint says
+        # (a damaged file): never start it over on top of that draft
+        written = _recorded_path(asked.get("out"))
+        if not asked.get("settings") or written is None or written.exists():
+            raise
+        console.print(f"drafter: run {thread} saved no step before it stopped; starting it again")
+        stored = {}
+    fresh = not stored
+    stored = stored or asked
     config = Configuration.from_dict(stored.get("settings") or {})
-    out = out or (Path(stored["out"]) if stored.get("out") else None)
+    out = out or _recorded_path(stored.get("out") or asked.get("out"))
     if out is None:
         raise BadInput("--out is required (the run did not record where to write)")
+    text_out = text_out or _recorded_path(asked.get("text"))
     if config.generator == "offline":
         console.print("drafter: resuming an offline run")
     from graph.request import DraftRequest
@@ -653,11 +704,28 @@ def _resume(
         text_out,
         chroma_url=chroma_url,
         use_index=not no_index,
+        system=stored.get("system"),
         checkpoint=checkpoint,
     )
-    result = _execute(console, request, config, thread_id=thread, resume=True)
+    result = _execute(
+        console, request, config, thread_id=thread, resume=not fresh,
+        records=_records_so_far(stored),
+    )  # fmt: skip
     report = _finish(console, result, out, text_out)
     _outcome(console, report, config)
+
+
+def _records_so_far(stored: JsonDict) -> tuple[int, int] | None:
+    """(records drafted, records planned) of a stored run, None before its plan."""
+    items = (stored.get("plan") or {}).get("items") or []
+    if not items:
+        return None
+    drafts = stored.get("drafts") or {}
+    return sum(1 for i in items if i.get("id") in drafts), len(items)
+
+
+def _recorded_path(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str) and value else None
 
 
 def _print_estimate(console: Console, request: DraftRequest, config: Configuration) -> None:
@@ -686,6 +754,7 @@ def _print_estimate(console: Console, request: DraftRequest, config: Configurati
     help="Folder for the sample repositories, drafts and reports (default: data dir/demo).",
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
+@cli_options.data_dir_env
 def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     """The main job on the shipped samples, offline: index, survey, draft, verify, render
     the Python sample and its epistemic draft, then the TypeScript sample; exit 1 unless

@@ -22,16 +22,14 @@ from rich.table import Table
 from drafter.model import Usage
 
 # the price table lives in the core, where evals reads it too
-from drafter.prices import FALLBACK_PRICE as FALLBACK_PRICE
-from drafter.prices import PRICES as PRICES
 from drafter.prices import Price as Price
+from drafter.prices import table_price
 
 
-def price_for(model: str) -> Price:
-    for prefix, price in PRICES.items():
-        if model.startswith(prefix):
-            return price
-    return FALLBACK_PRICE
+def price_for(model: str) -> Price | None:
+    """The list price of exactly this model ID (drafter.price_table), else None: a model
+    drafter has no published price for is never priced by a name that looks alike."""
+    return table_price(model)
 
 
 #: How a call is priced: a :class:`Price`, None (no known price: the cost stays

@@ -14,7 +14,7 @@ and re-sends older ones folded to a line); each turn writes ``A`` output tokens 
 submission ``S``.  The low end assumes half the plan size, conversations that use half
 their budget and small tool answers; the high end the full plan, every budget spent
 with page-sized answers and a repair round for a third of the records.  Prices come from
-:data:`graph.costs.PRICES` or the analyst's ``--price-in``/``--price-out``
+:data:`drafter.price_table.PRICES` (exact model IDs) or the analyst's ``--price-in``/``--price-out``
 (:mod:`graph.pricing`); a model without a price gets its range in tokens only, never
 an invented dollar figure.
 """
@@ -72,9 +72,6 @@ class Tokens:
         self.input += count * t * 50  # the uncached tail of each turn
         self.output += count * ((t - 1) * TURN_OUTPUT + c.submit)
 
-    def usd(self, model: str) -> float:
-        return self.cost(price_for(model))
-
     def cost(self, p: Price) -> float:
         """US dollars of these tokens at price ``p``."""
         return (
@@ -117,7 +114,15 @@ class Estimate:
                 f"{self.model} has no known price (--price-in/--price-out give one){cap}"
             )
         lo, hi = usd
-        return f"{head}{span} (mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
+        usd_span = f"${lo:.2f}–${hi:.2f}"
+        return f"{head}{span} (mostly cache reads), {usd_span}{cap}\n{priced_at(self.price)}"
+
+
+def priced_at(price: Price | None) -> str:
+    """The line under an estimate: the per-million prices it used and their source."""
+    if price is None:
+        return ""
+    return f"priced at {price.per_million()} (source: {price.source or 'unknown'})"
 
 
 def estimate(

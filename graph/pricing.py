@@ -7,8 +7,9 @@ must not invent a dollar figure for it.  A model is priced when
 - ``--price-in`` and ``--price-out`` are given (USD per million tokens; they win over
   the table).  Cache writes and reads are then charged at the input price: a discount
   the analyst did not state is not assumed;
-- or its name is a Claude model: the family table of :data:`drafter.prices.PRICES`, and
-  an unlisted ``claude*`` name the dear fallback (a budget errs on stopping early).
+- or its name is exactly a model ID of :data:`drafter.price_table.PRICES` (the
+  provider's published prices, each row with its source).  No prefix is matched: a
+  ``claude-*`` name that is not in the table is as unpriced as a local model.
 
 Anything else has no price (``None``): its estimate is in tokens only, its usage table
 shows no cost, and ``--max-cost`` is refused (``--max-tokens-total`` caps it instead).

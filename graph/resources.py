@@ -54,6 +54,11 @@ class Resources:
     index_error: str | None = None
     #: wait for the whole index at close (``drafter index`` semantics); a draft does not
     finish_index: bool = False
+    #: Searches depend only on the revision (an offline draft): dense vectors are used
+    #: only when the index was complete as the run found it (before its own build
+    #: starts), never a partial index whose fill level would change the draft.
+    stable_search: bool = False
+    _dense: bool | None = field(default=None, repr=False)
 
     # -- snapshot and verifier ----------------------------------------------------
 
@@ -92,6 +97,8 @@ class Resources:
         :meth:`close` stops it after the batch in hand: the next run continues."""
         if not self.use_index or self._index_thread is not None:
             return
+        if self.stable_search:
+            self.dense_used()  # decided on the index as the run found it, before it grows
 
         def build() -> None:
             try:
@@ -136,9 +143,23 @@ class Resources:
         from retrieval.search import search_ready
 
         snap = self.snapshot()
+        dense = self.dense_used()
         with self._search_lock:
-            answer = search_ready(idx, snap, query, k=k, path_glob=path_glob)
-        return [_hit_dict(h) for h in answer.hits], answer.note()
+            answer = search_ready(idx, snap, query, k=k, path_glob=path_glob, dense=dense)
+        return [_hit_dict(h) for h in answer.hits], answer.note() if dense else ""
+
+    def dense_used(self) -> bool:
+        """Whether this run's searches use dense vectors (always, unless
+        ``stable_search``: then only with an index complete when first asked, decided
+        once for the run)."""
+        if not self.stable_search:
+            return True
+        with self._lock:
+            if self._dense is None:
+                idx = self.index()
+                stored, total = idx.dense_state(self.snapshot()) if idx is not None else (0, 1)
+                self._dense = stored >= total
+            return self._dense
 
     def coverage(self) -> list[str]:
         """What the index read at this revision and what it left out, for the draft."""
@@ -147,7 +168,17 @@ class Resources:
             return []
         from retrieval.index import coverage_lines
 
-        return coverage_lines(idx, self.snapshot())
+        lines = coverage_lines(idx, self.snapshot())
+        if self.dense_used():
+            return lines
+        # how far the build had got varies between runs; what the draft used does not
+        return [
+            *(x for x in lines if not x.startswith("dense index:")),
+            "search: word matches only (the dense index was not complete when this run "
+            "first searched; an offline draft does not depend on how far it had got, so "
+            "two drafts of one revision with the same options are the same; drafter index "
+            "completes it)",
+        ]
 
     def coverage_counts(self) -> dict[str, int]:
         idx = self.index()
@@ -155,7 +186,10 @@ class Resources:
             return {}
         from retrieval.index import coverage_counts
 
-        return coverage_counts(idx, self.snapshot())
+        counts = coverage_counts(idx, self.snapshot())
+        if not self.dense_used():
+            counts["chunks embedded"] = 0  # dense vectors this draft used
+        return counts
 
     # -- survey -------------------------------------------------------------------
 

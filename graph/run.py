@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from langgraph.graph import StateGraph
 
 
+class NothingSaved(BadInput):
+    """The run has no step on disk (killed before its first checkpoint, or before its
+    checkpoint file was made): a damaged checkpoint is a plain :class:`BadInput`."""
+
+
 #: How each workflow's thread IDs start (a name only: resume reads the recorded kind).
 THREAD_PREFIX = {WorkflowKind.runtime: "draft", WorkflowKind.epistemic: "epi"}
 
@@ -88,12 +93,12 @@ def existing_checkpoint(thread_id: str, data_dir: Path | None = None) -> Path:
     if not path.exists() and path.with_suffix(".workflow").exists():
         raise _nothing_saved(thread_id)
     if not path.exists():
-        raise BadInput(f"no run {thread_id!r} to resume (looked for {path})")
+        raise NothingSaved(f"no run {thread_id!r} to resume (looked for {path})")
     return path
 
 
 def _nothing_saved(thread_id: str) -> BadInput:
-    return BadInput(
+    return NothingSaved(
         f"run {thread_id!r} stopped before its first step was saved: there is nothing "
         "to resume; start the draft again"
     )
@@ -120,3 +125,31 @@ def stored_values(
     if not values:
         raise _nothing_saved(thread_id)
     return values
+
+
+def request_path(thread_id: str, data_dir: Path | None = None) -> Path:
+    """What the command asked for (repository, revision, settings, --out, --text),
+    written beside the checkpoint before the thread ID is shown."""
+    return checkpoint_path(thread_id, data_dir).with_suffix(".request.json")
+
+
+def record_request(thread_id: str, request: JsonDict, data_dir: Path | None = None) -> None:
+    """Keep the run's request, so ``--resume`` of a run killed before its first step was
+    saved can start it again, and writes where the first command said."""
+    import json
+
+    from drafter.reportio import atomic_write_text
+
+    atomic_write_text(request_path(thread_id, data_dir), json.dumps(request, indent=1) + "\n")
+
+
+def recorded_request(thread_id: str, data_dir: Path | None = None) -> JsonDict:
+    """The run's recorded request; empty for a run from before requests were kept (or a
+    record that is not readable: the checkpoint then decides alone)."""
+    import json
+
+    try:
+        got = json.loads(request_path(thread_id, data_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return got if isinstance(got, dict) else {}

@@ -173,6 +173,8 @@ def run_request(
             data_dir=data_dir,
             chroma_url=request.chroma_url,
             use_index=request.use_index,
+            # an offline draft depends only on the revision and the options
+            stable_search=config.generator == "offline",
         )
         proposer = proposer_factory(config, resources)
         proposer.start(RunHandles(resources, run.journal))

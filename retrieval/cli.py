@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.sanitize import json_safe, markup_safe, plain
 
 # Chroma, the embedder and Rich's tables are imported where they are used, so that
@@ -23,9 +25,9 @@ if TYPE_CHECKING:
     from retrieval.index_stats import IndexStats
     from retrieval.search import Hit
 
-_repo_arg = click.argument("repo", type=click.Path(file_okay=False))
+_repo_arg = click.argument("repo")  # checked by Snapshot, worded as for draft
 _rev_opt = click.option("--rev", default="HEAD", show_default=True, help="Revision to read.")
-_data_opt = click.option("--data-dir", default=None, help="Data dir (default: the user's).")
+_data_opt = cli_options.data_dir
 _url_opt = click.option(
     "--chroma",
     "--chroma-url",
@@ -84,7 +86,7 @@ def _line_at(hit: Hit) -> str:
 @click.option("--rebuild", is_flag=True, help="Drop this revision's collection first.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def index_cmd(
-    repo: str, rev: str, data_dir: str | None, chroma_url: str | None, rebuild: bool, quiet: bool
+    repo: str, rev: str, data_dir: Path | None, chroma_url: str | None, rebuild: bool, quiet: bool
 ) -> None:
     """Chunk, embed and store REPO at --rev in Chroma (idempotent, incremental)."""
 
@@ -118,7 +120,7 @@ def search_cmd(
     rev: str,
     k: int,
     path_glob: str | None,
-    data_dir: str | None,
+    data_dir: Path | None,
     chroma_url: str | None,
     as_json: bool,
 ) -> None:

@@ -1,24 +1,35 @@
-"""``drafter survey REPO --rev REV [--json]``: the static survey as a table or JSON.
+"""``drafter survey REPO --rev REV [--json] [--all]``: the static survey, summary first.
 
-The table is for reading (category, ``path:lines``, symbol, snippet); the JSON is
-the full :class:`retrieval.survey.Survey`, including the call graph, for tools.
+The survey comes from the data dir's survey cache when the revision was surveyed (by
+``draft`` or an earlier ``survey``) with the same survey code.  On a terminal it prints
+the summary (counts per category, the call graph's size, notices) and the table of
+findings only with ``--all``: a large repository has thousands of rows, and the summary
+must not scroll away under them.  To a pipe or a file the table follows the summary.
+The JSON is the full :class:`retrieval.survey.Survey`, including the call graph.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.sanitize import json_safe, markup_safe, one_line, plain
 from retrieval.categories import CATEGORIES
 
 # the survey (tree-sitter) and Rich's tables are imported inside the command, so that
 # ``drafter --help`` (which loads every command module) stays fast
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from retrieval.survey import Survey
 
 
 @click.command("survey")
-@click.argument("repo", type=click.Path(file_okay=False))
+@click.argument("repo")
 @click.option(
     "--rev", default="HEAD", show_default=True, help="Revision to survey (branch, tag or SHA)."
 )
@@ -30,23 +41,42 @@ from retrieval.categories import CATEGORIES
     type=click.Choice(list(CATEGORIES)),
     help="Show only these categories (repeatable).",
 )
-def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) -> None:
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Also print the table of every finding on a terminal (always printed to a pipe).",
+)
+@cli_options.data_dir_env
+def survey_cmd(
+    repo: str, rev: str, as_json: bool, categories: tuple[str, ...], show_all: bool
+) -> None:
     """Survey REPO at REV: entry points, model calls, tools, effects, writes, prompts, gates."""
-    from rich.table import Table
-    from rich.text import Text
-
+    from drafter.config import data_dir
     from drafter.console import out_console
     from drafter.snapshot import Snapshot
-    from retrieval.survey import run_survey
+    from retrieval.survey.cache import cached_survey
 
     with Snapshot(repo, rev) as snap:
-        survey = run_survey(snap, progress=not as_json and sys.stderr.isatty())
+        progress = not as_json and sys.stderr.isatty()
+        survey = cached_survey(snap, data_dir() / "surveys", progress=progress)
     if categories:
         survey.findings = [f for f in survey.findings if f.category in categories]
     if as_json:
         click.echo(json_safe(survey.model_dump_json(indent=2)))
         return
     console = out_console()
+    _summary(console, survey)
+    if show_all or not console.is_terminal:
+        console.print(_table(survey))
+    elif survey.findings:
+        console.print(f"({len(survey.findings)} findings: --all prints them as a table)")
+
+
+def _table(survey: Survey) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(
         title=f"Survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}",
         show_lines=False,
@@ -62,7 +92,10 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
             plain(f.symbol, keep_newlines=False),
             Text(one_line(f.snippet, 100)),  # one_line already made controls visible
         )
-    console.print(table)
+    return table
+
+
+def _summary(console: Console, survey: Survey) -> None:
     counts: dict[str, int] = {}
     for f in survey.findings:
         counts[f.category] = counts.get(f.category, 0) + 1
@@ -74,6 +107,7 @@ def survey_cmd(repo: str, rev: str, as_json: bool, categories: tuple[str, ...]) 
     else:
         head = f"{survey.python_files} Python files of {survey.files_total}"
     console.print(
+        f"survey of {markup_safe(survey.repository)} @ {survey.revision[:12]}: "
         f"{head}; "
         f"{len(survey.findings)} findings ({summary}); "
         f"call graph: {len(survey.call_graph.functions)} functions, "

@@ -136,11 +136,17 @@ def search(
 
 
 def search_ready(
-    index: Index, snapshot: Snapshot, query: str, k: int = 10, path_glob: str | None = None
+    index: Index,
+    snapshot: Snapshot,
+    query: str,
+    k: int = 10,
+    path_glob: str | None = None,
+    dense: bool = True,
 ) -> Answer:
     """The ``k`` best chunks from what is ready now: BM25 over every chunk of the
     revision at once (built from the snapshot, not from the store), fused with dense
-    hits among the chunks already stored; never waits for the build."""
+    hits among the chunks already stored; never waits for the build.  ``dense=False``:
+    word matches alone, which depend only on the revision."""
     if not query.strip():
         raise BadInput("the search query is empty")
     if k < 1:
@@ -168,7 +174,7 @@ def search_ready(
     lexical_rank = {lex.ids[r]: n for n, r in enumerate(x for x in top if lex_scores[x] > 0)}
 
     dense_rank: dict[str, int] = {}
-    col = index.partial(snapshot) if stored > 0 else None
+    col = index.partial(snapshot) if stored > 0 and dense else None
     if col is not None:
         n_dense = min(max(DENSE_POOL, k), max(1, stored))
         res = col.query(

@@ -37,7 +37,7 @@ from graph.proposers.text_calls import json_objects, recover_call
 
 def test_prices_come_from_the_table_or_the_analyst_never_a_guess() -> None:
     assert table_price("claude-sonnet-5-5") == price_for("claude-sonnet-5-5")
-    assert table_price("claude-3-opus") == price_for("claude-3-opus")  # dear fallback, as before
+    assert table_price("claude-3-opus") is None  # not an exact model ID: no price
     for name in ("qwen3-coder", "gpt-oss:20b", "my-model"):
         assert table_price(name) is None and resolve_price(name) is None
     given = resolve_price("qwen3-coder", 0.2, 0.8)

@@ -86,7 +86,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_survey_table_shows_payloads_as_text(repo, capsys, monkeypatch) -> None:
     monkeypatch.setenv("FORCE_COLOR", "1")  # styled output, as on a real terminal
     path, sha = repo
-    assert main(["survey", str(path), "--rev", sha]) == 0
+    assert main(["survey", str(path), "--rev", sha, "--all"]) == 0
     out = capsys.readouterr().out
     assert "\x1b]" not in out and "\x9b" not in out and "\x9d" not in out  # no OSC at all
     assert "⟨U+001B⟩]52;c;" in out  # the clipboard write, made visible

@@ -5,8 +5,9 @@ anything was saved; a run killed in the next second (while it loaded its librari
 left no checkpoint, and the advertised command answered "has no checkpoint", exit 2.
 The hint now appears once the run's first step is on disk.  Both sides are checked with
 a real SIGKILL of a real ``drafter draft`` process: killed before the first step (no
-hint; resuming says plainly that nothing was saved) and killed after it (the hint, and
-resuming finishes the draft).
+hint; resuming starts the run again from the request recorded before its thread ID was
+shown, writing to the first command's --out and --text) and killed after it (the hint,
+and resuming finishes the draft).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _draft(
     env = {**os.environ, "DRAFTER_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"}
     env.pop("ANTHROPIC_API_KEY", None)
     args = ["draft", str(sample.path), "--rev", sample.sha, "--offline", "--no-index",
-            "--out", str(tmp_path / "a.json")]  # fmt: skip
+            "--out", str(tmp_path / "a.json"), "--text", str(tmp_path / "a.txt")]  # fmt: skip
     p = subprocess.run([sys.executable, "-c", _KILLER, where, *args],
                        capture_output=True, text=True, timeout=300, env=env)  # fmt: skip
     assert p.returncode == -9, p.stderr[-2000:]
@@ -74,6 +75,18 @@ def test_killed_before_anything_is_saved_no_hint(sample: SampleRepo, tmp_path: P
     thread = _thread(p.stdout)
     assert "--resume" not in p.stdout + p.stderr
     r = _resume(thread, env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "saved no step before it stopped; starting it again" in r.stdout
+    assert (tmp_path / "a.json").is_file() and (tmp_path / "a.txt").is_file()
+
+
+def test_a_run_without_a_recorded_request_still_says_nothing_to_resume(
+    sample: SampleRepo, tmp_path: Path
+) -> None:
+    p, env = _draft(sample, tmp_path, "before-first-step")
+    thread = _thread(p.stdout)
+    (tmp_path / "data" / "runs" / f"{thread}.request.json").unlink()
+    r = _resume(thread, env)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "nothing to resume" in r.stderr, r.stderr
 
@@ -85,7 +98,7 @@ def test_killed_after_the_first_step_the_hint_holds(sample: SampleRepo, tmp_path
     assert f"continue with: drafter draft --resume {thread}" in p.stdout
     r = _resume(thread, env)
     assert r.returncode == 0, r.stderr[-2000:]
-    assert (tmp_path / "a.json").is_file()
+    assert (tmp_path / "a.json").is_file() and (tmp_path / "a.txt").is_file()
 
 
 _EPI_KILLER = """

@@ -260,3 +260,24 @@ async def test_app_export_onto_the_draft_is_refused(tiny) -> None:  # type: igno
         await app.workers.wait_for_complete()
         assert any("Export refused" in n.message for n in app._notifications)
     assert draft.read_bytes() == before
+
+
+async def test_the_reject_dialog_shows_its_whole_hint(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The hint was a placeholder longer than the input: "…; empty: just" on screen."""
+    from textual.widgets import Label
+
+    draft, repo = tiny
+    app = _app(draft, repo)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        assert app.main is not None
+        app.main.go_to("RT-OBJ-run-log")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        field = app.screen.query_one(Input)
+        assert len(field.placeholder) < field.content_region.width  # nothing cut off
+        hint = app.screen.query_one("#prompt-hint", Label)
+        assert "the record is just left out." in str(hint.render())
+        assert hint.region.width <= app.screen.query_one(".dialog").region.width
+        assert hint.region.height >= 2 or hint.region.width >= len(str(hint.render()))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from drafter import cli_options
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
 
@@ -94,6 +95,7 @@ FORMATS = ("text", "markdown", "json")
     default=None,
     help="Export format (default from the file suffix, else text).",
 )
+@cli_options.data_dir_env
 def review_cmd(
     draft: Path,
     repo: Path,
@@ -115,6 +117,8 @@ def review_cmd(
     from tui.session import ReviewSession
 
     batch = accept_verified or decisions_file is not None or export_path is not None
+    if not draft.exists():  # said before anything else: a typo is the likelier mistake
+        raise BadInput(f"{draft}: file does not exist")
     if not batch:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise BadInput("no terminal to draw on; use --accept-verified, --decisions or --export")

@@ -70,6 +70,7 @@ def draft_epistemic(
     resume_thread: str | None = None,
     budgets: dict[str, int] | None = None,
     estimate_only: bool = False,
+    allow_mismatch: bool = False,
 ) -> EpiResult | None:
     if resume_thread is not None:
         return resume_epistemic(console, resume_thread, data_dir, out, text_out)
@@ -79,9 +80,15 @@ def draft_epistemic(
         raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
     if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
+    from drafter.provenance import enforce, mismatch
     from drafter.snapshot import Snapshot
 
-    Snapshot(repo, rev).close()
+    with Snapshot(repo, rev) as snap:
+        sha = snap.sha
+    # a runtime draft of another system would give an epistemic draft titled after one
+    # system and sourced at another's revision
+    there = ("runtime", load_report(runtime_path))
+    enforce(mismatch(there, (f"repository {repo}", None), pinned=sha), allow_mismatch)
     if estimate_only or out is None:
         print_estimate(
             console,

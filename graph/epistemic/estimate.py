@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.estimate import CHARS_PER_TOKEN, TOOL_DEFS_TOKENS, Conversation, Tokens, _turns
+from graph.estimate import (
+    CHARS_PER_TOKEN,
+    TOOL_DEFS_TOKENS,
+    Conversation,
+    Tokens,
+    _turns,
+    priced_at,
+)
 from graph.pricing import table_price
 
 
@@ -33,7 +40,7 @@ class EpiEstimate:
         if price is None:  # a local or unknown model: tokens only, no invented dollars
             return f"{head}; no USD figure: {self.model} has no known price{cap}"
         lo, hi = self.low.cost(price), self.high.cost(price)
-        return f"{head} (mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}"
+        return f"{head} (mostly cache reads), ${lo:.2f}–${hi:.2f}{cap}\n{priced_at(price)}"
 
 
 def estimate_epistemic(

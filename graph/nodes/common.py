@@ -40,6 +40,9 @@ class CallResult:
 def call_proposer(ctx: RunContext, node: str, fn: Callable[[], T]) -> CallResult:
     """Run one proposer call with a meter for ``node``; never raises for budget or
     rejection, which are outcomes the draft reports, not crashes."""
+    from graph.interrupt import check_stop
+
+    check_stop()  # after Ctrl-C a node that has not started does not start
     out = CallResult()
     with metered(node, ctx.budget) as meter:
         try:

@@ -43,10 +43,11 @@ def cache_path(snapshot: Snapshot, cache_dir: Path) -> Path:
     return cache_dir / f"{snapshot.sha}-{ident}-{code_fingerprint()}.json"
 
 
-def cached_survey(snapshot: Snapshot, cache_dir: Path | None) -> Survey:
-    """The survey of ``snapshot``, from ``cache_dir`` when a matching one is there."""
+def cached_survey(snapshot: Snapshot, cache_dir: Path | None, progress: bool = False) -> Survey:
+    """The survey of ``snapshot``, from ``cache_dir`` when a matching one is there
+    (``progress``: a bar on stderr while a survey is made)."""
     if cache_dir is None:
-        return run_survey(snapshot)
+        return run_survey(snapshot, progress=progress)
     path = cache_path(snapshot, cache_dir)
     try:
         cached = Survey.model_validate_json(path.read_bytes())
@@ -56,7 +57,7 @@ def cached_survey(snapshot: Snapshot, cache_dir: Path | None) -> Survey:
         # keyed on the identity, which a moved mirror keeps: the shown name follows the folder
         cached.repository = snapshot.name
         return cached
-    survey = run_survey(snapshot)
+    survey = run_survey(snapshot, progress=progress)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")

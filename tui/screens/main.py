@@ -293,7 +293,9 @@ class MainScreen(Screen[None]):
             PromptScreen(
                 f"Reject {what} — reason (optional)",
                 allow_empty=True,
-                placeholder="with a reason, R sends it back to the drafter; empty: just left out",
+                placeholder="reason",
+                hint="With a reason, R sends the record back to the drafter; left empty, "
+                "the record is just left out.",
             ),
             done,
         )

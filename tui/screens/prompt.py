@@ -18,13 +18,22 @@ class PromptScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
-        self, title: str, value: str = "", *, allow_empty: bool = False, placeholder: str = ""
+        self,
+        title: str,
+        value: str = "",
+        *,
+        allow_empty: bool = False,
+        placeholder: str = "",
+        hint: str = "",
     ):
         super().__init__()
         self.title_text = title
         self.value = value
         self.allow_empty = allow_empty
         self.placeholder = placeholder
+        #: What the answer does, on its own wrapped line: a placeholder longer than the
+        #: input is cut off ("empty: just").
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -36,6 +45,8 @@ class PromptScreen(ModalScreen[str | None]):
                 placeholder=self.placeholder,
                 id="prompt-input",
             )
+            if self.hint:
+                yield Label(plain(self.hint), id="prompt-hint", classes="dialog-hint")
             yield Label("Enter to confirm · Esc to cancel", classes="dialog-hint")
 
     @on(Input.Submitted, "#prompt-input")

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from drafter.model import AccountSection, Record
 from graph import costs
 from graph.context_window import WindowOverflow, WindowSizes, fit_request
+from graph.interrupt import paid_call
 from graph.journal import CallJournal
 from graph.jsontypes import JsonDict
 from graph.proposer import (
@@ -407,7 +408,8 @@ class ClaudeProposer(ProposerBase):
             msg = Message.model_validate(stored)
         else:
             costs.check_budget()
-            msg = self._call(request)
+            with paid_call():  # Ctrl-C waits for this answer rather than pay it twice
+                msg = self._call(request)
             if self.journal is not None:
                 self.journal.put(request, msg.model_dump(mode="json"))
         costs.charge(self.model, msg.usage, self.price)
