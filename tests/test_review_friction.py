@@ -161,13 +161,28 @@ async def test_redraft_offers_the_new_draft_and_opens_it(tiny) -> None:  # type:
     draft, repo = tiny
     app = _app(draft, repo)
     out = draft.parent / "tiny.redraft.json"
-    async with app.run_test(size=(120, 35)) as pilot:
+    async with app.run_test(size=(120, 35), notifications=True) as pilot:
         await pilot.pause()
         await _reject(app, pilot, "RT-OBJ-run-log", "not an operative object")
         await pilot.press("R")
+        await pilot.pause()
+        # asked first, naming what goes back; Esc runs nothing
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "RT-OBJ-run-log" in app.screen.title_text
+        await pilot.press("escape")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert not out.exists()
+        assert any("cancelled" in n.message for n in app._notifications)
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("enter")  # "Redraft them" is highlighted
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
+        # the result says which records the new draft changed
+        assert "RT-OBJ-run-log" in app.screen.title_text
+        assert any(w in app.screen.title_text for w in ("replaced", "rewritten"))
         options = dict(app.screen.options)
         assert f"drafter review {out} --repo {repo}" in options["stay"]
         app.screen.query_one(OptionList).highlighted = 0  # "open"

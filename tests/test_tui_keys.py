@@ -311,6 +311,8 @@ async def test_shift_r_sends_rejected_records_to_redraft(tiny) -> None:  # type:
         await pilot.press("r")
         await _prompt(app, pilot, "not an operative object")
         await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("enter")  # confirm: "Redraft them"
         await app.workers.wait_for_complete()
         await pilot.pause()
     out = draft.parent / "tiny.redraft.json"

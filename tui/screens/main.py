@@ -527,8 +527,25 @@ class MainScreen(Screen[None]):
             )
             return
         out = s.draft_path.with_name(f"{s.draft_path.stem}.redraft.json")
-        self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
-        self.run_redraft(out)
+        ids = [st.record_id for st in rejected if (st.reason or "").strip()]
+        shown = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
+
+        def confirmed(key: str | None) -> None:
+            if key != "go":
+                self.notify("Redraft cancelled; nothing was run.")
+                return
+            self.notify(f"Redrafting {n} rejected record(s) into {out.name}…")
+            self.run_redraft(out)
+
+        # a redraft may spend model calls and writes a new draft file: asked first
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Redraft {n} record(s) rejected with a reason ({shown}) into {out.name}?",
+                [("go", "Redraft them"), ("cancel", "Cancel")],
+                current="go",
+            ),
+            confirmed,
+        )
 
     @work(thread=True, exclusive=True, group="redraft")
     def run_redraft(self, out: Path) -> None:
@@ -564,6 +581,7 @@ class MainScreen(Screen[None]):
         named a file and a command missing its ``--repo``."""
         s = self.session
         command = review_command(out, s.snapshot.repo)
+        replaced = redraft_changes(s.report, out)
 
         def chosen(key: str | None) -> None:
             if key == "open":
@@ -574,7 +592,7 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(
             ChoiceScreen(
-                f"Redraft written to {out}",
+                f"Redraft written to {out}: {replaced}",
                 [
                     ("open", "Open it now (this review's decisions are saved)"),
                     ("stay", f"Stay here; later run: {command}"),
@@ -582,6 +600,26 @@ class MainScreen(Screen[None]):
             ),
             chosen,
         )
+
+
+def redraft_changes(before: Report, out: Path) -> str:
+    """Which records the redraft took out, which it wrote again under the same ID, and
+    which are new, in one line (a new draft that does not load says so, nothing more)."""
+    try:
+        after = Report.from_json(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "its records could not be read back"
+    old = {r.id: r for r in before.records}
+    new = {r.id: r for r in after.records}
+    gone = sorted(set(old) - set(new))
+    rewritten = sorted(i for i in set(old) & set(new) if old[i] != new[i])
+    added = sorted(set(new) - set(old))
+    parts = [
+        f"{what} {', '.join(ids)}"
+        for what, ids in (("replaced", gone), ("rewritten", rewritten), ("new", added))
+        if ids
+    ]
+    return "; ".join(parts) or "no record changed"
 
 
 def review_command(draft: Path, repo: str) -> str:
