@@ -515,6 +515,19 @@ def draft_cmd(
     _new_run(console, request, config)
 
 
+def _shared_checkpoint(request: DraftRequest) -> bool:
+    """Whether the run is checkpointed on a server: then nothing of it is kept on this
+    machine (its settings and outputs travel in its checkpoints, which another analyst's
+    machine resumes from), so the local request record is not written."""
+    import os
+
+    from drafter.store_locator import is_server
+    from graph.checkpointer import ENV_CHECKPOINT
+
+    locator = request.checkpoint or os.environ.get(ENV_CHECKPOINT) or ""
+    return bool(locator) and is_server(locator)
+
+
 def _new_run(console: Console, request: DraftRequest, config: Configuration) -> None:
     """Run a new draft to its end, write it and exit by its outcome."""
     from drafter.repository import location_of
@@ -532,7 +545,8 @@ def _new_run(console: Console, request: DraftRequest, config: Configuration) -> 
         "text": str(request.text_out.absolute()) if request.text_out else None,
         "settings": config.to_dict(),
     }
-    record_request(thread, asked, request.data_dir)
+    if not _shared_checkpoint(request):
+        record_request(thread, asked, request.data_dir)
     result = _execute(
         console,
         request,
