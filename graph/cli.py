@@ -624,7 +624,7 @@ def _configuration(
             repair_rounds=repair_rounds,
             **settings,
             concurrency=concurrency,
-            **tools,
+            **tools,  # type: ignore[arg-type]  # the four *_tool_calls ints, by name
             thorough=thorough,
             provider=provider,
             base_url=base_url,

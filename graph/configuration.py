@@ -144,6 +144,11 @@ class Configuration:
     #: named reads as an Anthropic run.
     provider: str = "anthropic"
     base_url: str | None = None
+    #: Whether the run's searches use dense vectors, decided once when it starts (only
+    #: an index complete then is used) and kept with the run, so a resumed run searches
+    #: as it did before it stopped and sends the requests its journal answers.  None: not
+    #: decided yet (a new run, or one checkpointed before the decision was kept).
+    dense_search: bool | None = None
 
     def __post_init__(self) -> None:
         if self.max_records < 1:

@@ -54,9 +54,9 @@ class Resources:
     index_error: str | None = None
     #: wait for the whole index at close (``drafter index`` semantics); a draft does not
     finish_index: bool = False
-    #: Searches depend only on the revision (an offline draft): dense vectors are used
-    #: only when the index was complete as the run found it (before its own build
-    #: starts), never a partial index whose fill level would change the draft.
+    #: Searches depend only on the revision: dense vectors are used only when the index
+    #: was complete as the run found it (before its own build starts), never a partial
+    #: index whose fill level would change the draft or a resumed run's requests.
     stable_search: bool = False
     _dense: bool | None = field(default=None, repr=False)
 
@@ -175,7 +175,7 @@ class Resources:
         return [
             *(x for x in lines if not x.startswith("dense index:")),
             "search: word matches only (the dense index was not complete when this run "
-            "first searched; an offline draft does not depend on how far it had got, so "
+            "first searched; a draft does not depend on how far it had got, so "
             "two drafts of one revision with the same options are the same; drafter index "
             "completes it)",
         ]

@@ -165,17 +165,20 @@ def run_request(
             got = _stored(dict(values or {}), tid, request.repo, request.sha)
             config, spent, tokens = got.config, got.spent, got.tokens
             request = replace(request, repo=got.repo, rev=got.rev, sha=got.rev)
-        else:
-            inputs = _fresh_inputs(request, config, tid)
         resources = Resources(
             repo=request.repo,
             rev=request.sha,
             data_dir=data_dir,
             chroma_url=request.chroma_url,
             use_index=request.use_index,
-            # an offline draft depends only on the revision and the options
-            stable_search=config.generator == "offline",
+            # a draft depends only on the revision and the options, never on how far
+            # the background index had got; a resumed run keeps the first decision
+            stable_search=True,
+            _dense=config.dense_search,
         )
+        if not resume:
+            config = replace(config, dense_search=resources.dense_used())
+            inputs = _fresh_inputs(request, config, tid)
         proposer = proposer_factory(config, resources)
         proposer.start(RunHandles(resources, run.journal))
         ctx = RunContext(

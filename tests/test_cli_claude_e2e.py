@@ -133,7 +133,10 @@ def _comparable(path: Path) -> dict[str, Any]:
     # how far the background index had got when the draft was written is timing (the
     # resume test strips it the same way)
     d["meta"]["extra"].pop("index", None)
-    d["meta"]["notes"] = [n for n in d["meta"]["notes"] if not n.startswith("dense index:")]
+    # (and so is whether it was complete when a run started: word-only search then)
+    d["meta"]["notes"] = [
+        n for n in d["meta"]["notes"] if not n.startswith(("dense index:", "search: word"))
+    ]
     return d
 
 
