@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_survey import commit_tree
 from rich.console import Console
 from rich.table import Table
 
@@ -189,19 +190,7 @@ def generate(root: Path, n: int) -> Path:
     for i in range(n):
         path, text = file_for(i)
         (root / path).write_text(text)
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
-        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z",
-    }
-    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=env)
-    subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "g"],
-        check=True,
-        env=env,
-    )
-    return root
+    return commit_tree(root)
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:

@@ -78,13 +78,9 @@ def step_{i}(x):
 '''
 
 
-def generate_repo(root: Path, n: int) -> Path:
-    """A git repository of ``n`` Python files that import each other in a ring."""
-    pkg = root / "pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    for i in range(n):
-        (pkg / f"m{i}.py").write_text(_MODULE.format(i=i, prev=(i - 1) % n))
+def commit_tree(root: Path) -> Path:
+    """Make ``root`` a git repository of one commit holding its files, with fixed dates
+    so the same files give the same commit every time."""
     env = {
         **os.environ,
         "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
@@ -102,14 +98,23 @@ def generate_repo(root: Path, n: int) -> Path:
             "-c",
             "user.email=b@b",
             "commit",
-            "-q",
-            "-m",
+            "-qm",
             "gen",
         ],
         check=True,
         env=env,
     )
     return root
+
+
+def generate_repo(root: Path, n: int) -> Path:
+    """A git repository of ``n`` Python files that import each other in a ring."""
+    pkg = root / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for i in range(n):
+        (pkg / f"m{i}.py").write_text(_MODULE.format(i=i, prev=(i - 1) % n))
+    return commit_tree(root)
 
 
 def time_survey(repo: Path, rev: str) -> tuple[float, int, int, int]:
