@@ -9,6 +9,7 @@ plain dataclasses that carry exact 1-based line spans.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -53,13 +54,42 @@ _COMPOUND = {
 }
 
 
-@cache
-def query(name: str) -> Query:
-    """A compiled query from ``retrieval/languages/python/queries/<name>.scm``."""
+def _query_source(name: str) -> str:
     src = resources.files(__package__ or "retrieval.languages.python").joinpath(
         "queries", f"{name}.scm"
     )
-    return Query(LANGUAGE, src.read_text("utf-8"))
+    return src.read_text("utf-8")
+
+
+@cache
+def query(name: str) -> Query:
+    """A compiled query from ``retrieval/languages/python/queries/<name>.scm``."""
+    return Query(LANGUAGE, _query_source(name))
+
+
+@cache
+def _combined(names: tuple[str, ...]) -> tuple[Query, tuple[int, ...]]:
+    """The queries ``names`` compiled as one, and the first pattern index of each.
+
+    Why one query: a query cursor walks the whole tree once per query, so nine small
+    queries cost nine walks; one query of all their patterns walks the tree once and
+    each match is handed back to its query by pattern index."""
+    starts: list[int] = []
+    total = 0
+    for name in names:
+        starts.append(total)
+        total += query(name).pattern_count
+    return Query(LANGUAGE, "\n".join(_query_source(n) for n in names)), tuple(starts)
+
+
+def _matches_by_query(root: Node, names: tuple[str, ...]) -> list[Matches]:
+    """Each query's matches under ``root``, in the order its own cursor gives them."""
+    combined, starts = _combined(names)
+    out: list[Matches] = [[] for _ in names]
+    for index, caps in QueryCursor(combined).matches(root):
+        slot = bisect_right(starts, index) - 1
+        out[slot].append((index - starts[slot], caps))
+    return out
 
 
 def _parser() -> Parser:
@@ -495,6 +525,7 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
         language="python",
     )
     p = _Pass(pf, path.endswith("__init__.py"), Budget(path, budget_seconds), Ancestry())
-    for name, extract in EXTRACTORS:
-        extract(p, QueryCursor(query(name)).matches(root))
+    names = tuple(name for name, _ in EXTRACTORS)
+    for (_, extract), matches in zip(EXTRACTORS, _matches_by_query(root, names), strict=True):
+        extract(p, matches)
     return pf
