@@ -27,7 +27,7 @@ from drafter.model import Record
 from drafter.reportio import load_report
 from drafter.snapshot import Snapshot
 from graph.proposers.offline.rank import is_test_path
-from retrieval.survey.entry import main_block_does
+from retrieval.languages.python.entry import main_block_does
 from retrieval.survey.source import parse_python
 
 _CODE = re.compile(r"\.(py|sh|[cm]?[jt]sx?|go|rs|java|rb)$")

@@ -91,11 +91,10 @@ def test_rule_names_are_unique() -> None:
 
 
 def _detectors() -> dict[str, str]:
-    """Public module-level functions of retrieval/survey and of each language's rules
-    returning ``list[Hit]``: name -> the file defining it."""
+    """Public module-level functions of retrieval/survey and of each language's folder
+    (its rule families) returning ``list[Hit]``: name -> the file defining it."""
     out: dict[str, str] = {}
-    languages = ROOT / "retrieval" / "languages"
-    own = sorted(languages.glob("*/rules.py")) + sorted(languages.glob("*/package.py"))
+    own = sorted((ROOT / "retrieval" / "languages").glob("*/*.py"))
     for path in sorted(SURVEY_DIR.glob("*.py")) + own:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:

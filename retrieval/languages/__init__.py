@@ -69,6 +69,12 @@ def is_package_folder(parent: str, paths: frozenset[str]) -> bool:
     )
 
 
+def is_package_main(path: str) -> bool:
+    """Is ``path`` the module its language runs when a package is started as a whole?"""
+    lang = for_path(path)
+    return lang is not None and path.rsplit("/", 1)[-1] in lang.package_main_names
+
+
 #: Source languages drafter recognises but does not survey, by suffix: counted with their
 #: share so a draft can say plainly what it did not read.
 UNSUPPORTED: dict[str, str] = {

@@ -88,6 +88,9 @@ class Language:
     text_names: tuple[str, ...] = ()
     #: Base names of a source file that marks its folder a package of this language.
     package_markers: tuple[str, ...] = ()
+    #: Base names of the module a package of this language runs as when started as a
+    #: whole (Python's ``__main__.py``): its main block is an entry, never a self-test.
+    package_main_names: tuple[str, ...] = ()
     #: Folders of build output of this language's toolchain, never read.
     output_dirs: frozenset[str] = field(default_factory=frozenset)
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 
-from retrieval.survey.base import Hit, clip
+from retrieval.survey.base import Hit
 from retrieval.survey.model import Category
-from retrieval.survey.source import PyFile
 
-_PROMISE = re.compile(
+PROMISE = re.compile(
     r"\b(never|always|ensures?|guarantee[sd]?|only|must|cannot|can't|will not|won't|"
     r"no (?:internet|network|access)|persist(?:s|ent|ed)?|sandbox(?:ed)?|isolated?|"
     r"automatically|prevents?|safe(?:ly)?|restrict(?:s|ed)?|read-only|immutable|"
@@ -23,7 +22,7 @@ _PROMISE = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
-_MAX_CLAIMS_PER_FILE = 12
+MAX_CLAIMS_PER_FILE = 12
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
@@ -93,7 +92,7 @@ def _quoted_lines(lines: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[Hit]:
+def doc_claims(path: str, text: str, limit: int = MAX_CLAIMS_PER_FILE) -> list[Hit]:
     lines = text.split("\n")
     hits: list[Hit] = []
     # blockquotes (warnings, notes): sentences within one line only, since a sentence
@@ -101,7 +100,7 @@ def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[
     for ln, body in _quoted_lines(lines):
         for part in _SENTENCE_END.split(body):
             sent = part.strip()
-            if 30 <= len(sent) <= 300 and _PROMISE.search(sent):
+            if 30 <= len(sent) <= 300 and PROMISE.search(sent):
                 hits.append(
                     Hit.at_line(
                         path,
@@ -114,7 +113,7 @@ def doc_claims(path: str, text: str, limit: int = _MAX_CLAIMS_PER_FILE) -> list[
                 )
     for a, b in _paragraphs(lines):
         for sent, first, last in _sentences(lines, a, b):
-            if not (30 <= len(sent) <= 300) or not _PROMISE.search(sent):
+            if not (30 <= len(sent) <= 300) or not PROMISE.search(sent):
                 continue
             if "http" in sent or sent.count("`") > 4 or sent.count("|") > 1:
                 continue
@@ -165,48 +164,3 @@ def instruction_rules(path: str, text: str) -> list[Hit]:
         if _RULE.search(h.view.get("sentence", ""))
     ]
     return rules[:24]
-
-
-def docstring_claims(pf: PyFile) -> list[Hit]:
-    hits: list[Hit] = []
-    for d in pf.defs:
-        if not d.docstring or not d.docstring_lines:
-            continue
-        ds_start, ds_end = d.docstring_lines
-        for off, raw in enumerate(pf.lines[ds_start - 1 : ds_end]):
-            s = raw.strip().strip('"').strip("'").strip()
-            if (
-                30 <= len(s) <= 240
-                and _PROMISE.search(s)
-                and not s.startswith((">>>", "Args", "Returns", ":"))
-            ):
-                hits.append(
-                    Hit.at_line(
-                        pf.path,
-                        ds_start + off,
-                        symbol=d.symbol,
-                        category=Category.CLAIM,
-                        kind="docstring",
-                        detail={"sentence": clip(s, 240), "function": d.symbol},
-                    )
-                )
-                break
-    return hits
-
-
-def tool_description_claims(pf: PyFile) -> list[Hit]:
-    hits: list[Hit] = []
-    for i, line in enumerate(pf.lines, 1):
-        m = re.search(r"""['"]description['"]\s*:\s*['"]([^'"]{20,})['"]""", line)
-        if m and re.search(r"""['"]name['"]\s*:""", "\n".join(pf.lines[max(0, i - 4) : i + 3])):
-            hits.append(
-                Hit.at_line(
-                    pf.path,
-                    i,
-                    symbol="<module>",
-                    category=Category.CLAIM,
-                    kind="tool_description",
-                    detail={"sentence": m.group(1)},
-                )
-            )
-    return hits[:_MAX_CLAIMS_PER_FILE]

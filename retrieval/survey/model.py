@@ -517,8 +517,10 @@ class SurveyIndex:
         environment (``entry.main_block_does``): a self-test, not an entry.  Being
         imported alone decides nothing: a production worker is often imported for its
         helpers too."""
+        from retrieval.languages import is_package_main  # the grammars load on first use
+
         path = u.primary.path
-        if u.primary.kind != "main_guard" or path.endswith("__main__.py"):
+        if u.primary.kind != "main_guard" or is_package_main(path):
             return False
         does = u.primary.detail.get("does") or []
         if "self_test" in does:

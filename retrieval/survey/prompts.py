@@ -13,20 +13,18 @@ from collections.abc import Callable
 
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.model import Category
-from retrieval.survey.source import PyFile
 
-_INSTRUCTION = re.compile(
+INSTRUCTION = re.compile(
     r"\b(you are|you're an?|your (?:task|goal|job|role)|you (?:must|should|will|can)|"
     r"respond (?:with|in|only)|do not|don't|always|never|instructions?:|rules:|step by step|"
     r"return (?:only|a json)|output format)\b",
     re.I,
 )
-_PROMPT_NAME = re.compile(r"(prompt|instruction|system|template|persona|guideline)", re.I)
+PROMPT_NAME = re.compile(r"(prompt|instruction|system|template|persona|guideline)", re.I)
 PROMPT_EXT = (".md", ".txt", ".j2", ".jinja", ".jinja2", ".prompt", ".tmpl", ".yaml", ".yml")
-_SYSTEM_MSG = re.compile(r"""['"]role['"]\s*:\s*['"]system['"]""")
 
 
-def _best_line(lines: list[str], start: int, end: int) -> int:
+def best_line(lines: list[str], start: int, end: int) -> int:
     """First line in ``start..end`` that reads like an instruction, else the first prose line."""
     first = None
     for ln in range(start, end + 1):
@@ -35,7 +33,7 @@ def _best_line(lines: list[str], start: int, end: int) -> int:
             continue
         if first is None and len(s) > 3:
             first = ln
-        if _INSTRUCTION.search(s) and len(s) >= 20:
+        if INSTRUCTION.search(s) and len(s) >= 20:
             return ln
     return first or start
 
@@ -87,15 +85,13 @@ def prompt_file(
     lines = text.split("\n")
     head = "\n".join(lines[:60])
     addressed = re.search(r"\b(you are|your task|you will|you must)\b", head, re.I) is not None
-    if not (in_prompt_dir or _PROMPT_NAME.search(name) or addressed):
+    if not (in_prompt_dir or PROMPT_NAME.search(name) or addressed):
         return []
-    if name.lower().endswith((".yaml", ".yml")) and not (
-        in_prompt_dir or _PROMPT_NAME.search(name)
-    ):
+    if name.lower().endswith((".yaml", ".yml")) and not (in_prompt_dir or PROMPT_NAME.search(name)):
         return []
     if not text.strip():
         return []
-    ln = _best_line(lines, 1, min(len(lines), 80))
+    ln = best_line(lines, 1, min(len(lines), 80))
     hits = [
         Hit.at_line(
             path,
@@ -119,106 +115,6 @@ def prompt_file(
                 category=Category.PROMPT,
                 kind="prompt_rule",
                 detail={"of": f"file:{path}"},
-            )
-        )
-    return hits
-
-
-#: Names that hold an in-context example (a sample exchange shown to the model), not
-#: an instruction: its lines are a made-up conversation, never the system's rules.
-_EXAMPLE_NAME = re.compile(r"example|sample|few_?shot|demonstration|demo_", re.I)
-
-
-def _held_by(pf: PyFile, start: int, end: int) -> list[str]:
-    """The names the assignments around lines ``start..end`` bind (a string inside a
-    ``TOOL_EXAMPLES = {...}`` dict is held by ``TOOL_EXAMPLES``)."""
-    return [
-        a.extra.get("lhs", "") for a in pf.assigns if a.start_line <= start and end <= a.end_line
-    ]
-
-
-def in_context_example(pf: PyFile, name: str | None, start: int, end: int) -> bool:
-    """Whether a string is an in-context example: its own name or an enclosing
-    assignment's says so (``EXAMPLE``, ``few_shot``, ``sample_…``)."""
-    names = [name or "", *_held_by(pf, start, end)]
-    return any(_EXAMPLE_NAME.search(n) for n in names if n)
-
-
-def prompt_strings(pf: PyFile) -> list[Hit]:
-    hits: list[Hit] = []
-    for s in pf.strings:
-        if s.is_docstring:
-            continue
-        if in_context_example(pf, s.assigned_to, s.start_line, s.end_line):
-            continue
-        literal_text = re.sub(r"\{[^{}]*\}", "", s.value) if s.is_fstring else s.value
-        named = (
-            bool(s.assigned_to and _PROMPT_NAME.search(s.assigned_to)) and len(literal_text) >= 40
-        )
-        long_enough = len(s.value) >= 200 or (
-            s.end_line - s.start_line >= 3 and len(s.value) >= 120
-        )
-        instr = _INSTRUCTION.search(s.value) is not None
-        if not ((long_enough and instr) or named):
-            continue
-        ln = _best_line(pf.lines, s.start_line, s.end_line)
-        hits.append(
-            Hit.at_line(
-                pf.path,
-                ln,
-                symbol=s.symbol,
-                category=Category.PROMPT,
-                kind="instruction_string",
-                detail={
-                    "name": s.assigned_to or "",
-                    "string_lines": f"{s.start_line}-{s.end_line}",
-                    "chars": len(s.value),
-                    "fstring": s.is_fstring,
-                },
-            )
-        )
-        group = f"str:{pf.path}:{s.assigned_to or f'{s.symbol}:{ln}'}"
-        for r in rule_lines(pf.lines, s.start_line, s.end_line, ln):
-            hits.append(
-                Hit.at_line(
-                    pf.path,
-                    r,
-                    symbol=s.symbol,
-                    category=Category.PROMPT,
-                    kind="prompt_rule",
-                    detail={"of": group},
-                )
-            )
-    for d in pf.dicts:
-        if _SYSTEM_MSG.search(d.text):
-            m = re.search(r"""['"]content['"]\s*:\s*([^,}\n]+)""", d.text)
-            hits.append(
-                Hit.at_line(
-                    pf.path,
-                    d.start_line,
-                    symbol=d.symbol,
-                    category=Category.PROMPT,
-                    kind="system_message",
-                    detail={"content": clip(m.group(1), 80) if m else ""},
-                )
-            )
-    for c in pf.calls:
-        if "system" in c.kwargs and re.search(
-            r"(messages\.create|messages\.stream|Agent|LlmAgent|completion)", c.callee
-        ):
-            arg = "system"
-        elif "instruction" in c.kwargs and re.search(r"Agent$", c.callee):
-            arg = "instruction"
-        else:
-            continue
-        hits.append(
-            Hit.at_line(
-                pf.path,
-                c.stmt_start,
-                symbol=c.symbol,
-                category=Category.PROMPT,
-                kind="system_message",
-                detail={"content": clip(c.kwargs[arg], 80)},
             )
         )
     return hits

@@ -11,17 +11,10 @@ identical findings is kept, so append new rules rather than insert them.
 from __future__ import annotations
 
 from retrieval.languages import LANGUAGES, for_path
-from retrieval.survey import (
-    claims,
-    control,
-    crossfile,
-    entry,
-    prompts,
-    readback,
-)
+from retrieval.survey import claims, control, crossfile, prompts
 from retrieval.survey.base import Hit
 from retrieval.survey.registry import Registry, Repo, TextFile
-from retrieval.survey.select import DOC_CLAIM_FILE, is_shell
+from retrieval.survey.select import DOC_CLAIM_FILE
 
 RULES = Registry()
 
@@ -40,12 +33,6 @@ def _instruction_file(tf: TextFile) -> bool:
     )
 
 
-RULES.text(
-    "shell entries",
-    entry.shell_entries,
-    applies_to="Dockerfiles, shell scripts and files starting with #!",
-    when=lambda tf: is_shell(tf.name, tf.text),
-)
 RULES.text(
     "prompt files",
     prompts.prompt_file,
@@ -76,14 +63,6 @@ def _model_loops(hits: list[Hit], repo: Repo) -> list[Hit]:
     return out
 
 
-RULES.repository(
-    "read-backs",
-    readback.read_back_findings,
-    applies_to="persistence writes whose key code reads back elsewhere",
-    call=lambda hits, repo: readback.read_back_findings(
-        repo.files_in("python"), hits, repo.resolve
-    ),
-)
 RULES.repository(
     "model loops",
     control.loop_findings,

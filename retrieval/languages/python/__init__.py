@@ -32,4 +32,5 @@ LANGUAGE = Language(
     generated_suffixes=("_pb2.py", "_pb2_grpc.py"),
     text_names=("pyproject.toml", "setup.cfg", "setup.py"),
     package_markers=("__init__.py",),
+    package_main_names=("__main__.py",),
 )

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.languages.python.values import constant, literal
+from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ModelCallDetail
 from retrieval.survey.model import Category, ModelCallKind
 from retrieval.survey.source import Call, PyFile

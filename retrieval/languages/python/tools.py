@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from retrieval.survey.base import Hit, clip, literal
+from retrieval.languages.python.values import literal
+from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ToolDetail
 from retrieval.survey.model import Category, ToolKind
 from retrieval.survey.source import Call, PyFile

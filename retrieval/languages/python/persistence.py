@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.languages.python.values import constant, literal
+from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import PersistenceDetail
 from retrieval.survey.model import Category, PersistenceKind
 from retrieval.survey.source import Call, PyFile

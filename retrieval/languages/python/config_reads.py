@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.survey.base import Hit, clip, literal
+from retrieval.languages.python.values import literal
+from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ConfigDetail
 from retrieval.survey.model import Category, ConfigKind
 from retrieval.survey.source import PyFile

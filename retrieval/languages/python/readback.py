@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.survey.base import Hit, clip, constant, literal
+from retrieval.languages.python.values import constant, literal
+from retrieval.survey.base import Hit, clip
 from retrieval.survey.callgraph import Resolver
 from retrieval.survey.details import ReadBackDetail
 from retrieval.survey.model import Category
