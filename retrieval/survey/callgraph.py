@@ -170,17 +170,19 @@ class _Names:
     # -- what the files define ---------------------------------------------------------
 
     def add_nodes(self, pf: PyFile) -> None:
-        """The file's module, main block and definitions as graph nodes."""
+        """The file's module, main block and definitions as graph nodes (built without
+        validation: every field is the extractor's own string or line number, and a large
+        repository has tens of thousands of nodes)."""
         graph = self.graph
         self.files[pf.path] = pf
         nlines = max(1, len(pf.lines))
         mod_id = f"{pf.path}::<module>"
-        graph.functions[mod_id] = FunctionNode(
+        graph.functions[mod_id] = FunctionNode.model_construct(
             id=mod_id, path=pf.path, symbol="<module>", start_line=1, end_line=nlines
         )
         if pf.main_guard:
             mid = f"{pf.path}::<main>"
-            graph.functions[mid] = FunctionNode(
+            graph.functions[mid] = FunctionNode.model_construct(
                 id=mid,
                 path=pf.path,
                 symbol="<main>",
@@ -189,7 +191,7 @@ class _Names:
             )
         for d in pf.defs:
             nid = f"{pf.path}::{d.symbol}"
-            graph.functions[nid] = FunctionNode(
+            graph.functions[nid] = FunctionNode.model_construct(
                 id=nid,
                 path=pf.path,
                 symbol=d.symbol,

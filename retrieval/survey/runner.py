@@ -114,7 +114,8 @@ def _read_files(
     with progress_bar(label="[bold]{task.description}", enabled=progress) as bar:
         task = bar.add_task("survey: reading", total=len(entries))
         for e in entries:
-            bar.advance(task)
+            if progress:  # a disabled bar still takes its lock and bookkeeping per call
+                bar.advance(task)
             role = roles.role(e.path)
             if role in NOT_SURVEYED:
                 # run output, results and data yield no entry points, prompts or claims:
@@ -153,7 +154,8 @@ def _read_files(
                 read.lang_lines[lang.name] += tf.text.count("\n") + 1
                 if _generated(lang, e.path, tf.text, survey, read.skipped):
                     continue
-                bar.update(task, description=f"survey: {e.path[-40:]}")
+                if progress:
+                    bar.update(task, description=f"survey: {e.path[-40:]}")
                 pf = _parse(lang, e.path, tf.text, tf.lossy, survey, read.skipped)
                 if pf is None:
                     continue
