@@ -9,13 +9,15 @@ between a call site and a model call; a prompt file is used where code names it.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from retrieval.survey.base import Hit
 from retrieval.survey.details import ModelCallDetail
 from retrieval.survey.model import Category
 from retrieval.survey.registry import Repo
-from retrieval.survey.source import Call, PyFile
+from retrieval.survey.source import Call, PyFile, StringLit
 
 
 def model_reach(hits: list[Hit], repo: Repo) -> Callable[[PyFile, Call], str | None]:
@@ -149,14 +151,71 @@ def wrapper_calls(hits: list[Hit], repo: Repo) -> list[Hit]:
     return out
 
 
+_READS = ("read_text", "read_bytes", "open", "read", "load", "safe_load")
+#: A run of file-name characters: a prompt file's name is matched only where one starts.
+_NAME_RUN = re.compile(r"[\w.-]+")
+
+
+@dataclass(slots=True)
+class _Mentions:
+    r"""Short strings of the code (not docstrings, at most three lines), and which of
+    them could name a file of a given base name, found by lookup instead of a scan of
+    every string per prompt file.
+
+    A base name made of file-name characters matches (``(?<![\w.-])NAME(?![\w-])``) only
+    at the start of a run of such characters, and only if the run is the name itself or
+    the name then a dot; so every run is indexed under itself and under each prefix
+    ending before one of its dots.  Any other name falls back to the scan."""
+
+    strings: list[tuple[PyFile, StringLit]]
+    by_name: dict[str, list[int]]
+
+    @classmethod
+    def of(cls, files: list[PyFile]) -> _Mentions:
+        strings: list[tuple[PyFile, StringLit]] = []
+        by_name: dict[str, list[int]] = defaultdict(list)
+        for pf in files:
+            for lit in pf.strings:
+                if lit.is_docstring or lit.end_line - lit.start_line > 2:
+                    continue
+                keys: set[str] = set()
+                for run in _NAME_RUN.findall(lit.value):
+                    keys.add(run)
+                    dot = run.find(".")
+                    while dot != -1:
+                        keys.add(run[:dot])
+                        dot = run.find(".", dot + 1)
+                for key in keys:
+                    by_name[key].append(len(strings))
+                strings.append((pf, lit))
+        return cls(strings, by_name)
+
+    def naming(self, base: str, named: re.Pattern[str]) -> list[tuple[PyFile, StringLit]]:
+        """The strings ``named`` matches, in file order."""
+        if _NAME_RUN.fullmatch(base):
+            found = [self.strings[i] for i in self.by_name.get(base, [])]
+        else:
+            found = self.strings
+        return [(pf, lit) for pf, lit in found if named.search(lit.value)]
+
+
 def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
     """Where code names a shipped prompt file (``prompt_load``) and where it reads it through
     that name (``prompt_read``): the channel by which file text reaches a model."""
-    files = repo.files
     out: list[Hit] = []
     prompt_files = sorted(
         {h.path for h in hits if h.category == Category.PROMPT and h.kind == "prompt_file"}
     )
+    if not prompt_files:
+        return out
+    mentions = _Mentions.of(repo.files)
+    # the read calls and the identifiers they use, once for every prompt file
+    reads = [
+        (pf, c, set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text)))
+        for pf in repo.files
+        for c in pf.calls
+        if c.callee.rsplit(".", 1)[-1] in _READS
+    ]
     for ppath in prompt_files:
         base = ppath.rsplit("/", 1)[-1]
         if len(base) < 5:
@@ -164,41 +223,33 @@ def prompt_file_uses(hits: list[Hit], repo: Repo) -> list[Hit]:
         # the whole file name: "code_agent.yaml" is not named by "structured_code_agent.yaml"
         named = re.compile(rf"(?<![\w.-]){re.escape(base)}(?![\w-])")
         names: set[str] = set()
-        for pf in files:
-            for s in pf.strings:
-                if s.is_docstring or not named.search(s.value) or s.end_line - s.start_line > 2:
-                    continue
-                name = s.assigned_to or ""
+        for pf, s in mentions.naming(base, named):
+            name = s.assigned_to or ""
+            out.append(
+                Hit(
+                    category=Category.PROMPT,
+                    kind="prompt_load",
+                    path=pf.path,
+                    start_line=s.start_line,
+                    end_line=s.end_line,
+                    symbol=s.symbol,
+                    detail={"file": ppath, "name": name},
+                )
+            )
+            if re.fullmatch(r"[A-Za-z_][\w.]*", name):
+                names.add(name.rsplit(".", 1)[-1])
+        for pf, c, used in reads:
+            hit = sorted(names & used)
+            if not hit and base in c.args_text and named.search(c.args_text):
+                hit = [base]  # open("prompts/base.md") names the file right in the read
+            if hit:
                 out.append(
-                    Hit(
+                    Hit.at_call(
+                        pf,
+                        c,
                         category=Category.PROMPT,
-                        kind="prompt_load",
-                        path=pf.path,
-                        start_line=s.start_line,
-                        end_line=s.end_line,
-                        symbol=s.symbol,
-                        detail={"file": ppath, "name": name},
+                        kind="prompt_read",
+                        detail={"file": ppath, "via": hit[0]},
                     )
                 )
-                if re.fullmatch(r"[A-Za-z_][\w.]*", name):
-                    names.add(name.rsplit(".", 1)[-1])
-        for pf in files:
-            for c in pf.calls:
-                last = c.callee.rsplit(".", 1)[-1]
-                if last not in ("read_text", "read_bytes", "open", "read", "load", "safe_load"):
-                    continue
-                used = set(re.findall(r"[A-Za-z_]\w*", c.callee + " " + c.args_text))
-                hit = sorted(names & used)
-                if not hit and named.search(c.args_text):
-                    hit = [base]  # open("prompts/base.md") names the file right in the read
-                if hit:
-                    out.append(
-                        Hit.at_call(
-                            pf,
-                            c,
-                            category=Category.PROMPT,
-                            kind="prompt_read",
-                            detail={"file": ppath, "via": hit[0]},
-                        )
-                    )
     return out
