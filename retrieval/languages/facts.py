@@ -112,6 +112,15 @@ class SourceFile:
     shebang: str | None = None
     #: The name of the language table entry that parsed the file (``python``, ...).
     language: str = "python"
+    #: Type names a class or interface derives from (``extends``/``implements``), by the
+    #: definition's symbol; languages with declared subtyping (TypeScript) fill it.
+    bases: dict[str, list[str]] = field(default_factory=dict)
+    #: Interfaces (types with no body of code) the file declares at its top level.
+    interfaces: list[str] = field(default_factory=list)
+    #: Names declared with a type (``model: Model`` as a parameter, a field, a
+    #: variable): ``extra["lhs"]`` the name (``this.x`` for a field), ``extra["types"]``
+    #: the comma-joined type names as written.
+    typed: list[Span] = field(default_factory=list)
     _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def snippet(self, start: int, end: int) -> str:

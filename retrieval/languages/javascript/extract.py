@@ -147,6 +147,18 @@ def resolve_spec(path: str, spec: str) -> str:
     return module_name("/".join(parts))
 
 
+def package_modules(spec: str) -> tuple[str, ...]:
+    """Repository modules a scoped package specifier may name in a monorepo: the
+    workspace folder named as the package, its sources under ``src/`` or at its top
+    (``@scope/core/storage`` -> ``core.src.storage``, ``core.storage``).  Unscoped
+    names are left to the registry: ``openai`` is a dependency, not a folder."""
+    if not spec.startswith("@") or "/" not in spec:
+        return ()
+    name, _, sub = spec.split("/", 1)[1].partition("/")
+    rest = "." + sub.replace("/", ".") if sub else ""
+    return (f"{name}.src{rest}", f"{name}{rest}")
+
+
 def _string_value(node: Node) -> str:
     """A string or template literal's content, quotes dropped, substitutions kept."""
     raw = _text(node)
@@ -261,6 +273,10 @@ class _Walk:
             self.env_read(node, f)
         elif t == "hash_bang_line":
             self.sf.shebang = _text(node)
+        elif t in ("required_parameter", "optional_parameter"):
+            self.parameter(node, f)
+        elif t == "interface_declaration":
+            self.interface(node, f)
         return f
 
     # -- modules ------------------------------------------------------------------
@@ -389,11 +405,68 @@ class _Walk:
         if name_node is None:
             return _Frame(f.scope, f.stmt, f.in_main)
         kind = "class" if node.type in _CLASS_DECLS else "function"
+        if kind == "class":
+            self.heritage(node, ".".join((*f.scope, _text(name_node))))
         return self.add_def(node, _text(name_node), kind, f, node.child_by_field_name("parameters"))
+
+    def heritage(self, node: Node, symbol: str) -> None:
+        """The types a class extends and implements, as written (generics dropped)."""
+        names: list[str] = []
+        for part in node.named_children:
+            if part.type != "class_heritage":
+                continue
+            for clause in part.named_children:
+                if clause.type in ("extends_clause", "implements_clause"):
+                    for t in clause.named_children:
+                        names += _type_names(t)
+                else:  # JavaScript: ``class_heritage`` holds the extended expression
+                    names += _type_names(clause)
+        if names:
+            self.sf.bases[symbol] = names
+
+    def interface(self, node: Node, f: _Frame) -> None:
+        """A top-level interface: a type classes implement, and the interfaces it extends."""
+        name = _text(node.child_by_field_name("name"))
+        if not name or f.scope:
+            return
+        self.sf.interfaces.append(name)
+        names = [
+            n
+            for c in node.named_children
+            if c.type == "extends_type_clause"
+            for t in c.named_children
+            for n in _type_names(t)
+        ]
+        if names:
+            self.sf.bases[name] = names
+
+    def typed_name(self, node: Node, lhs: str, annotation: Node | None, f: _Frame) -> None:
+        """Record ``lhs`` declared with the type of ``annotation`` (when it names one)."""
+        if annotation is None:
+            return
+        types = [n for c in annotation.named_children for n in _type_names(c)]
+        if types:
+            extra = {"lhs": lhs, "types": ",".join(types)}
+            self.sf.typed.append(self.span(node, f, extra))
+
+    def parameter(self, node: Node, f: _Frame) -> None:
+        """``model: Model`` as a parameter; with an access modifier (``private model:
+        Model`` in a constructor) it also declares the field ``this.model``."""
+        pattern = node.child_by_field_name("pattern")
+        if pattern is None or pattern.type != "identifier":
+            return
+        annotation = node.child_by_field_name("type")
+        own = any(c.type in ("accessibility_modifier", "readonly") for c in node.children)
+        name = _text(pattern)
+        self.typed_name(node, name, annotation, f)
+        if own:
+            self.typed_name(node, f"this.{name}", annotation, f)
 
     def declarator(self, node: Node, f: _Frame) -> _Frame:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
+        if name is not None and name.type == "identifier":
+            self.typed_name(node, _text(name), node.child_by_field_name("type"), f)
         if name is None or value is None:
             return f
         if self.require(name, value):
@@ -417,6 +490,8 @@ class _Walk:
         """A class field: an arrow function is a method; a value binds ``this.name``."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
+        if name is not None and name.type == "property_identifier":
+            self.typed_name(node, f"this.{_text(name)}", node.child_by_field_name("type"), f)
         if name is None or value is None:
             return f
         if value.type in _FUNCTION_VALUES:
@@ -566,6 +641,24 @@ class _Walk:
         s, e = self.stmt_span(node, f)
         extra = {"env": name, "stmt_start": str(s), "stmt_end": str(e)}
         self.sf.env_reads.append(self.span(node, f, extra))
+
+
+#: Type nodes naming a type of the program (not a literal, function or object type).
+_TYPE_REFS = frozenset({"type_identifier", "nested_type_identifier", "identifier"})
+
+
+def _type_names(t: Node) -> list[str]:
+    """The named types ``t`` stands for: ``Model``, ``ns.Model``, ``Model<T>`` (its
+    generic arguments dropped), each member of a union, and an extended expression."""
+    if t.type in _TYPE_REFS:
+        return [_text(t)]
+    if t.type == "member_expression":
+        return [_callee_text(t)]
+    if t.type == "generic_type":
+        return _type_names(t.named_children[0]) if t.named_children else []
+    if t.type in ("union_type", "parenthesized_type", "readonly_type"):
+        return [n for c in t.named_children for n in _type_names(c)]
+    return []
 
 
 def _rhs_type(value: Node) -> str:
