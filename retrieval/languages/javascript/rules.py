@@ -14,6 +14,7 @@ import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
 from retrieval.languages.javascript import package
+from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ConfigDetail, ModelCallDetail
 from retrieval.survey.model import Category, GatingKind, ModelCallKind, PersistenceKind
@@ -424,7 +425,11 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     },
                 )
             )
-    return out + _tool_objects(pf) + _tool_switches(pf)
+    out += _tool_objects(pf) + _tool_switches(pf)
+    if in_test_code(pf.path):
+        # a test declares tools as fixtures for the code it tests: not the system's tools
+        out = [h for h in out if h.kind != "tool_schema"]
+    return out
 
 
 def _tool_objects(pf: SourceFile) -> list[Hit]:
@@ -660,15 +665,19 @@ def _norm_target(expr: str) -> str:
 
 
 def es_env(pf: SourceFile) -> list[Hit]:
-    """``process.env.NAME`` / ``process.env["NAME"]`` reads (no value recorded)."""
+    """``process.env.NAME`` / ``process.env["NAME"]`` reads (no value recorded): the
+    first read of each name in a file, and none in test code (a test sets and reads the
+    variables it needs), so the settings a system reads are not crowded out."""
     out: list[Hit] = []
-    seen: set[tuple[str, int]] = set()
+    if in_test_code(pf.path):
+        return out
+    seen: set[str] = set()
     for r in pf.env_reads:
         name = r.extra["env"]
         s = int(r.extra.get("stmt_start", r.start_line))
-        if (name, s) in seen:
+        if name in seen:
             continue
-        seen.add((name, s))
+        seen.add(name)
         detail: ConfigDetail = {
             "env": name,
             "access": "member",
