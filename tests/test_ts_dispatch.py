@@ -178,3 +178,24 @@ def test_tests_declare_no_tools_and_env_reads_count_once_a_file(survey: Survey) 
         ("packages/core/src/settings.ts", "ACME_KEY", 2),
         ("packages/core/src/settings.ts", "HOME", 3),
     ]
+
+
+def test_go_calls_across_files_of_a_package_and_across_packages() -> None:
+    files = {
+        "go.mod": "module example.com/agent\n",
+        "cmd/agent/main.go": ("package main\n\nfunc main() { run() }\n"),
+        "cmd/agent/run.go": (
+            'package main\n\nimport "example.com/agent/internal/llm"\n\n'
+            'func run() { llm.Ask("hi") }\n'
+        ),
+        "internal/llm/llm.go": "package llm\n\nfunc Ask(q string) string { return q }\n",
+    }
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        repo = make_repo(Path(d) / "repo", files)
+        with Snapshot(repo, "HEAD") as snap:
+            sv = run_survey(snap)
+    assert sv.call_graph.callees("cmd/agent/main.go::main") == ["cmd/agent/run.go::run"]
+    # the import path ends with the package's folder
+    assert sv.call_graph.callees("cmd/agent/run.go::run") == ["internal/llm/llm.go::Ask"]

@@ -67,6 +67,10 @@ class GraphShape:
     #: declared and called in one body), and is a function named as an argument a
     #: callback the call may run?
     closures: bool = False
+    #: Is a package a folder, its files sharing one namespace (Go): a bare name is also
+    #: looked up in the caller's folder, and ``pkg.F`` in the folder the import path
+    #: of ``pkg`` ends with.
+    folder_packages: bool = False
 
 
 @dataclass(frozen=True, slots=True)

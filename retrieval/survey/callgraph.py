@@ -160,6 +160,10 @@ def _edges(files: list[PyFile], graph: CallGraph, resolve: Resolver) -> dict[str
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
 def _in_tests(path_or_node: str) -> bool:
     """Is a file (or a node of one) test code?"""
     return in_test_code(path_or_node.split("::", 1)[0])
@@ -439,6 +443,10 @@ class _Names:
         """A name of the file: its own top-level definition or what it imports."""
         if name in self.top[pf.path]:
             return self.top[pf.path][name]
+        if self.shape.folder_packages:
+            hit = self.folder_top.get(_folder(pf.path), {}).get(name)
+            if hit is not None:
+                return hit
         origin = pf.imports.get(name)
         if origin and "." in origin:
             mod, _, attr = origin.rpartition(".")
@@ -481,6 +489,24 @@ class _Names:
         elif self.shape.closures:
             out += [n for n in self._named_arguments(pf, c) if n not in out]
         return out
+
+    @cached_property
+    def folder_top(self) -> dict[str, dict[str, str]]:
+        """Top-level names of each folder's files: a folder package's namespace."""
+        out: dict[str, dict[str, str]] = defaultdict(dict)
+        for path, names in sorted(self.top.items()):
+            for name, node in names.items():
+                out[_folder(path)].setdefault(name, node)
+        return out
+
+    def in_folder_package(self, import_path: str, name: str) -> str | None:
+        """``name`` in the repository folder an import path ends with (the longest)."""
+        best = ""
+        for folder in self.folder_top:
+            if folder and len(folder) > len(best):
+                if import_path == folder or import_path.endswith("/" + folder):
+                    best = folder
+        return self.folder_top[best].get(name) if best else None
 
     @cached_property
     def class_nodes(self) -> frozenset[str]:
@@ -544,6 +570,10 @@ class _Names:
         """``mod.f(...)`` or ``Class.m(...)``, else the only method of that name."""
         head, attr = ".".join(parts[:-1]), parts[-1]
         origin = pf.imports.get(parts[0])
+        if origin and self.shape.folder_packages and len(parts) == 2:
+            hit = self.in_folder_package(origin, attr)
+            if hit is not None:
+                return [hit]
         full = f"{origin}.{'.'.join(parts[1:-1])}".rstrip(".") if origin else head
         hit = self.in_module(full, attr)
         if hit is None:
