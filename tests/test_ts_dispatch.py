@@ -81,6 +81,12 @@ FILES = {
         "export const key = process.env.ACME_KEY ?? '';\n"
         "export function again(): string { return process.env.ACME_KEY || process.env.HOME!; }\n"
     ),
+    "examples/echo.ts": (
+        "import type { Model } from '@acme/core';\n"
+        "export class EchoModel implements Model {\n"
+        "  async getResponse(request: string): Promise<string> { return request; }\n"
+        "}\n"
+    ),
     "packages/openai/package.json": '{"name": "@acme/openai", "main": "dist/index.js"}\n',
     "packages/openai/src/index.ts": "export { OpenAIModel } from './openaiModel';\n",
     "packages/openai/src/openaiModel.ts": (
@@ -112,7 +118,7 @@ IMPL = "packages/openai/src/openaiModel.ts::OpenAIModel.getResponse"
 
 def test_a_parameter_typed_by_an_interface_reaches_its_implementation(survey: Survey) -> None:
     # the interface is implemented through an interface extending it, in another package
-    # that imports it by its scoped name; the test file's fake is not a target
+    # that imports it by its scoped name; the test's and the example's are not targets
     assert survey.call_graph.callees(f"{RUN}::turn") == [IMPL]
 
 

@@ -164,9 +164,14 @@ def _folder(path: str) -> str:
     return path.rsplit("/", 1)[0] if "/" in path else ""
 
 
+_EXAMPLE_DIRS = re.compile(r"(^|/)(examples?|samples?|demos?)/")
+
+
 def _in_tests(path_or_node: str) -> bool:
-    """Is a file (or a node of one) test code?"""
-    return in_test_code(path_or_node.split("::", 1)[0])
+    """Is a file (or a node of one) test or example code: code that hands an
+    implementation in to the system, which the system's own code never names?"""
+    path = path_or_node.split("::", 1)[0]
+    return in_test_code(path) or _EXAMPLE_DIRS.search(path) is not None
 
 
 _NAME = r"[A-Za-z_$][A-Za-z0-9_$]*"
@@ -349,8 +354,8 @@ class _Names:
     def add_typed(self, pf: SourceFile) -> None:
         """Names declared with a type (``model: Model``) bound to the classes a call on
         them may run: the type itself when a class, and every class deriving from it
-        (an interface's implementations, a base class's subclasses).  A class in a test
-        file is left out for a caller outside tests: only the tests hand it in."""
+        (an interface's implementations, a base class's subclasses).  A class in test or
+        example code is left out for a caller outside them: only they hand it in."""
         caller_tests = _in_tests(pf.path)
         for t in pf.typed:
             lhs = t.extra.get("lhs", "")
