@@ -150,7 +150,7 @@ def test_a_module_that_re_exports_nothing_offers_nothing(survey: Survey) -> None
     assert survey.call_graph.callees(f"{RUN}::<module>") == []
 
 
-def test_a_closure_called_in_its_body_and_a_callback_by_name() -> None:
+def test_a_closure_a_callback_by_name_and_a_module_imported_when_needed() -> None:
     files = {
         "src/loop.ts": (
             "import { traced } from './trace';\n"
@@ -158,10 +158,13 @@ def test_a_closure_called_in_its_body_and_a_callback_by_name() -> None:
             "export async function loop(): Promise<void> {\n"
             "  const once = async () => { await step(); };\n"
             "  await traced('turn', once);\n"
+            "  const { later } = await import('./later');\n"
+            "  await later();\n"
             "  await once();\n"
             "}\n"
         ),
         "src/trace.ts": "export async function traced(n: string, f: () => Promise<void>) {}\n",
+        "src/later.ts": "export async function later(): Promise<void> {}\n",
     }
     import tempfile
 
@@ -172,6 +175,7 @@ def test_a_closure_called_in_its_body_and_a_callback_by_name() -> None:
     assert sv.call_graph.callees("src/loop.ts::loop") == [
         "src/trace.ts::traced",
         "src/loop.ts::loop.once",
+        "src/later.ts::later",
     ]
     assert sv.call_graph.callees("src/loop.ts::loop.once") == ["src/loop.ts::step"]
 

@@ -347,12 +347,15 @@ class _Walk:
                 self.sf.exports[exported] = name
 
     def require(self, name_node: Node, value: Node) -> bool:
-        """``const x = require("m")`` / ``const {a, b: c} = require("m")`` as imports."""
+        """``const x = require("m")`` / ``const {a, b: c} = require("m")`` as imports, and
+        a module loaded when needed, ``const { run } = await import("./main")``."""
+        if value.type == "await_expression" and value.named_children:
+            value = value.named_children[0]
         if value.type != "call_expression":
             return False
         fn = value.child_by_field_name("function")
         args = value.child_by_field_name("arguments")
-        if fn is None or _text(fn) != "require" or args is None:
+        if fn is None or _text(fn) not in ("require", "import") or args is None:
             return False
         lits = [a for a in args.named_children if a.type == "string"]
         if not lits:
