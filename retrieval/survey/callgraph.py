@@ -19,6 +19,7 @@ from retrieval.languages import by_name, for_path
 from retrieval.languages.facts import Call, SourceFile
 from retrieval.languages.spec import GraphShape
 from retrieval.roles import in_test_code
+from retrieval.survey.crossings import add_crossings
 from retrieval.survey.model import CallGraph, FunctionNode
 
 PyFile = SourceFile
@@ -100,7 +101,8 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
 
     One graph per language, resolved apart (a TypeScript import never names a Python
     module), kept in one :class:`CallGraph` whose node ids are path-qualified, so no
-    edge crosses languages; a crossing at a subprocess or an HTTP call is not an edge.
+    call edge crosses languages; a crossing at a subprocess or an HTTP request is a
+    boundary node of its own between the two (:mod:`retrieval.survey.crossings`).
     """
     graph = CallGraph()
     by_lang: dict[str, list[SourceFile]] = defaultdict(list)
@@ -136,7 +138,10 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
         names = resolvers.get(pf.language)
         return names.resolve(pf, c) if names is not None else []
 
-    graph.edges = dict(sorted(edges.items()))
+    graph.edges = edges
+    if len(by_lang) > 1:
+        add_crossings(graph, files)
+    graph.edges = dict(sorted(graph.edges.items()))
     return graph, resolve
 
 
