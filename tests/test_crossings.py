@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import make_repo
+from gitrepo import survey_of
 
-from drafter.snapshot import Snapshot
 from graph.proposers.offline.prose import short_symbol
-from retrieval.survey import Survey, run_survey
+from retrieval.survey import Survey
 
 FILES = {
     "server/routes.py": (
@@ -53,9 +52,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def survey(tmp_path_factory: pytest.TempPathFactory) -> Survey:
-    repo = make_repo(Path(tmp_path_factory.mktemp("cross")) / "repo", FILES)
-    with Snapshot(repo, "HEAD") as snap:
-        return run_survey(snap)
+    return survey_of(tmp_path_factory.mktemp("cross") / "repo", FILES)
 
 
 def test_a_request_crosses_into_the_route_its_server_defines(survey: Survey) -> None:
@@ -84,7 +81,5 @@ def test_no_boundary_within_one_language(tmp_path: Path) -> None:
         '    requests.post("/api/conversations/1/messages")\n'
         '    subprocess.run(["python", "scripts/index_repo.py"])\n'
     )
-    repo = make_repo(tmp_path / "repo", files)
-    with Snapshot(repo, "HEAD") as snap:
-        sv = run_survey(snap)
+    sv = survey_of(tmp_path / "repo", files)
     assert not [n for n in sv.call_graph.functions if "<HTTP" in n or "<subprocess" in n]

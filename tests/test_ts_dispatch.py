@@ -13,10 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import make_repo
+from gitrepo import survey_of
 
-from drafter.snapshot import Snapshot
-from retrieval.survey import Survey, run_survey
+from retrieval.survey import Survey
 
 FILES = {
     "packages/core/package.json": '{"name": "@acme/core", "main": "dist/index.js"}\n',
@@ -107,9 +106,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def survey(tmp_path_factory: pytest.TempPathFactory) -> Survey:
-    repo = make_repo(Path(tmp_path_factory.mktemp("tsd")) / "repo", FILES)
-    with Snapshot(repo, "HEAD") as snap:
-        return run_survey(snap)
+    return survey_of(tmp_path_factory.mktemp("tsd") / "repo", FILES)
 
 
 RUN = "packages/core/src/run.ts"
@@ -150,7 +147,7 @@ def test_a_module_that_re_exports_nothing_offers_nothing(survey: Survey) -> None
     assert survey.call_graph.callees(f"{RUN}::<module>") == []
 
 
-def test_a_closure_a_callback_by_name_and_a_module_imported_when_needed() -> None:
+def test_a_closure_a_callback_by_name_and_a_module_imported_when_needed(tmp_path: Path) -> None:
     files = {
         "src/loop.ts": (
             "import { traced } from './trace';\n"
@@ -166,12 +163,7 @@ def test_a_closure_a_callback_by_name_and_a_module_imported_when_needed() -> Non
         "src/trace.ts": "export async function traced(n: string, f: () => Promise<void>) {}\n",
         "src/later.ts": "export async function later(): Promise<void> {}\n",
     }
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        repo = make_repo(Path(d) / "repo", files)
-        with Snapshot(repo, "HEAD") as snap:
-            sv = run_survey(snap)
+    sv = survey_of(tmp_path / "repo", files)
     assert sv.call_graph.callees("src/loop.ts::loop") == [
         "src/trace.ts::traced",
         "src/loop.ts::loop.once",
@@ -190,7 +182,7 @@ def test_tests_declare_no_tools_and_env_reads_count_once_a_file(survey: Survey) 
     ]
 
 
-def test_go_calls_across_files_of_a_package_and_across_packages() -> None:
+def test_go_calls_across_files_of_a_package_and_across_packages(tmp_path: Path) -> None:
     files = {
         "go.mod": "module example.com/agent\n",
         "cmd/agent/main.go": ("package main\n\nfunc main() { run() }\n"),
@@ -200,12 +192,7 @@ def test_go_calls_across_files_of_a_package_and_across_packages() -> None:
         ),
         "internal/llm/llm.go": "package llm\n\nfunc Ask(q string) string { return q }\n",
     }
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        repo = make_repo(Path(d) / "repo", files)
-        with Snapshot(repo, "HEAD") as snap:
-            sv = run_survey(snap)
+    sv = survey_of(tmp_path / "repo", files)
     assert sv.call_graph.callees("cmd/agent/main.go::main") == ["cmd/agent/run.go::run"]
     # the import path ends with the package's folder
     assert sv.call_graph.callees("cmd/agent/run.go::run") == ["internal/llm/llm.go::Ask"]

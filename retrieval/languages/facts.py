@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
+from tree_sitter import Language as Grammar
+from tree_sitter import Node, Parser
 
 #: Deepest syntax tree a file may have to be surveyed.  Finding the enclosing symbol of
 #: a node walks its parents, and tree-sitter finds each parent from the root, so work
@@ -136,6 +137,23 @@ class SourceFile:
             )
             self._uses_cache[key] = got
         return got
+
+
+def parse_source(
+    path: str, text: str, grammar: Grammar, language: str, module: str
+) -> tuple[Node, SourceFile]:
+    """Parse ``text`` with ``grammar``: the tree's root and the file's empty fact record
+    (syntax errors tolerated and flagged), which the language's walk then fills."""
+    root = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass")).root_node
+    sf = SourceFile(
+        path=path,
+        text=text,
+        lines=text.split("\n"),
+        module=module,
+        has_errors=root.has_error,
+        language=language,
+    )
+    return root, sf
 
 
 class FileTooComplex(Exception):

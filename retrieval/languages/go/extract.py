@@ -10,7 +10,7 @@ name the repository defines once (the call graph's last resort), not by import p
 from __future__ import annotations
 
 from tree_sitter import Language as Grammar
-from tree_sitter import Node, Parser
+from tree_sitter import Node
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
@@ -20,6 +20,7 @@ from retrieval.languages.facts import (
     SourceFile,
     Span,
     StringLit,
+    parse_source,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
@@ -191,16 +192,7 @@ def parse_go(
     path: str, text: str, grammar: Grammar, *, budget_seconds: float = FILE_BUDGET_SECONDS
 ) -> SourceFile:
     """Parse ``text`` and extract facts; syntax errors are tolerated and flagged."""
-    tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
-    root = tree.root_node
-    sf = SourceFile(
-        path=path,
-        text=text,
-        lines=text.split("\n"),
-        module=module_name(path),
-        has_errors=root.has_error,
-        language="go",
-    )
+    root, sf = parse_source(path, text, grammar, "go", module_name(path))
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     sf.imports.pop("<package>", None)
     return sf

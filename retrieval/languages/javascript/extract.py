@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from tree_sitter import Language as Grammar
-from tree_sitter import Node, Parser
+from tree_sitter import Node
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
@@ -26,6 +26,7 @@ from retrieval.languages.facts import (
     SourceFile,
     Span,
     StringLit,
+    parse_source,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
@@ -717,15 +718,6 @@ def parse_ecmascript(
     flagged.  Raises :class:`~retrieval.languages.facts.FileTooComplex` past the time
     cap; no depth cap is needed, because the walk carries each node's enclosing symbol
     down instead of looking parents up (the cost Python's depth cap bounds)."""
-    tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
-    root = tree.root_node
-    sf = SourceFile(
-        path=path,
-        text=text,
-        lines=text.split("\n"),
-        module=module_name(path),
-        has_errors=root.has_error,
-        language=language,
-    )
+    root, sf = parse_source(path, text, grammar, language, module_name(path))
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     return sf

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
+from retrieval.languages.hits import call_hit
 from retrieval.languages.javascript import package
 from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
@@ -236,26 +237,19 @@ def _call_entries(pf: SourceFile) -> list[Hit]:
             or bare in ("parseAsync", "hideBin")
         ):
             out.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.ENTRY_POINT,
-                    kind="cli_framework",
-                    detail={"call": c.callee, "why": f"command-line parsing with {cli}"},
+                call_hit(
+                    pf, c, Category.ENTRY_POINT, "cli_framework", f"command-line parsing with {cli}"
                 )
             )
         if _LISTEN.search(c.callee) and c.positional:
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.ENTRY_POINT,
-                    kind="listen",
-                    detail={
-                        "call": c.callee,
-                        "command": clip(c.args_text, 80),
-                        "why": "a server starts listening",
-                    },
+                    Category.ENTRY_POINT,
+                    "listen",
+                    "a server starts listening",
+                    command=clip(c.args_text, 80),
                 )
             )
     return out
@@ -540,19 +534,16 @@ def es_exec(pf: SourceFile) -> list[Hit]:
             and "child_process" in c.full
         )
         out.append(
-            Hit.at_call(
+            call_hit(
                 pf,
                 c,
-                category=Category.EXEC_EFFECT,
-                kind="subprocess",
-                detail={
-                    "call": c.callee,
-                    "command": clip(command, 120),
-                    "shell": bool(shell),
-                    "git": bool(re.match(r"""\s*['"`]git\b""", command)),
-                    "why": f"{name}() of {pkg or c.callee.split('.')[0]} starts a process"
-                    + (" through a shell" if shell else ""),
-                },
+                Category.EXEC_EFFECT,
+                "subprocess",
+                f"{name}() of {pkg or c.callee.split('.')[0]} starts a process"
+                + (" through a shell" if shell else ""),
+                command=clip(command, 120),
+                shell=bool(shell),
+                git=bool(re.match(r"""\s*['"`]git\b""", command)),
             )
         )
     for c in pf.calls:
@@ -562,16 +553,13 @@ def es_exec(pf: SourceFile) -> list[Hit]:
             or c.full in ("vm.runInNewContext", "vm.runInThisContext", "vm.runInContext")
         ):
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.EXEC_EFFECT,
-                    kind="exec_eval",
-                    detail={
-                        "call": c.callee,
-                        "command": clip(c.args_text, 120),
-                        "why": f"{c.callee} runs code made at run time",
-                    },
+                    Category.EXEC_EFFECT,
+                    "exec_eval",
+                    f"{c.callee} runs code made at run time",
+                    command=clip(c.args_text, 120),
                 )
             )
     return out
@@ -601,17 +589,14 @@ def es_persistence(pf: SourceFile) -> list[Hit]:
             kind = "json"
         target = c.positional[0] if c.positional else ""
         out.append(
-            Hit.at_call(
+            call_hit(
                 pf,
                 c,
-                category=Category.PERSISTENCE,
-                kind=kind,
-                detail={
-                    "call": c.callee,
-                    "target": clip(target, 120),
-                    "why": f"{name}() of fs changes a file"
-                    + (" with JSON.stringify data" if kind == "json" else ""),
-                },
+                Category.PERSISTENCE,
+                kind,
+                f"{name}() of fs changes a file"
+                + (" with JSON.stringify data" if kind == "json" else ""),
+                target=clip(target, 120),
             )
         )
     return out
