@@ -1,13 +1,13 @@
 """Parse one JavaScript or TypeScript file once and fill the shared fact records.
 
-Why one walk instead of many queries: the ES grammars nest what the records need
-(imports, exports, classes, methods, arrow functions bound to names, calls, strings,
-conditions, ``process.env`` reads) under one another, and each fact needs its enclosing
-symbol and statement.  Carrying both down a single walk of the tree gives them in one
-pass, with no parent lookups (tree-sitter finds a parent by walking from the root).
-The queries in ``queries/`` name the same shapes for the chunker's and a reader's use;
-the walk is the extractor.  TypeScript and TSX use the same walk (their grammars extend
-the JavaScript one); the caller picks the grammar by suffix.
+Module imports come from ``queries/imports.scm``: they sit at a module's top level and
+need no enclosing symbol.  The rest is one walk, because the ES grammars nest what the
+records need (exports, classes, methods, arrow functions bound to names, calls, strings,
+conditions, ``process.env`` reads) under one another and each fact needs its enclosing
+symbol and statement.  Carrying both down a single walk gives them in one pass, with no
+parent lookups (tree-sitter finds a parent by walking from the root), where a query per
+shape would look each match's parents up.  TypeScript and TSX use the same query and
+walk (their grammars extend the JavaScript one); the caller picks the grammar by suffix.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from retrieval.languages.facts import (
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
 from retrieval.languages.facts import node_text as _text
+from retrieval.languages.scm import Matches, matches
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
 MAX_SNIPPET_LINES = 12
@@ -242,9 +243,7 @@ class _Walk:
             return _Frame((*f.scope, bound), None, f.in_main)
         if t in _SIMPLE or t in _COMPOUND:
             f = _Frame(f.scope, node, f.in_main)
-        if t == "import_statement":
-            self.import_statement(node)
-        elif t == "export_statement":
+        if t == "export_statement":
             self.export_statement(node)
         elif t in _FUNCTION_DECLS or t in _CLASS_DECLS or t == "method_definition":
             return self.definition(node, f)
@@ -281,30 +280,6 @@ class _Walk:
         return f
 
     # -- modules ------------------------------------------------------------------
-
-    def import_statement(self, node: Node) -> None:
-        src = node.child_by_field_name("source")
-        if src is None:
-            return
-        mod = resolve_spec(self.sf.path, _string_value(src))
-        self.sf.imported_modules.add(mod)
-        for clause in node.named_children:
-            if clause.type != "import_clause":
-                continue
-            for part in clause.named_children:
-                if part.type == "identifier":  # default import
-                    self.sf.imports[_text(part)] = f"{mod}.default"
-                elif part.type == "namespace_import":
-                    ids = [c for c in part.named_children if c.type == "identifier"]
-                    if ids:
-                        self.sf.imports[_text(ids[0])] = mod
-                elif part.type == "named_imports":
-                    for spec in part.named_children:
-                        if spec.type != "import_specifier":
-                            continue
-                        name = _text(spec.child_by_field_name("name"))
-                        alias = spec.child_by_field_name("alias")
-                        self.sf.imports[_text(alias) if alias else name] = f"{mod}.{name}"
 
     def export_statement(self, node: Node) -> None:
         src = node.child_by_field_name("source")
@@ -665,6 +640,23 @@ def _type_names(t: Node) -> list[str]:
     return []
 
 
+def _imports(sf: SourceFile, found: Matches) -> None:
+    """The module's ``import`` statements (``queries/imports.scm``): each module it
+    imports, and the names bound to a module's default, namespace or named exports."""
+    for _, caps in found:
+        mod = resolve_spec(sf.path, _string_value(caps["source"][0]))
+        if "import" in caps:
+            sf.imported_modules.add(mod)
+        elif "default" in caps:
+            sf.imports[_text(caps["default"][0])] = f"{mod}.default"
+        elif "namespace" in caps:
+            sf.imports[_text(caps["namespace"][0])] = mod
+        elif "name" in caps:
+            name = _text(caps["name"][0])
+            local = _text(caps["alias"][0]) if caps.get("alias") else name
+            sf.imports[local] = f"{mod}.{name}"
+
+
 def _rhs_type(value: Node) -> str:
     """The value's node type in the terms the call graph binds by (``call`` for a
     constructor or a call, awaited or not)."""
@@ -719,5 +711,6 @@ def parse_ecmascript(
     cap; no depth cap is needed, because the walk carries each node's enclosing symbol
     down instead of looking parents up (the cost Python's depth cap bounds)."""
     root, sf = parse_source(path, text, grammar, language, module_name(path))
+    _imports(sf, matches(__package__ or "retrieval.languages.javascript", "imports", grammar, root))
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     return sf
