@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from gitrepo import survey_of
 
+from retrieval.languages import by_name
 from retrieval.survey import Survey
 
 FILES = {
@@ -196,3 +197,23 @@ def test_go_calls_across_files_of_a_package_and_across_packages(tmp_path: Path) 
     assert sv.call_graph.callees("cmd/agent/main.go::main") == ["cmd/agent/run.go::run"]
     # the import path ends with the package's folder
     assert sv.call_graph.callees("cmd/agent/run.go::run") == ["internal/llm/llm.go::Ask"]
+
+
+def test_imports_from_the_query_in_a_broken_file_and_not_in_a_declared_module() -> None:
+    text = (
+        "import def_, { a as b, c } from './m';\n"
+        "import * as ns from 'pkg';\n"
+        "declare module 'other' { import { hidden } from 'x'; }\n"
+        "const broken = ;\n"
+        "import { late } from './late';\n"
+    )
+    sf = by_name("typescript").parse("src/f.ts", text)
+    assert sf.has_errors
+    assert sf.imports == {
+        "def_": "src.m.default",
+        "b": "src.m.a",
+        "c": "src.m.c",
+        "ns": "pkg",
+        "late": "src.late.late",
+    }
+    assert sf.imported_modules == {"src.m", "pkg", "src.late"}

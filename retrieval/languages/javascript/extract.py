@@ -640,10 +640,26 @@ def _type_names(t: Node) -> list[str]:
     return []
 
 
+def _declared(node: Node) -> bool:
+    """Is ``node`` inside a type declaration (``declare module "x" { ... }``), which
+    describes another module rather than importing anything into this one?"""
+    up = node.parent
+    while up is not None and up.type != "import_statement":
+        up = up.parent
+    up = up.parent if up is not None else None
+    while up is not None:
+        if up.type in _OPAQUE:
+            return True
+        up = up.parent
+    return False
+
+
 def _imports(sf: SourceFile, found: Matches) -> None:
     """The module's ``import`` statements (``queries/imports.scm``): each module it
     imports, and the names bound to a module's default, namespace or named exports."""
     for _, caps in found:
+        if _declared(caps["source"][0]):
+            continue
         mod = resolve_spec(sf.path, _string_value(caps["source"][0]))
         if "import" in caps:
             sf.imported_modules.add(mod)
