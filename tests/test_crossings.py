@@ -43,6 +43,8 @@ FILES = {
         "  });\n"
         "}\n"
         "\n"
+        "export const mocks = [http.post('/api/conversations/:id/messages', async () => ok)];\n"
+        "\n"
         "export function reindex() {\n"
         "  return spawn('python3', ['scripts/index_repo.py', '--all']);\n"
         "}\n"
@@ -59,6 +61,8 @@ def test_a_request_crosses_into_the_route_its_server_defines(survey: Survey) -> 
     boundary = "server/routes.py::<HTTP POST /api/conversations/*/messages>"
     # the method picks the handler: the GET route of the same path is not reached
     assert survey.call_graph.callees("web/src/api.ts::send") == [boundary]
+    # a mock server's handler for the same route is no request
+    assert boundary not in survey.call_graph.callees("web/src/api.ts::<module>")
     assert survey.call_graph.callees(boundary) == ["server/routes.py::send"]
     reach = survey.reachable("web/src/api.ts::send")
     calls = [f for f in survey.findings if f.category == "model_call" and f.kind != "client"]

@@ -41,6 +41,7 @@ _SPAWNERS = re.compile(
     r"run|Popen|call|check_call|check_output|Command|CommandContext)$"
 )
 _SCRIPT = re.compile(r"[\w./-]+\.(?:py|[cm]?[jt]s|go|sh)\b")
+_HANDLER = re.compile(r"\s*(async\b|function\b|\([^)]*\)\s*(:[^=]*)?=>|\w+\s*=>)")
 _SUBST = re.compile(r"\$\{[^}]*\}|\{[^}]*\}|<[^>]*>|:\w+")
 
 
@@ -105,6 +106,8 @@ def _request(c: Call) -> tuple[str, tuple[str, ...]] | None:
         return None
     if m.group(2) != "fetch" and "." not in c.callee:
         return None
+    if any(_HANDLER.match(a) for a in c.positional[1:]):
+        return None  # ``http.get("/x", (req) => ...)`` defines a route (a mock server's)
     url = _literal(c.positional[0])
     if url is None or not (url.startswith("/") or "://" in url or url.startswith("${")):
         return None
