@@ -105,7 +105,8 @@ def test_off_schema_answers_are_refused(tmp_path: Path, tiny_repo: Any) -> None:
             return {"best": "RT-CMP-not-shown", "also": [], "reason": "made up"}
         if ref == "RT-OBJ-results":
             return "I think the first one covers it."  # no tool call
-        return {"best": None, "also": ["RT-RTE-elsewhere"], "reason": "made up"}
+        made_up = [{"id": "RT-RTE-elsewhere", "reason": "x"}]
+        return {"best": None, "also": made_up, "reason": "made up"}
 
     run, made = jp.judge(_judge(JudgeAPI(wild)), AnswerCache(tmp_path), CAPS, "m")
     refused = {j.gold: j.refused for j in run.judgements if j.refused}
