@@ -238,3 +238,17 @@ def test_mechanical_tier_says_so(
     tier = json.loads(capsys.readouterr().out)["tier"]
     assert tier["tier"] == "mechanical" and "agreement with analysts" in tier["note"]
     assert main([*args, "--estimate"]) == 2  # judge options without --judge
+
+
+def test_agreement_figures_live_in_one_place(capsys: pytest.CaptureFixture[str]) -> None:
+    """``drafter eval --help`` and the README quote evals/choices.py's figures verbatim,
+    so a figure changed there and not in the README fails here."""
+    from evals.choices import JUDGE_AGREEMENT, MECHANICAL_AGREEMENT, SHORTLIST_RECALL
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"mechanical tier: {MECHANICAL_AGREEMENT}" in readme
+    assert f"judge: {JUDGE_AGREEMENT}" in readme
+    assert main(["eval", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for figure in (JUDGE_AGREEMENT, MECHANICAL_AGREEMENT, SHORTLIST_RECALL):
+        assert " ".join(figure.split()) in shown
