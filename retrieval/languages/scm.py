@@ -25,7 +25,14 @@ def _query(package: str, name: str, grammar: Grammar) -> Query:
     return Query(grammar, src.read_text("utf-8"))
 
 
-def matches(package: str, name: str, grammar: Grammar, root: Node) -> Matches:
-    """The matches of ``<package>/queries/<name>.scm`` under ``root``, in tree order."""
-    found = QueryCursor(_query(package, name, grammar)).matches(root)
+def matches(
+    package: str, name: str, grammar: Grammar, root: Node, max_start_depth: int | None = None
+) -> Matches:
+    """The matches of ``<package>/queries/<name>.scm`` under ``root``, in tree order;
+    with ``max_start_depth``, only those starting that close to the root (a module-level
+    shape need not be looked for in every function body)."""
+    cursor = QueryCursor(_query(package, name, grammar))
+    if max_start_depth is not None:
+        cursor.set_max_start_depth(max_start_depth)
+    found = cursor.matches(root)
     return sorted(found, key=lambda m: min(n.start_byte for ns in m[1].values() for n in ns))

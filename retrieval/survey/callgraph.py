@@ -198,6 +198,7 @@ class _Names:
         self.bound_name = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*{own}")
         self.top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node
         self.methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
+        self.members: dict[str, list[str]] = defaultdict(list)  # class node -> its methods
         self.classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class -> node
         # local variables bound to repository classes: ``runner = TauRunner(...)``
         self.var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
@@ -246,6 +247,7 @@ class _Names:
                     self.classes[pf.path][d.name] = nid
             elif d.kind == "function" and d.symbol.count(".") == 1:
                 self.methods[d.name].append(nid)
+                self.members[f"{pf.path}::{d.symbol.split('.')[0]}"].append(nid)
         if self.shape.typed_dispatch:
             own = self.types[pf.path]
             own.update(self.classes[pf.path])
@@ -436,14 +438,9 @@ class _Names:
         return list(dict.fromkeys(names))
 
     def _public_methods(self, cls_node: str) -> list[str]:
-        prefix = cls_node + "."
-        return [
-            n
-            for n in self.graph.functions
-            if n.startswith(prefix)
-            and n.count(".") == cls_node.count(".") + 1
-            and not n.rsplit(".", 1)[1].startswith(("_", "#"))
-        ]
+        """A class's own methods whose names do not mark them private (``_x``, ``#x``)."""
+        own = self.members.get(cls_node, [])
+        return [m for m in own if not m.rsplit(".", 1)[1].startswith(("_", "#"))]
 
     def class_method(self, cls_node: str, name: str) -> str | None:
         cand = f"{cls_node}.{name}"

@@ -194,7 +194,8 @@ def parse_go(
 ) -> SourceFile:
     """Parse ``text`` and extract facts; syntax errors are tolerated and flagged."""
     root, sf = parse_source(path, text, grammar, "go", module_name(path))
-    _imports(sf, matches(__package__ or "retrieval.languages.go", "imports", grammar, root))
+    # the package clause and import specs sit in the file's first three levels
+    _imports(sf, matches(__package__ or "retrieval.languages.go", "imports", grammar, root, 3))
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     sf.imports.pop("<package>", None)
     return sf

@@ -727,6 +727,8 @@ def parse_ecmascript(
     cap; no depth cap is needed, because the walk carries each node's enclosing symbol
     down instead of looking parents up (the cost Python's depth cap bounds)."""
     root, sf = parse_source(path, text, grammar, language, module_name(path))
-    _imports(sf, matches(__package__ or "retrieval.languages.javascript", "imports", grammar, root))
+    # an import statement is a child of the module (or of an error node at its top)
+    found = matches(__package__ or "retrieval.languages.javascript", "imports", grammar, root, 2)
+    _imports(sf, found)
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     return sf
