@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,14 @@ from graph.proposers.claude.context import (
 )
 from graph.proposers.claude.facts import FactCheck
 from graph.proposers.claude.fold import Folding
-from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
+from graph.proposers.claude.loop import (
+    CACHE,
+    REQUEST_CEILING,
+    Phase,
+    ResultT,
+    ToolLoop,
+    Transcript,
+)
 from graph.proposers.claude.prompts import (
     KIND_HINTS,
     LEAD_HINTS,
@@ -70,6 +78,7 @@ from graph.proposers.claude.prompts import (
     render,
     shared_context,
 )
+from graph.proposers.claude.quota import PlanQuota, claim_slots
 from graph.proposers.claude.requests import account_data, finding_ids, orientation, text_pages
 from graph.proposers.claude.schema import (
     ACCOUNT_TOOL_DEF,
@@ -137,6 +146,8 @@ class ClaudeProposer(ProposerBase):
         self.plan_max_tokens = window.plan_max_tokens if window else plan_max_tokens
         self.budgets = budgets or ToolBudgets()
         self._shared: str | None = None
+        #: whether the plan request listed documented promises (a claim minimum then)
+        self._promised = False
         self._lock = threading.Lock()
         self.journal: CallJournal | None = None
         self.tools: SnapshotTools | None = None
@@ -228,6 +239,7 @@ class ClaudeProposer(ProposerBase):
             opening.append(orientation(self.tools, ctx.survey))
             tools = self.tools
             found = promises_section(tools.res.snapshot().files(), tools.text_or_none, ctx.survey)
+            self._promised = found is not None
             if found is not None:
                 opening.append(found)
         state = state_section(ctx.survey)
@@ -343,6 +355,8 @@ class ClaudeProposer(ProposerBase):
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
             refusal=self.tools.refusal if self.tools is not None else None,
+            ceiling=REQUEST_CEILING,
+            overflow=Folding(keep=1, span=self.tools.page_span if self.tools else None),
         )
 
     def plan_request(self, ctx: PlanContext) -> JsonDict:
@@ -373,7 +387,7 @@ class ClaudeProposer(ProposerBase):
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
-            FactCheck(ctx.survey, self._line_count),
+            PlanQuota(ctx.max_records, self._promised, FactCheck(ctx.survey, self._line_count)),
             self.budgets.plan,
             "with at most half as many records and one-sentence rationales",
             fold=Folding(keep=1, span=span),
@@ -443,15 +457,25 @@ class ClaudeProposer(ProposerBase):
             costs.note(n)
         return fitted
 
-    def _run_tool(self, name: str, raw: Any) -> tuple[str, bool]:
-        """One tool call, journalled: a resumed run gets the very answer it had."""
+    def _run_tool(self, name: str, raw: Any, room: int | None = None) -> tuple[str, bool]:
+        """One tool call, journalled: a resumed run gets the very answer it had.  With
+        ``room``, the answer takes at most that many characters (the request's room):
+        the whole answer when it fits (journalled as any call), else the tools' cut one
+        (journalled with its room)."""
         assert self.tools is not None
-        key = {"tool": name, "input": raw, "sha": self.tools.sha}
+        key: JsonDict = {"tool": name, "input": raw, "sha": self.tools.sha}
+        got = self._journalled(key, lambda: self.tools.run(name, raw) if self.tools else ("", True))
+        capped = self.tools.capped(room)
+        if capped is self.tools or len(got[0]) <= capped.output_chars:
+            return got
+        return self._journalled({**key, "room": capped.output_chars}, lambda: capped.run(name, raw))
+
+    def _journalled(self, key: JsonDict, run: Callable[[], tuple[str, bool]]) -> tuple[str, bool]:
         if self.journal is not None:
             stored = self.journal.get_tool(key)
             if stored is not None:
                 return str(stored["text"]), bool(stored["is_error"])
-        text, is_error = self.tools.run(name, raw)
+        text, is_error = run()
         if self.journal is not None:
             self.journal.put_tool(key, {"text": text, "is_error": is_error})
         return text, is_error
@@ -491,8 +515,11 @@ class ClaudeProposer(ProposerBase):
         inputs, so a resumed run whose tool answers come from the journal gets the same)."""
         if self.tools is None:
             return []
+        rooms = transcript.rooms + [None] * (len(transcript.inputs) - len(transcript.rooms))
         spans = [
-            self.tools.page_span(raw) for name, raw in transcript.inputs if name == "read_file"
+            self.tools.capped(room).page_span(raw)
+            for (name, raw), room in zip(transcript.inputs, rooms, strict=True)
+            if name == "read_file"
         ]
         return [ReadRange(path=p, start_line=a, end_line=b) for p, a, b in filter(None, spans)]
 
@@ -515,13 +542,6 @@ class ClaudeProposer(ProposerBase):
         with self._lock:
             self.transcripts[key] = Transcript()
         return self._loop(key, phase)
-
-
-def claim_slots(max_records: int) -> tuple[int, int]:
-    """Records of the plan kept for claims and for objects (the core state): about a
-    quarter and a fifth, so at least a third of a plan tests promises or describes
-    state rather than only the routes an entry-point list suggests."""
-    return max(1, (max_records + 3) // 4), max(1, (max_records + 4) // 5)
 
 
 def _opening(texts: list[str]) -> list[JsonDict]:
