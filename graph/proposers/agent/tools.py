@@ -17,7 +17,7 @@ with three guarantees:
   which is what lets a resumed run replay its journal (see :mod:`graph.journal`).
 
 Repository text in an answer is framed with
-:func:`graph.proposers.claude.prompts.data_block`, like every other piece of
+:func:`graph.proposers.agent.prompts.data_block`, like every other piece of
 repository data the model sees.
 """
 
@@ -37,8 +37,8 @@ from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
-from graph.proposers.claude.prompts import data_block, framed_size
-from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.proposers.agent.prompts import data_block, framed_size
+from graph.proposers.agent.schema import inline_schema, model_witness
 from graph.proposers.offline.rank import path_class
 from graph.resources import Resources
 
@@ -483,7 +483,7 @@ class SnapshotTools:
         return "\n\n".join(parts)
 
     def survey(self, args: SurveyInput) -> str:
-        from graph.proposers.claude.prompts import finding_line
+        from graph.proposers.agent.prompts import finding_line
 
         sv = self.res.survey()
         path = clean_path(args.path) if args.path else None
