@@ -74,7 +74,7 @@ class ScriptedPlanner:
 def scripted_turns(res: Any, budget: int) -> list[tuple[str, list[tuple[str, dict[str, Any]]]]]:
     """One call per turn: entry findings, a grep for model calls, then pages of the entry
     files with the most findings (each page starting where the last one stopped)."""
-    from graph.proposers.claude.tools import SnapshotTools
+    from graph.proposers.agent.tools import SnapshotTools
 
     tools = SnapshotTools(res)
     findings = res.survey().findings

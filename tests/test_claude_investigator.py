@@ -205,7 +205,7 @@ def test_tool_calls_beyond_the_budget_in_one_turn_are_not_run(repo) -> None:
 def test_a_prebuilt_forced_request_keeps_its_single_shot_path() -> None:
     """The epistemic proposer builds its own forced request and calls ``_structured``."""
     from graph.proposer import ProposalRejected
-    from graph.proposers.claude.schema import RECORD_TOOL_DEF, RecordDraft, to_record
+    from graph.proposers.agent.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 
     fake = FakeAPI()
     ok = {"label": "x", "lead": "l", "witnesses": [{"quote": "q", "path": "a.py"}]}

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 
-from graph.proposers.claude.map import (
+from graph.proposers.agent.map import (
     MAX_ENTRY_UNITS,
     MAX_FILE_LINES,
     PER_CATEGORY,
     file_map,
 )
-from graph.proposers.claude.prompts import shared_context
+from graph.proposers.agent.prompts import shared_context
 from retrieval.survey.index import EFFECT_CATEGORIES, SurveyIndex
 from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
 
@@ -173,7 +173,7 @@ def test_no_survey_still_gives_a_block() -> None:
 def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None:
     """On a survey far past the budget the index fits it, lists whole files, puts
     the files the entry units reach first, and gives the same bytes every time."""
-    from graph.proposers.claude.map import CORE_ID_BUDGET, ID_INDEX_BUDGET, id_index
+    from graph.proposers.agent.map import CORE_ID_BUDGET, ID_INDEX_BUDGET, id_index
 
     survey, _ = _big_survey()
     text, missing, files = id_index(survey)
@@ -198,7 +198,7 @@ def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None
 
 
 def code_map_shown(ix: SurveyIndex) -> set[str]:
-    from graph.proposers.claude.map import shown_ids
+    from graph.proposers.agent.map import shown_ids
 
     return shown_ids(ix)
 
@@ -242,8 +242,8 @@ def test_a_packages_entry_point_comes_before_fifty_example_scripts() -> None:
     """The entry units list the package's CLI and summarise the 50 example scripts in
     one line; the findings "most of the code leads to" and the busy files start with
     the package; every core finding ID is citable from the plan's first turn."""
-    from graph.proposers.claude.map import id_index, shown_ids, survey_summary
-    from graph.proposers.claude.prompts import finding_line
+    from graph.proposers.agent.map import id_index, shown_ids, survey_summary
+    from graph.proposers.agent.prompts import finding_line
 
     survey = _examples_survey()
     text, _, _ = survey_summary(survey, finding_line)

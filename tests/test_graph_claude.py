@@ -11,7 +11,7 @@ from fakes import MODEL, FakeAPI
 
 from drafter.model import FlagKind, VerifyStatus
 from graph.costs import price_for
-from graph.proposers.claude.tools import TOOL_NAMES
+from graph.proposers.agent.tools import TOOL_NAMES
 from graph.runner import RunResult
 
 

@@ -19,7 +19,7 @@ import pytest
 from fakes import FakeAPI, tool
 from gitrepo import git, make_repo
 
-from graph.proposers.claude import map as code_map
+from graph.proposers.agent import map as code_map
 from graph.resources import Resources
 
 MAIN = (

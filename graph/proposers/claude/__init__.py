@@ -1,7 +1,7 @@
 """The Claude proposer: plan, records, repairs and the account through the Messages API.
 
-Every item is one bounded investigation (:mod:`graph.proposers.claude.loop`): the
-model may call the snapshot tools of :mod:`graph.proposers.claude.tools` (read a file
+Every item is one bounded investigation (:mod:`graph.proposers.agent.loop`): the
+model may call the snapshot tools of :mod:`graph.proposers.agent.tools` (read a file
 in pages, grep, search, follow a symbol, check its quotes) within a per-phase budget,
 and must end with the phase's terminal tool (``submit_plan``, ``submit_record``,
 ``submit_account``), whose input is validated against a pydantic schema.  Output is
@@ -45,24 +45,17 @@ from graph.proposer import (
     RecordContext,
     RunHandles,
 )
-from graph.proposers.claude.claims import promises_section, state_section
-from graph.proposers.claude.client import (
-    AnthropicTransport,
-    RequestRefused,
-    RetryPolicy,
-    Transport,
-    make_client,
-)
-from graph.proposers.claude.context import (
+from graph.proposers.agent.claims import promises_section, state_section
+from graph.proposers.agent.context import (
     LinesFn,
     PageFn,
     RecordData,
     SpanFn,
     build_record_data,
 )
-from graph.proposers.claude.facts import FactCheck
-from graph.proposers.claude.fold import Folding
-from graph.proposers.claude.loop import (
+from graph.proposers.agent.facts import FactCheck
+from graph.proposers.agent.fold import Folding
+from graph.proposers.agent.loop import (
     CACHE,
     REQUEST_CEILING,
     Phase,
@@ -70,7 +63,7 @@ from graph.proposers.claude.loop import (
     ToolLoop,
     Transcript,
 )
-from graph.proposers.claude.prompts import (
+from graph.proposers.agent.prompts import (
     KIND_HINTS,
     LEAD_HINTS,
     data_block,
@@ -78,9 +71,9 @@ from graph.proposers.claude.prompts import (
     render,
     shared_context,
 )
-from graph.proposers.claude.quota import PlanQuota, claim_slots
-from graph.proposers.claude.requests import account_data, finding_ids, orientation, text_pages
-from graph.proposers.claude.schema import (
+from graph.proposers.agent.quota import PlanQuota, claim_slots
+from graph.proposers.agent.requests import account_data, finding_ids, orientation, text_pages
+from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
@@ -90,7 +83,14 @@ from graph.proposers.claude.schema import (
     to_account,
     to_record,
 )
-from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.claude.client import (
+    AnthropicTransport,
+    RequestRefused,
+    RetryPolicy,
+    Transport,
+    make_client,
+)
 from graph.proposers.context_paths import Siblings
 from graph.resources import Resources
 

@@ -36,8 +36,8 @@ from drafter.sanitize import frame_escape
 from drafter.text import collapse
 from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
-from graph.proposers.claude.facts import LOCATION
-from graph.proposers.claude.prompts import data_block, finding_line
+from graph.proposers.agent.facts import LOCATION
+from graph.proposers.agent.prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
 from retrieval.survey import Finding
 

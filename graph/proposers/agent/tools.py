@@ -17,7 +17,7 @@ with three guarantees:
   which is what lets a resumed run replay its journal (see :mod:`graph.journal`).
 
 Repository text in an answer is framed with
-:func:`graph.proposers.claude.prompts.data_block`, like every other piece of
+:func:`graph.proposers.agent.prompts.data_block`, like every other piece of
 repository data the model sees.
 """
 
@@ -38,8 +38,8 @@ from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
-from graph.proposers.claude.prompts import data_block, framed_size
-from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.proposers.agent.prompts import data_block, framed_size
+from graph.proposers.agent.schema import inline_schema, model_witness
 from graph.proposers.offline.rank import path_class
 from graph.resources import Resources
 
@@ -264,7 +264,7 @@ class SnapshotTools:
 
     def capped(self, chars: int | None) -> SnapshotTools:
         """These tools with answers (and pages) of at most ``chars`` characters: what a
-        request's remaining room allows (:meth:`graph.proposers.claude.loop.ToolLoop.room`).
+        request's remaining room allows (:meth:`graph.proposers.agent.loop.ToolLoop.room`).
         A copy, so concurrent conversations over the same tools keep their own caps."""
         if chars is None or chars >= self.output_chars:
             return self
@@ -496,7 +496,7 @@ class SnapshotTools:
         return "\n\n".join(parts)
 
     def survey(self, args: SurveyInput) -> str:
-        from graph.proposers.claude.prompts import finding_line
+        from graph.proposers.agent.prompts import finding_line
 
         sv = self.res.survey()
         path = clean_path(args.path) if args.path else None

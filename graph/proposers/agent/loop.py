@@ -17,7 +17,7 @@ Rules that keep the answer honest and the run resumable:
 - Cache breakpoints: the last tool definition, the shared system block (set by the
   proposer) and the last block of the newest user turn, so every turn reads the
   previous turn's prefix from the prompt cache.  A phase that folds older tool answers
-  (:mod:`graph.proposers.claude.fold`; the planner's) adds a fourth on the last folded
+  (:mod:`graph.proposers.agent.fold`; the planner's) adds a fourth on the last folded
   turn: that prefix is what the next turn repeats, the newest answer being folded then.
 - A ceiling on every request (:data:`REQUEST_CEILING` bytes of JSON body): a new
   tool answer is sized to the room the next request leaves (the tools cut it and say
@@ -42,7 +42,7 @@ from pydantic import BaseModel, ValidationError
 from graph import costs
 from graph.jsontypes import JsonDict
 from graph.proposer import ProposalRejected
-from graph.proposers.claude.fold import Folding, fold_messages
+from graph.proposers.agent.fold import Folding, fold_messages
 from graph.proposers.text_calls import TextCall, recover_call
 
 CACHE = {"type": "ephemeral"}

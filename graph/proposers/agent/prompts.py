@@ -17,7 +17,7 @@ from typing import Any
 
 from drafter.model import LEAD_LABELS
 from drafter.sanitize import frame_escape
-from graph.proposers.claude.map import MAX_FILE_LINES, file_map, survey_summary
+from graph.proposers.agent.map import MAX_FILE_LINES, file_map, survey_summary
 from retrieval.survey import Finding, Survey
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
@@ -109,7 +109,7 @@ def shared_context(
 
     A map, not the whole survey: this block is re-read on every turn of every tool loop,
     while the ``survey`` tool lists any finding on request and each record's request
-    carries the findings of its own files in full (see :mod:`graph.proposers.claude.map`).
+    carries the findings of its own files in full (see :mod:`graph.proposers.agent.map`).
     """
     summary, total, busy = survey_summary(survey, finding_line)
     files, folded, hidden = file_map(paths, keep=busy)
