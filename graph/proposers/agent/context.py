@@ -59,7 +59,7 @@ PAGE_LINES = 400
 #: Share of the data budget the planner-read ranges may take at most.
 RANGES_SHARE = 0.60
 #: Bytes a record's data may grow past its budget to show the item's ranges whole.
-RANGES_EXTRA = 10_000
+RANGES_EXTRA = 18_000
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
 #: Lines shown each side of a location fact of a few lines (a promise's sentence).
@@ -708,6 +708,8 @@ class RecordData:
     span: SpanFn | None = None
     #: files other items of the plan name too (their reads are not this item's)
     shared: frozenset[str] = frozenset()
+    #: the other files of the item's folders (the record map's file list is shorter)
+    nearby: list[str] = field(default_factory=list)
 
 
 def ranges_bytes(ranges: list[ReadRange], lines_of: LinesFn) -> int:
@@ -750,6 +752,7 @@ def build_record_data(d: RecordData) -> str:
         hits = "Search hits for this record's label:\n" + hits
     head = [x for x in (notes, ranges, finds, hits) if x]
     used = sum(_size(x) + 2 for x in head) + 120 * len(unshown)
+    used += sum(_size(p) + 1 for p in d.nearby) + 120 if d.nearby else 0
     files_left: list[str] = []
     openings = openings_section(
         d.item.files,
@@ -764,6 +767,11 @@ def build_record_data(d: RecordData) -> str:
     parts = [*head]
     if openings:
         parts.append("Openings of the planned files:\n" + openings)
+    if d.nearby:
+        parts.append(
+            "Other files in the folders of this record's files:\n"
+            + data_block("file_list", "\n".join(d.nearby), count=str(len(d.nearby)))
+        )
     missing = _not_covered(unshown, openings) + files_left
     if missing:
         parts.append(

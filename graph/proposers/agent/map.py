@@ -32,6 +32,11 @@ MAX_BUSY_FILES = 15
 MAX_KINDS = 10
 #: Lines of the file list; past it, folders are folded (see :func:`file_map`).
 MAX_FILE_LINES = 200
+#: Lines of the record conversations' file list: each record's request lists the
+#: folders of its own files (:func:`nearby_files`).
+RECORD_FILE_LINES = 60
+#: Files of a record's own folders its request lists at most.
+MAX_NEARBY = 40
 #: Extensions named on a folded folder's line.
 MAX_EXTS = 4
 #: Characters of the plan request's index of the finding IDs the map does not show,
@@ -281,19 +286,23 @@ def busy_files(ix: SurveyIndex) -> list[str]:
 
 
 def survey_summary(
-    survey: Survey | None, line: Callable[[Finding], str]
+    survey: Survey | None, line: Callable[[Finding], str], brief: bool = False
 ) -> tuple[str, int, set[str]]:
     """The survey's map as text, how many findings it summarises, and the files that
-    hold findings (the file list keeps those listed longest)."""
+    hold findings (the file list keeps those listed longest).  ``brief``: the counts
+    and entry units only, for record conversations (each carries its own findings)."""
     ix = _as_survey(survey).index()
     if not ix.size:
         return "(the survey found nothing)", 0, set()
     sections = [
         ("Findings per category (total: kinds)", category_counts(ix)),
         ("Entry units (ways of starting the system) and what their code reaches", None),
-        ("Findings most of the code leads to, per category", key_findings(ix, line)),
-        ("Files with the most findings", busy_files(ix)),
     ]
+    if not brief:
+        sections += [
+            ("Findings most of the code leads to, per category", key_findings(ix, line)),
+            ("Files with the most findings", busy_files(ix)),
+        ]
     parts = []
     for title, rows in sections:
         body = entry_lines(ix, line) if rows is None else rows
@@ -302,6 +311,22 @@ def survey_summary(
 
 
 # -- the file list --------------------------------------------------------------------
+
+
+def nearby_files(paths: list[str], files: list[str], cap: int = MAX_NEARBY) -> list[str]:
+    """The other files in the folders of ``files`` (what a record may read next, which
+    the record conversations' shorter file list may fold), sorted, at most ``cap``;
+    a last row counts the rest and names the call that lists a folder."""
+    folders = {f.rsplit("/", 1)[0] + "/" if "/" in f else "" for f in files}
+    own = set(files)
+    near = sorted(
+        p
+        for p in dict.fromkeys(paths)
+        if p not in own and (p.rsplit("/", 1)[0] + "/" if "/" in p else "") in folders
+    )
+    if len(near) <= cap:
+        return near
+    return [*near[:cap], f"... {len(near) - cap} more; `list_files` with the glob `folder/*`"]
 
 
 def _ext(path: str) -> str:

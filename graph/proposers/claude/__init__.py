@@ -63,6 +63,7 @@ from graph.proposers.agent.loop import (
     ToolLoop,
     Transcript,
 )
+from graph.proposers.agent.map import nearby_files
 from graph.proposers.agent.prompts import (
     KIND_HINTS,
     LEAD_HINTS,
@@ -146,6 +147,9 @@ class ClaudeProposer(ProposerBase):
         self.plan_max_tokens = window.plan_max_tokens if window else plan_max_tokens
         self.budgets = budgets or ToolBudgets()
         self._shared: str | None = None
+        #: the record conversations' shorter map, and the revision's files
+        self._record_shared: str | None = None
+        self._files: list[str] = []
         #: whether the plan request listed documented promises (a claim minimum then)
         self._promised = False
         self._lock = threading.Lock()
@@ -196,10 +200,13 @@ class ClaudeProposer(ProposerBase):
         got = self.tools.lines_or_reason(path)
         return len(got) if isinstance(got, list) else None
 
-    def _system(self) -> list[JsonDict]:
+    def _system(self, brief: bool = False) -> list[JsonDict]:
+        """The system prompt and the run's map (``brief``: the record conversations'
+        shorter one), the map marked for the cache."""
         blocks: list[JsonDict] = [{"type": "text", "text": load_prompt("system")}]
-        if self._shared:
-            blocks.append({"type": "text", "text": self._shared, "cache_control": CACHE})
+        shared = self._record_shared if brief else self._shared
+        if shared:
+            blocks.append({"type": "text", "text": shared, "cache_control": CACHE})
         else:
             blocks[0]["cache_control"] = CACHE
         return blocks
@@ -208,19 +215,21 @@ class ClaudeProposer(ProposerBase):
         """Build the run's shared (cached) context.  The workflow calls this before any
         node's first call in a process, so a resumed run rebuilds the very same block
         and keeps hitting the prompt cache."""
-        text = shared_context(ctx.system, ctx.repository, ctx.revision, ctx.files, ctx.survey)
+        args = (ctx.system, ctx.repository, ctx.revision, ctx.files, ctx.survey)
+        text, brief = shared_context(*args), shared_context(*args, brief=True)
         with self._lock:
-            self._shared = text
+            self._shared, self._record_shared = text, brief
+            self._files = list(ctx.files)
 
     def _ensure_shared(self) -> None:
         if self._shared is None:
             raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
 
-    def _base(self, max_tokens: int | None = None) -> JsonDict:
+    def _base(self, max_tokens: int | None = None, brief: bool = False) -> JsonDict:
         return {
             "model": self.model,
             "max_tokens": max_tokens or self.max_tokens,
-            "system": self._system(),
+            "system": self._system(brief),
         }
 
     def plan_opening(self, ctx: PlanContext) -> list[str]:
@@ -301,6 +310,7 @@ class ClaudeProposer(ProposerBase):
                 budget=ctx.context_bytes - used,
                 span=span,
                 shared=frozenset(p for i in ctx.plan.items if i.id != ctx.item.id for p in i.files),
+                nearby=nearby_files(self._files or list(ctx.file_texts), ctx.item.files),
             )
         )
 
@@ -345,11 +355,11 @@ class ClaudeProposer(ProposerBase):
     # -- first requests (what graph.dump_request shows) ----------------------------
 
     def _loop(
-        self, key: str, phase: Phase[ResultT], max_tokens: int | None = None
+        self, key: str, phase: Phase[ResultT], max_tokens: int | None = None, brief: bool = False
     ) -> ToolLoop[ResultT]:
         return ToolLoop(
             send=self._send,
-            base=self._base(max_tokens),
+            base=self._base(max_tokens, brief),
             phase=phase,
             tool_defs=self.tool_defs(),
             run_tool=self._run_tool if self.tools is not None else None,
@@ -365,11 +375,11 @@ class ClaudeProposer(ProposerBase):
         return loop.request(_opening(opening), forced=loop.run_tool is None)
 
     def record_request(self, ctx: RecordContext) -> JsonDict:
-        loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record))
+        loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record), brief=True)
         return loop.request(_opening(self.record_opening(ctx)), forced=loop.run_tool is None)
 
     def repair_request(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> JsonDict:
-        loop = self._loop("-", self._record_phase(record.id, self.budgets.repair))
+        loop = self._loop("-", self._record_phase(record.id, self.budgets.repair), brief=True)
         return loop.request(
             _opening(self.repair_opening(ctx, record, misses)), forced=loop.run_tool is None
         )
@@ -524,24 +534,26 @@ class ClaudeProposer(ProposerBase):
         return [ReadRange(path=p, start_line=a, end_line=b) for p, a, b in filter(None, spans)]
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
-        loop = self._fresh(ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record))
+        loop = self._fresh(
+            ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record), brief=True
+        )
         return loop.run(self.record_opening(ctx))
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
     ) -> Record | None:
         key = f"{record.id}#repair{ctx.repair_round or 1}"
-        loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair))
+        loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair), brief=True)
         return loop.run(self.repair_opening(ctx, record, misses))
 
     def account(self, ctx: AccountContext) -> list[AccountSection]:
         loop = self._fresh("account", self._account_phase())
         return loop.run(self.account_opening(ctx))
 
-    def _fresh(self, key: str, phase: Phase[ResultT]) -> ToolLoop[ResultT]:
+    def _fresh(self, key: str, phase: Phase[ResultT], brief: bool = False) -> ToolLoop[ResultT]:
         with self._lock:
             self.transcripts[key] = Transcript()
-        return self._loop(key, phase)
+        return self._loop(key, phase, brief=brief)
 
 
 def _opening(texts: list[str]) -> list[JsonDict]:
