@@ -532,6 +532,59 @@ def _fit(lines: list[str], allowance: int) -> int:
     return k
 
 
+def _shown_whole_note(path: str, total: int, first: ReadRange) -> str:
+    """Why a file shown above from its first line gets no opening, and where to go on."""
+    nxt = (
+        f'read_file(path="{path}", start_line={first.end_line + 1})'
+        if first.end_line < total
+        else "the whole file"
+    )
+    return (
+        f"`{path}` ({total} lines): lines 1–{first.end_line} are shown above "
+        f"(ranges the planner read); {nxt}"
+    )
+
+
+def _opening_page(
+    path: str,
+    got: list[str],
+    start: int,
+    k: int,
+    above: list[ReadRange],
+    page: PageFn,
+    span: SpanFn | None,
+) -> str:
+    """Lines ``start``–``k`` of ``path`` as a page, with the notice saying what is left
+    out and where reading goes on."""
+    cap = above[0].start_line - 1 if above else len(got)
+    if start > 1 and span is not None:
+        text = span(path, start, k) + (
+            f"\n[lines 1–{start - 1}: licence header, comments and imports, not shown;"
+            f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
+        )
+    else:
+        text = page(path, k)
+    # a page the tool itself cut (smaller pages for a small context window) already
+    # says where to continue: one notice per cut
+    if k == cap and above and "\n[cut at line " not in text:
+        r = above[0]
+        more = (
+            f'; continue with read_file(path="{path}", start_line={r.end_line + 1})'
+            if r.end_line < len(got)
+            else ""
+        )
+        text += (
+            f"\n[opening only: lines {start}–{k} of {len(got)}; lines {r.start_line}–"
+            f"{r.end_line} are shown above{more}]"
+        )
+    elif k < len(got) and "\n[cut at line " not in text:
+        text += (
+            f"\n[opening only: lines {start}–{k} of {len(got)}; continue with "
+            f'read_file(path="{path}", start_line={k + 1})]'
+        )
+    return text
+
+
 def openings_section(
     files: list[str],
     page: PageFn,
@@ -576,15 +629,7 @@ def openings_section(
         above = merge_ranges([r for r in shown or [] if r.path == path])
         cap = above[0].start_line - 1 if above else len(got)
         if above and cap < 1:
-            nxt = (
-                f'read_file(path="{path}", start_line={above[0].end_line + 1})'
-                if above[0].end_line < len(got)
-                else "the whole file"
-            )
-            left.append(
-                f"`{path}` ({len(got)} lines): lines 1–{above[0].end_line} are shown above "
-                f"(ranges the planner read); {nxt}"
-            )
+            left.append(_shown_whole_note(path, len(got), above[0]))
             continue
         start = body_start(got) if span is not None else 1
         if start > cap:
@@ -601,31 +646,7 @@ def openings_section(
                 )
                 continue
             k = floor
-        if start > 1 and span is not None:
-            text = span(path, start, k) + (
-                f"\n[lines 1–{start - 1}: licence header, comments and imports, not shown;"
-                f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
-            )
-        else:
-            text = page(path, k)
-        # a page the tool itself cut (smaller pages for a small context window) already
-        # says where to continue: one notice per cut
-        if k == cap and above and "\n[cut at line " not in text:
-            r = above[0]
-            more = (
-                f'; continue with read_file(path="{path}", start_line={r.end_line + 1})'
-                if r.end_line < len(got)
-                else ""
-            )
-            text += (
-                f"\n[opening only: lines {start}–{k} of {len(got)}; lines {r.start_line}–"
-                f"{r.end_line} are shown above{more}]"
-            )
-        elif k < len(got) and "\n[cut at line " not in text:
-            text += (
-                f"\n[opening only: lines {start}–{k} of {len(got)}; continue with "
-                f'read_file(path="{path}", start_line={k + 1})]'
-            )
+        text = _opening_page(path, got, start, k, above, page, span)
         pages.append(text)
         opened.append(path)
         remaining -= _size(text) + 2
