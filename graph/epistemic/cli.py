@@ -53,6 +53,30 @@ def _cost_cap(model: str | None, max_cost: float | None) -> float | None:
     return DEFAULT_MAX_COST if max_cost is None else max_cost
 
 
+def _same_system(repo: str, rev: str, runtime_path: Path, allow_mismatch: bool) -> None:
+    """Refuse a runtime input of another system or revision (unless allowed): it would
+    give an epistemic draft titled after one system and sourced at another's revision."""
+    from drafter.provenance import enforce, mismatch
+    from drafter.snapshot import Snapshot
+
+    with Snapshot(repo, rev) as snap:
+        sha = snap.sha
+    there = ("runtime", load_report(runtime_path))
+    enforce(mismatch(there, (f"repository {repo}", None), pinned=sha), allow_mismatch)
+
+
+def _say_store(console: Console, store: str, runtime_path: Path) -> None:
+    """Say which review store limits the runtime records (the locator redacted)."""
+    from drafter.review_identity import resolve_store
+    from drafter.store_locator import redact
+
+    found = resolve_store(store, runtime_path, load_report(runtime_path))
+    console.print(
+        f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
+        soft_wrap=True,
+    )
+
+
 def draft_epistemic(
     console: Console,
     repo: str | None,
@@ -80,15 +104,7 @@ def draft_epistemic(
         raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
     if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
-    from drafter.provenance import enforce, mismatch
-    from drafter.snapshot import Snapshot
-
-    with Snapshot(repo, rev) as snap:
-        sha = snap.sha
-    # a runtime draft of another system would give an epistemic draft titled after one
-    # system and sourced at another's revision
-    there = ("runtime", load_report(runtime_path))
-    enforce(mismatch(there, (f"repository {repo}", None), pinned=sha), allow_mismatch)
+    _same_system(repo, rev, runtime_path, allow_mismatch)
     if estimate_only or out is None:
         print_estimate(
             console,
@@ -116,14 +132,7 @@ def draft_epistemic(
         "text_out": str(text_out) if text_out else None,
     }
     if store is not None:
-        from drafter.review_identity import resolve_store
-        from drafter.store_locator import redact
-
-        found = resolve_store(store, runtime_path, load_report(runtime_path))
-        console.print(
-            f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
-            soft_wrap=True,
-        )
+        _say_store(console, store, runtime_path)
     result = run_epistemic(
         repo,
         rev,
