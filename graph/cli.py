@@ -295,12 +295,9 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
     ),
-    click.option(
-        "--out",
-        "out",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
-        "that recorded it.",
+    cli_options.out_path(
+        "Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+        "that recorded it."
     ),
     click.option(
         "--text",
@@ -339,15 +336,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
-    click.option(
-        "--checkpoint",
-        "checkpoint",
-        default=None,
-        help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
-        "and the journal of paid calls there, so --resume THREAD works from any machine "
-        "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
-        "the data dir).",
-    ),
+    cli_options.checkpoint,
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
         "--estimate",
@@ -361,14 +350,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
     cli_options.no_index,
     cli_options.data_dir,
-    click.option(
-        "--chroma",
-        "--chroma-url",
-        "chroma_url",
-        default=None,
-        help="Index on the Chroma server at http://HOST:PORT, shared by a team "
-        "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
-    ),
+    cli_options.chroma,
     click.option(
         "--type",
         "report_type",
@@ -384,28 +366,13 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         default=None,
         help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
     ),
-    click.option(
-        "--store",
-        "store_path",
-        type=str,
-        default=None,
-        help="Review store of the runtime draft (or the runtime draft's path, for its own "
-        "store): cite only its accepted records.",
+    cli_options.review_store(
+        "Review store of the runtime draft (or the runtime draft's path, for its own "
+        "store): cite only its accepted records."
     ),
     cli_options.allow_mismatch,
-    click.option(
-        "--provider",
-        default="anthropic",
-        show_default=True,
-        help="Model provider, by its registered name (drafter.providers): anthropic, or "
-        "openai for any OpenAI-compatible server (Chat Completions; key $OPENAI_API_KEY).",
-    ),
-    click.option(
-        "--base-url",
-        default=None,
-        help="The provider's endpoint (default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, "
-        "else the provider's own).",
-    ),
+    cli_options.provider,
+    cli_options.base_url,
 ]
 
 
@@ -760,12 +727,10 @@ def _print_estimate(console: Console, request: DraftRequest, config: Configurati
 
 
 @click.command("demo")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder for the sample repositories, drafts and reports (default: data dir/demo).",
+@cli_options.out_path(
+    "Folder for the sample repositories, drafts and reports (default: data dir/demo).",
+    dest="out_dir",
+    folder=True,
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 @cli_options.data_dir_env

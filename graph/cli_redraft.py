@@ -32,21 +32,12 @@ if TYPE_CHECKING:
 
 @click.command("redraft")
 @click.argument("draft", type=click.Path(path_type=Path))
-@click.option(
-    "--store",
-    "store_path",
-    type=str,
-    default=None,
-    help="Decision store (default: the draft's own store); a draft or report path means "
-    "that draft's own store.",
+@cli_options.review_store(
+    "Decision store (default: the draft's own store); a draft or report path means "
+    "that draft's own store."
 )
 @click.option("--repo", default=None, help="Repository (default: the draft's own folder).")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="New draft (default: DRAFT.redraft.json beside the draft).",
-)
+@cli_options.out_path("New draft (default: DRAFT.redraft.json beside the draft).")
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @cli_options.model
 @cli_options.max_cost
@@ -54,18 +45,8 @@ if TYPE_CHECKING:
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
-@click.option(
-    "--chroma",
-    "--chroma-url",
-    "chroma_url",
-    default=None,
-    help="Index on the Chroma server at http://HOST:PORT (default: $DRAFTER_CHROMA_URL).",
-)
-@click.option(
-    "--checkpoint",
-    default=None,
-    help="Shared checkpointer for the run (postgresql://…; default: $DRAFTER_CHECKPOINT).",
-)
+@cli_options.chroma
+@cli_options.checkpoint
 def redraft_cmd(
     draft: Path,
     store_path: str | None,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from graph.proposers.providers.transport import Provider, TransportSettings
 
 if TYPE_CHECKING:
-    from graph.proposers.claude.client import Transport
+    from graph.proposers.providers.transport import Transport
 
 
 def _transport(s: TransportSettings) -> Transport:
