@@ -392,11 +392,11 @@ def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
     when it started), else None."""
     if not resume_thread:
         return None
-    from graph.run import checkpoint_path
-    from graph.runkind import WorkflowKind, kind_of
+    from graph.runkind import WorkflowKind
+    from graph.workflows import workflow_of
 
-    kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
-    return resume_thread if kind == WorkflowKind.epistemic else None
+    found = workflow_of(resume_thread, root)
+    return resume_thread if found is not None and found.kind == WorkflowKind.epistemic else None
 
 
 @click.command("draft")
