@@ -1,8 +1,7 @@
 """One runner for every report type: a workflow is a spec, a run is :func:`run`.
 
-Why: the runtime and the epistemic drafts used to open their checkpoints, journals and
-resumes each their own way, and drifted (one honoured a shared checkpointer, one
-recorded its workflow elsewhere).  A :class:`Workflow` says what differs — its state,
+Why: two report types that open their checkpoints, journals and resumes each their own
+way drift apart.  A :class:`Workflow` says what differs — its state,
 its graph, the protocol its proposers implement, the inputs a new run starts from and
 whether a shared checkpointer may hold it — and :func:`run` does the rest once: it opens
 the run's checkpoint (recording the workflow beside a new one, so ``--resume`` reads it

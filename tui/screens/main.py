@@ -578,8 +578,7 @@ class MainScreen(Screen[None]):
 
     def redrafted(self, out: Path) -> None:
         """Offer the new draft: open it now (this app exits, the CLI opens it), or stay
-        and be told exactly what to run later.  The redraft once ended with a toast that
-        named a file and a command missing its ``--repo``."""
+        and be told exactly what to run later: the whole command, ``--repo`` included."""
         s = self.session
         command = review_command(out, s.snapshot.repo)
         replaced = redraft_changes(s.report, out)
