@@ -583,7 +583,7 @@ def _configuration(
         max_records = defaults.max_records(generator, thorough)
     try:
         chosen = resolve_model(model)
-        settings = endpoint.settings(chosen, generator, max_cost)
+        settings = endpoint.settings(chosen, generator, max_cost, provider)
         return Configuration(
             model=chosen,
             generator=generator,

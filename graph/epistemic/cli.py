@@ -42,11 +42,12 @@ def make_epistemic_proposer(
 def _cost_cap(model: str | None, max_cost: float | None) -> float | None:
     """The epistemic run's USD cap: refused for a model without a price (one line,
     exit 2), the default for a Claude model, none for an unpriced one."""
+    from drafter.providers import DEFAULT
     from graph.configuration import DEFAULT_MAX_COST, resolve_model
-    from graph.pricing import table_price, unpriced_cap_error
+    from graph.pricing import provider_price, unpriced_cap_error
 
     chosen = resolve_model(model)
-    if table_price(chosen) is None:
+    if provider_price(DEFAULT, chosen) is None:
         if max_cost is not None:
             raise BadInput(unpriced_cap_error(chosen))
         return None

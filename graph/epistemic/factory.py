@@ -41,9 +41,10 @@ def claude_epistemic_proposer(
 ) -> ClaudeEpistemicProposer:
     """Claude drafting the epistemic sections; with ``estimate_only`` it is only asked
     to plan, so it holds no key (and none is needed)."""
+    from drafter.providers import DEFAULT
     from graph.configuration import resolve_model
     from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.pricing import table_price
+    from graph.pricing import provider_price
     from graph.proposers.claude import ToolBudgets
     from graph.proposers.factory import model_proposer
 
@@ -54,5 +55,5 @@ def claude_epistemic_proposer(
     chosen = resolve_model(model)
     if estimate_only:
         return ClaudeEpistemicProposer(model_proposer(chosen, tools, estimate_only=True))
-    inner = model_proposer(chosen, tools, price=table_price(chosen))
+    inner = model_proposer(chosen, tools, price=provider_price(DEFAULT, chosen))
     return ClaudeEpistemicProposer(inner, announce=announce)

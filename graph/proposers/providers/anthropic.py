@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from drafter.price_table import PRICES
 from graph.jsontypes import JsonDict
 from graph.proposers.providers.retry import RetryPolicy, SdkErrors, call_with_retries
 from graph.proposers.providers.transport import Provider, TransportSettings
@@ -80,4 +81,6 @@ def _transport(s: TransportSettings) -> Transport:
     return AnthropicTransport(client, s.retry)
 
 
-PROVIDER = Provider("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", _transport)
+PROVIDER = Provider(
+    "anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", _transport, prices=PRICES
+)

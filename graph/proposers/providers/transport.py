@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from graph.jsontypes import JsonDict
@@ -12,6 +12,7 @@ from graph.jsontypes import JsonDict
 if TYPE_CHECKING:  # the SDK loads with a transport, not with the registry
     from anthropic.types import Message
 
+    from drafter.price import Price
     from graph.proposers.providers.retry import RetryPolicy
 
 
@@ -57,3 +58,6 @@ class Provider:
     base_url_env: str
     #: Builds the transport (imports the provider's SDK).
     make_transport: Callable[[TransportSettings], Transport]
+    #: Its published prices by exact model ID (each row with its source); a model not
+    #: here has no price unless the analyst gives one.
+    prices: Mapping[str, Price] = field(default_factory=dict)
