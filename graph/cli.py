@@ -25,6 +25,7 @@ import click
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
+from graph.cli_endpoint import endpoint_options
 from graph.jsontypes import JsonDict
 
 # LangGraph, the report model and the proposers are imported where they are used:
@@ -308,7 +309,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option("--offline", is_flag=True, help="Draft from the static survey, without a model."),
     cli_options.model,
     cli_options.max_cost,
-    cli_options.endpoint,
+    endpoint_options,
     click.option(
         "--max-records",
         type=int,
@@ -409,10 +410,7 @@ def draft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
-    price_in: float | None,
-    price_out: float | None,
-    max_tokens_total: int | None,
-    context_window: int | None,
+    endpoint: EndpointOptions,
     max_records: int | None,
     thorough: bool,
     repair_rounds: int,
@@ -441,7 +439,7 @@ def draft_cmd(
     console, root = out_console(), resolve_data_dir(data_dir)
     epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
+        _runtime_only(endpoint, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
         if provider != "anthropic" or base_url:
@@ -460,14 +458,12 @@ def draft_cmd(
         return
     request = _new_request(repo, rev, out, text_out, estimate_only, root, system)
     request = replace(request, chroma_url=chroma_url, use_index=not no_index, checkpoint=checkpoint)
-    from graph.configuration import EndpointOptions
-
     config = _configuration(
         offline,
         estimate_only,
         model,
         max_cost,
-        EndpointOptions(price_in, price_out, max_tokens_total, context_window),
+        endpoint,
         max_records=max_records,
         thorough=thorough,
         repair_rounds=repair_rounds,
@@ -600,22 +596,16 @@ def _configuration(
         raise BadInput(str(exc)) from exc
 
 
-def _runtime_only(
-    price_in: float | None,
-    price_out: float | None,
-    max_tokens_total: int | None,
-    context_window: int | None,
-    checkpoint: str | None = None,
-) -> None:
+def _runtime_only(endpoint: EndpointOptions, checkpoint: str | None = None) -> None:
     """The endpoint options are wired for runtime drafts only: an epistemic run refuses
     them in one line rather than silently ignoring a price or a window."""
     given = [
         flag
         for flag, value in (
-            ("--price-in", price_in),
-            ("--price-out", price_out),
-            ("--max-tokens-total", max_tokens_total),
-            ("--context-window", context_window),
+            ("--price-in", endpoint.price_in),
+            ("--price-out", endpoint.price_out),
+            ("--max-tokens-total", endpoint.max_tokens_total),
+            ("--context-window", endpoint.context_window),
             ("--checkpoint", checkpoint),
         )
         if value is not None
