@@ -23,6 +23,7 @@ repository data the model sees.
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import time
 from collections.abc import Callable
@@ -260,6 +261,18 @@ class SnapshotTools:
             "symbol": self.symbol,
             "check_quotes": self.check_quotes,
         }
+
+    def capped(self, chars: int | None) -> SnapshotTools:
+        """These tools with answers (and pages) of at most ``chars`` characters: what a
+        request's remaining room allows (:meth:`graph.proposers.agent.loop.ToolLoop.room`).
+        A copy, so concurrent conversations over the same tools keep their own caps."""
+        if chars is None or chars >= self.output_chars:
+            return self
+        out = copy.copy(self)
+        out.output_chars = chars
+        out.page_chars = min(self.page_chars, max(200, chars - PAGE_OVERHEAD))
+        out._handlers = {name: getattr(out, name) for name in self._handlers}
+        return out
 
     @property
     def sha(self) -> str:
