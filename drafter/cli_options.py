@@ -162,3 +162,53 @@ allow_mismatch = click.option(
     help="Go on (warned on stderr) when the inputs record different systems or revisions; "
     "refused otherwise (exit 2).",
 )
+
+
+#: The team's Chroma server instead of the embedded store (index, search, draft, redraft).
+chroma = click.option(
+    "--chroma",
+    "--chroma-url",
+    "chroma_url",
+    default=None,
+    help="Index on the Chroma server at http://HOST:PORT, shared by a team "
+    "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
+)
+
+#: A shared checkpointer for a run (draft, redraft).
+checkpoint = click.option(
+    "--checkpoint",
+    "checkpoint",
+    default=None,
+    help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
+    "and the journal of paid calls there, so --resume THREAD works from any machine "
+    "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
+    "the data dir).",
+)
+
+#: The model provider, by its registered name (graph.proposers.providers).
+provider = click.option(
+    "--provider",
+    default="anthropic",
+    show_default=True,
+    help="Model provider, by its registered name (drafter.providers): anthropic, or "
+    "openai for any OpenAI-compatible server (Chat Completions; key $OPENAI_API_KEY).",
+)
+
+#: The provider's endpoint.
+base_url = click.option(
+    "--base-url",
+    default=None,
+    help="The provider's endpoint (default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, "
+    "else the provider's own).",
+)
+
+
+def out_path(help: str, *, dest: str = "out", folder: bool = False) -> Callable[[_F], _F]:
+    """``--out``: the file (or, with ``folder``, the folder) a command writes."""
+    kind = click.Path(file_okay=not folder, dir_okay=folder, path_type=Path)
+    return click.option("--out", dest, type=kind, default=None, help=help)
+
+
+def review_store(help: str) -> Callable[[_F], _F]:
+    """``--store``: a review store's locator (a file, a database URL or a draft's path)."""
+    return click.option("--store", "store_path", type=str, default=None, help=help)

@@ -224,27 +224,7 @@ def verify_cmd(
         if write is not None:
             atomic_write_text(write, rep.to_json())
         if as_json:
-            payload = {
-                "report": str(report),
-                "repository": snap.name,
-                "revision": snap.sha,
-                "summary": summary.to_dict(),
-                "dangling_ids": [
-                    {"where": d.where, "id": d.id, "cross_report": d.cross} for d in dangling
-                ],
-                "witnesses": [
-                    {
-                        "where": where,
-                        "quote": w.quote,
-                        "path": w.path,
-                        "lines": str(w.lines) if w.lines else None,
-                        "verification": w.verification.model_dump(mode="json")
-                        if w.verification
-                        else None,
-                    }
-                    for where, w in located
-                ],
-            }
+            payload = _json_payload(report, snap.name, snap.sha, summary, dangling, located)
             click.echo(json_safe(json.dumps(payload, indent=2, ensure_ascii=False)))
         else:
             out = out_console()
@@ -259,6 +239,34 @@ def verify_cmd(
                 out.print(f"wrote {write}", highlight=False)
     if not summary.ok or dangling:
         raise click.exceptions.Exit(1)
+
+
+def _json_payload(
+    report: Path,
+    name: str,
+    sha: str,
+    summary: VerifySummary,
+    dangling: list[DanglingID],
+    located: list[tuple[str, Witness]],
+) -> dict[str, object]:
+    """What ``--json`` prints: the summary, the dangling IDs and every witness's verdict."""
+    return {
+        "report": str(report),
+        "repository": name,
+        "revision": sha,
+        "summary": summary.to_dict(),
+        "dangling_ids": [{"where": d.where, "id": d.id, "cross_report": d.cross} for d in dangling],
+        "witnesses": [
+            {
+                "where": where,
+                "quote": w.quote,
+                "path": w.path,
+                "lines": str(w.lines) if w.lines else None,
+                "verification": w.verification.model_dump(mode="json") if w.verification else None,
+            }
+            for where, w in located
+        ],
+    }
 
 
 def _dangling(console: Console, dangling: list[DanglingID]) -> None:

@@ -15,7 +15,7 @@ is 1.25x the input price, a hit 0.1x), said in the row's source.
 
 from __future__ import annotations
 
-from drafter.prices import Price
+from drafter.price import Price
 
 _PRICING = "https://platform.claude.com/docs/en/about-claude/pricing (Model pricing)"
 _PRICING_2025 = "https://docs.anthropic.com/en/docs/about-claude/pricing (Model pricing)"

@@ -15,32 +15,13 @@ matched, so an unlisted ``claude-*`` name is unpriced).  Anything else (a local
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class Price:
-    """US dollars per million tokens, and where the figures were read (shown with every
-    estimate; not part of a price's identity)."""
-
-    input: float
-    output: float
-    cache_write: float
-    cache_read: float
-    source: str = field(default="", compare=False)
-
-    def per_million(self) -> str:
-        """The four prices on one line, as an estimate shows them."""
-        return (
-            f"${self.input:g} in / ${self.output:g} out / ${self.cache_write:g} cache write / "
-            f"${self.cache_read:g} cache read per million tokens"
-        )
+from drafter.price import Price as Price
+from drafter.price_table import PRICES
 
 
 def table_price(model: str) -> Price | None:
     """The list price of exactly this model ID, else None (no price is known)."""
-    from drafter.price_table import PRICES
-
     return PRICES.get(model)
 
 

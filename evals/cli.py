@@ -207,11 +207,7 @@ def eval_cmd(
     )
     if suite_file is not None:
         given = (gold, draft, repo, rev, html_out, json_out, labels_file, opts)
-        if any(x is not None for x in given):
-            raise BadInput(
-                "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/"
-                "--labels/--judge"
-            )
+        _suite_alone(given)
         _run_suite(suite_file, results, as_json, threshold, similarity, method)
         return
     gold, draft, labels_alone = _labels_alone(labels_file, gold, draft, judge)
@@ -259,6 +255,15 @@ def eval_cmd(
     if labels is not None:
         card.label_check = check_alignment(labels, predicted_links(card.alignment)).to_dict()
     _emit(card, console, as_json=as_json, pairs=pairs, json_out=json_out, html_out=html_out)
+
+
+def _suite_alone(given: tuple[object, ...]) -> None:
+    """``--suite`` scores its own items: any single-pair option beside it is refused."""
+    if any(x is not None for x in given):
+        raise BadInput(
+            "--suite runs its own items: drop --gold/--draft/--repo/--rev/--html/--out/"
+            "--labels/--judge"
+        )
 
 
 def _judge_options(

@@ -109,11 +109,12 @@ def open_checkpointer(
     *,
     resume: bool,
     kind: WorkflowKind = WorkflowKind.runtime,
+    shared: bool = True,
 ) -> Iterator[OpenRun]:
     """The saver and journal of run ``thread_id``: a new run's, or (``resume``) one
     that must exist already (BadInput in one line when it does not).  No locator:
-    ``$DRAFTER_CHECKPOINT``, else SQLite in the data dir."""
-    locator = locator or os.environ.get(ENV_CHECKPOINT) or None
+    ``$DRAFTER_CHECKPOINT``, else SQLite in the data dir; not ``shared``: SQLite."""
+    locator = (locator or os.environ.get(ENV_CHECKPOINT) or None) if shared else None
     if locator and is_server(locator):
         with _postgres(locator, thread_id, resume=resume) as run:
             yield run

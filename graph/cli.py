@@ -25,6 +25,7 @@ import click
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
+from graph.cli_endpoint import endpoint_options
 from graph.jsontypes import JsonDict
 
 # LangGraph, the report model and the proposers are imported where they are used:
@@ -295,12 +296,9 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--rev", default="HEAD", show_default=True, help="Revision to pin (branch, tag, SHA)."
     ),
-    click.option(
-        "--out",
-        "out",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Draft JSON to write.  Required, except with --estimate, or --resume of a run "
-        "that recorded it.",
+    cli_options.out_path(
+        "Draft JSON to write.  Required, except with --estimate, or --resume of a run "
+        "that recorded it."
     ),
     click.option(
         "--text",
@@ -311,7 +309,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option("--offline", is_flag=True, help="Draft from the static survey, without a model."),
     cli_options.model,
     cli_options.max_cost,
-    cli_options.endpoint,
+    endpoint_options,
     click.option(
         "--max-records",
         type=int,
@@ -339,15 +337,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     click.option(
         "--resume", "resume_thread", default=None, help="Continue the run with this thread ID."
     ),
-    click.option(
-        "--checkpoint",
-        "checkpoint",
-        default=None,
-        help="Shared checkpointer for runs: postgresql://USER@HOST:PORT/DB keeps checkpoints "
-        "and the journal of paid calls there, so --resume THREAD works from any machine "
-        "(default: $DRAFTER_CHECKPOINT for runtime drafts, else an SQLite file per run in "
-        "the data dir).",
-    ),
+    cli_options.checkpoint,
     click.option("--system", default=None, help="System name for the report title."),
     click.option(
         "--estimate",
@@ -361,14 +351,7 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
     _int_option("--account-tools", defaults.ACCOUNT_TOOL_CALLS, "Account tool calls."),
     cli_options.no_index,
     cli_options.data_dir,
-    click.option(
-        "--chroma",
-        "--chroma-url",
-        "chroma_url",
-        default=None,
-        help="Index on the Chroma server at http://HOST:PORT, shared by a team "
-        "(default: $DRAFTER_CHROMA_URL, else the embedded store in the data dir).",
-    ),
+    cli_options.chroma,
     click.option(
         "--type",
         "report_type",
@@ -384,28 +367,13 @@ _DRAFT_OPTIONS: list[Callable[[_F], _F]] = [
         default=None,
         help="Runtime draft JSON, reviewed export or report text the epistemic draft builds on.",
     ),
-    click.option(
-        "--store",
-        "store_path",
-        type=str,
-        default=None,
-        help="Review store of the runtime draft (or the runtime draft's path, for its own "
-        "store): cite only its accepted records.",
+    cli_options.review_store(
+        "Review store of the runtime draft (or the runtime draft's path, for its own "
+        "store): cite only its accepted records."
     ),
     cli_options.allow_mismatch,
-    click.option(
-        "--provider",
-        default="anthropic",
-        show_default=True,
-        help="Model provider, by its registered name (drafter.providers): anthropic, or "
-        "openai for any OpenAI-compatible server (Chat Completions; key $OPENAI_API_KEY).",
-    ),
-    click.option(
-        "--base-url",
-        default=None,
-        help="The provider's endpoint (default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, "
-        "else the provider's own).",
-    ),
+    cli_options.provider,
+    cli_options.base_url,
 ]
 
 
@@ -425,11 +393,11 @@ def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
     when it started), else None."""
     if not resume_thread:
         return None
-    from graph.run import checkpoint_path
-    from graph.runkind import WorkflowKind, kind_of
+    from graph.runkind import WorkflowKind
+    from graph.workflows import workflow_of
 
-    kind = kind_of(checkpoint_path(resume_thread, root), resume_thread)
-    return resume_thread if kind == WorkflowKind.epistemic else None
+    found = workflow_of(resume_thread, root)
+    return resume_thread if found is not None and found.kind == WorkflowKind.epistemic else None
 
 
 @click.command("draft")
@@ -442,10 +410,7 @@ def draft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
-    price_in: float | None,
-    price_out: float | None,
-    max_tokens_total: int | None,
-    context_window: int | None,
+    endpoint: EndpointOptions,
     max_records: int | None,
     thorough: bool,
     repair_rounds: int,
@@ -474,7 +439,7 @@ def draft_cmd(
     console, root = out_console(), resolve_data_dir(data_dir)
     epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
     if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(price_in, price_out, max_tokens_total, context_window, checkpoint)
+        _runtime_only(endpoint, checkpoint)
         from graph.epistemic.cli import draft_epistemic
 
         if provider != "anthropic" or base_url:
@@ -493,14 +458,12 @@ def draft_cmd(
         return
     request = _new_request(repo, rev, out, text_out, estimate_only, root, system)
     request = replace(request, chroma_url=chroma_url, use_index=not no_index, checkpoint=checkpoint)
-    from graph.configuration import EndpointOptions
-
     config = _configuration(
         offline,
         estimate_only,
         model,
         max_cost,
-        EndpointOptions(price_in, price_out, max_tokens_total, context_window),
+        endpoint,
         max_records=max_records,
         thorough=thorough,
         repair_rounds=repair_rounds,
@@ -616,7 +579,7 @@ def _configuration(
         max_records = defaults.max_records(generator, thorough)
     try:
         chosen = resolve_model(model)
-        settings = endpoint.settings(chosen, generator, max_cost)
+        settings = endpoint.settings(chosen, generator, max_cost, provider)
         return Configuration(
             model=chosen,
             generator=generator,
@@ -633,22 +596,16 @@ def _configuration(
         raise BadInput(str(exc)) from exc
 
 
-def _runtime_only(
-    price_in: float | None,
-    price_out: float | None,
-    max_tokens_total: int | None,
-    context_window: int | None,
-    checkpoint: str | None = None,
-) -> None:
+def _runtime_only(endpoint: EndpointOptions, checkpoint: str | None = None) -> None:
     """The endpoint options are wired for runtime drafts only: an epistemic run refuses
     them in one line rather than silently ignoring a price or a window."""
     given = [
         flag
         for flag, value in (
-            ("--price-in", price_in),
-            ("--price-out", price_out),
-            ("--max-tokens-total", max_tokens_total),
-            ("--context-window", context_window),
+            ("--price-in", endpoint.price_in),
+            ("--price-out", endpoint.price_out),
+            ("--max-tokens-total", endpoint.max_tokens_total),
+            ("--context-window", endpoint.context_window),
             ("--checkpoint", checkpoint),
         )
         if value is not None
@@ -760,12 +717,10 @@ def _print_estimate(console: Console, request: DraftRequest, config: Configurati
 
 
 @click.command("demo")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder for the sample repositories, drafts and reports (default: data dir/demo).",
+@cli_options.out_path(
+    "Folder for the sample repositories, drafts and reports (default: data dir/demo).",
+    dest="out_dir",
+    folder=True,
 )
 @click.option("--no-index", is_flag=True, help="Skip the Chroma index.")
 @cli_options.data_dir_env

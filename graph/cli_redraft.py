@@ -20,6 +20,7 @@ from drafter import cli_options
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput
 from drafter.sanitize import markup_safe
+from graph.cli_endpoint import endpoint_options
 
 # the workflow, the store and the model are imported inside the command, so that
 # ``drafter --help`` (which loads every command module) stays fast
@@ -32,40 +33,21 @@ if TYPE_CHECKING:
 
 @click.command("redraft")
 @click.argument("draft", type=click.Path(path_type=Path))
-@click.option(
-    "--store",
-    "store_path",
-    type=str,
-    default=None,
-    help="Decision store (default: the draft's own store); a draft or report path means "
-    "that draft's own store.",
+@cli_options.review_store(
+    "Decision store (default: the draft's own store); a draft or report path means "
+    "that draft's own store."
 )
 @click.option("--repo", default=None, help="Repository (default: the draft's own folder).")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="New draft (default: DRAFT.redraft.json beside the draft).",
-)
+@cli_options.out_path("New draft (default: DRAFT.redraft.json beside the draft).")
 @click.option("--offline", is_flag=True, help="Replace by the next-ranked candidate, no model.")
 @cli_options.model
 @cli_options.max_cost
-@cli_options.endpoint
+@endpoint_options
 @cli_options.repair_rounds
 @cli_options.no_index
 @cli_options.data_dir
-@click.option(
-    "--chroma",
-    "--chroma-url",
-    "chroma_url",
-    default=None,
-    help="Index on the Chroma server at http://HOST:PORT (default: $DRAFTER_CHROMA_URL).",
-)
-@click.option(
-    "--checkpoint",
-    default=None,
-    help="Shared checkpointer for the run (postgresql://…; default: $DRAFTER_CHECKPOINT).",
-)
+@cli_options.chroma
+@cli_options.checkpoint
 def redraft_cmd(
     draft: Path,
     store_path: str | None,
@@ -74,10 +56,7 @@ def redraft_cmd(
     offline: bool,
     model: str | None,
     max_cost: float | None,
-    price_in: float | None,
-    price_out: float | None,
-    max_tokens_total: int | None,
-    context_window: int | None,
+    endpoint: EndpointOptions,
     repair_rounds: int,
     no_index: bool,
     data_dir: Path | None,
@@ -100,9 +79,6 @@ def redraft_cmd(
     if out is not None:  # refused now, not after paying for the redraft
         check_output_path(out)
     repo = repository_of(report, repo, str(draft))
-    from graph.configuration import EndpointOptions
-
-    endpoint = EndpointOptions(price_in, price_out, max_tokens_total, context_window)
     config = _configuration(offline, model, repair_rounds, max_cost, endpoint)
     console = out_console()
     store_file = resolve_store(store_path, draft, report)

@@ -27,7 +27,7 @@ from drafter.endpoint import ENV_TIMEOUT as ENV_TIMEOUT
 from drafter.endpoint import request_timeout as request_timeout
 from drafter.endpoint import retry_count as retry_count
 from graph.configuration import retry_base_seconds
-from graph.proposers.claude.client import RetryPolicy
+from graph.proposers.providers.retry import RetryPolicy
 
 
 def retry_policy() -> RetryPolicy:

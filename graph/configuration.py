@@ -18,7 +18,7 @@ from drafter.config import ENV_MODEL, env_number
 from graph.context_window import check_window, window_settings
 from graph.costs import Budget, Price
 from graph.jsontypes import JsonDict
-from graph.pricing import check_prices, resolve_price, unpriced_cap_error
+from graph.pricing import check_prices, provider_price, unpriced_cap_error
 from graph.proposer import Proposer
 from graph.resources import Resources
 
@@ -65,11 +65,12 @@ def endpoint_settings(
     price_out: float | None = None,
     max_tokens_total: int | None = None,
     context_window: int | None = None,
+    provider: str = "anthropic",
 ) -> JsonDict:
     """The :class:`Configuration` fields of the endpoint options: the prices, the token
     cap, the window and what it derives, and the cost cap — :data:`DEFAULT_MAX_COST`
     for a model drafter can price, none for one it cannot (the estimate says so)."""
-    priced = resolve_price(model, price_in, price_out) is not None
+    priced = provider_price(provider, model, price_in, price_out) is not None
     if max_cost is None and generator == "claude" and priced:
         max_cost = DEFAULT_MAX_COST
     return {
@@ -92,7 +93,9 @@ class EndpointOptions:
     max_tokens_total: int | None = None
     context_window: int | None = None
 
-    def settings(self, model: str, generator: str, max_cost: float | None) -> JsonDict:
+    def settings(
+        self, model: str, generator: str, max_cost: float | None, provider: str = "anthropic"
+    ) -> JsonDict:
         return endpoint_settings(
             model,
             generator,
@@ -101,6 +104,7 @@ class EndpointOptions:
             price_out=self.price_out,
             max_tokens_total=self.max_tokens_total,
             context_window=self.context_window,
+            provider=provider,
         )
 
 
@@ -175,14 +179,14 @@ class Configuration:
             raise ValueError("--max-tokens-total must be at least 1")
         if self.context_window is not None:
             check_window(self.context_window)
-        priced = resolve_price(self.model, self.price_in, self.price_out) is not None
+        priced = self.price is not None
         if self.generator == "claude" and self.max_cost is not None and not priced:
             raise ValueError(unpriced_cap_error(self.model))
 
     @property
     def price(self) -> Price | None:
         """What this run's calls cost per token, None when unknown (graph.pricing)."""
-        return resolve_price(self.model, self.price_in, self.price_out)
+        return provider_price(self.provider, self.model, self.price_in, self.price_out)
 
     def to_dict(self) -> JsonDict:
         return asdict(self)

@@ -2,7 +2,7 @@
 
 Why not Python's default: a KeyboardInterrupt in the main thread leaves LangGraph's
 executor waiting for every record node of the step, running and queued, before the
-exception reaches the command (16 s on dgm, with nothing said).  Nothing is gained by
+exception reaches the command (seconds on end, with nothing said).  Nothing is gained by
 waiting: each finished step is already on disk (the runner checkpoints with
 ``durability="sync"``), a run stopped anywhere resumes as after ``kill -9``, and a node
 that had not finished is drafted again on resume.  The exception is a model call that

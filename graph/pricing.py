@@ -19,6 +19,7 @@ from __future__ import annotations
 
 # the table and the rules live in the core, where evals can read them too
 from drafter.prices import (
+    Price,
     check_prices,
     given_price,
     resolve_price,
@@ -26,4 +27,23 @@ from drafter.prices import (
     unpriced_cap_error,
 )
 
-__all__ = ["check_prices", "given_price", "resolve_price", "table_price", "unpriced_cap_error"]
+__all__ = [
+    "check_prices",
+    "given_price",
+    "provider_price",
+    "resolve_price",
+    "table_price",
+    "unpriced_cap_error",
+]
+
+
+def provider_price(
+    provider: str, model: str, price_in: float | None = None, price_out: float | None = None
+) -> Price | None:
+    """The price a run of ``model`` through ``provider`` charges: the given pair, else
+    the registered provider's own table (graph.proposers.providers), else None."""
+    if price_in is not None and price_out is not None:
+        return given_price(price_in, price_out)
+    from graph.proposers.providers import provider as registered
+
+    return registered(provider).prices.get(model)

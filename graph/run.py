@@ -20,7 +20,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from drafter.config import data_dir as default_data_dir
 from drafter.errors import BadInput
 from graph.jsontypes import JsonDict
-from graph.runkind import WorkflowKind, record_kind
+from graph.runkind import WorkflowKind
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -41,13 +41,6 @@ ChunkHook = Callable[[Mapping[str, object]], None]
 
 def new_thread_id(rev: str = "", kind: WorkflowKind = WorkflowKind.runtime) -> str:
     return f"{THREAD_PREFIX[kind]}-{secrets.token_hex(4)}"
-
-
-def start_checkpoint(thread_id: str, kind: WorkflowKind, data_dir: Path | None = None) -> Path:
-    """The checkpoint of a new run, its workflow recorded beside it before the first step."""
-    path = checkpoint_path(thread_id, data_dir)
-    record_kind(path, kind)
-    return path
 
 
 def execute(

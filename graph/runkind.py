@@ -3,8 +3,8 @@
 Why: ``drafter draft --resume THREAD`` must continue a run in the workflow that
 started it.  A thread ID's name is not a fact about the run and neither is the shape
 of its checkpoint, so the kind is written as data in ``runs/<thread>.workflow`` when
-the run starts (:func:`graph.checkpointer.open_checkpointer` for a runtime run,
-:func:`graph.run.start_checkpoint` for an epistemic one) and only read back from there.
+the run starts (:func:`graph.checkpointer.open_checkpointer`, for every workflow the
+one runner :func:`graph.engine.run` runs) and only read back from there.
 """
 
 from __future__ import annotations

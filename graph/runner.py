@@ -12,7 +12,8 @@ writes were lost to a ``kill -9`` is re-run without paying for its model calls a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,16 +21,27 @@ from langchain_core.runnables import RunnableConfig
 
 from drafter.errors import BadInput
 from drafter.model import Report
+from graph import engine
 from graph.builder import build_graph
-from graph.checkpointer import open_checkpointer, stored_run_values
+from graph.checkpointer import OpenRun, stored_run_values
 from graph.configuration import Configuration, RunContext
 from graph.costs import Budget, total_cost, total_tokens
 from graph.jsontypes import JsonDict
 from graph.proposer import Proposer, RunHandles
 from graph.request import DraftRequest
 from graph.resources import Resources
-from graph.run import execute, new_thread_id
+from graph.run import new_thread_id
+from graph.runkind import WorkflowKind
 from graph.state import DraftState
+
+#: The runtime workflow, as the one runner (graph.engine) runs it.
+RUNTIME = engine.Workflow(
+    kind=WorkflowKind.runtime,
+    state=DraftState,
+    build_graph=build_graph,
+    proposer=Proposer,
+    inputs=("repo", "rev", "system", "out", "settings", "thread_id"),
+)
 
 #: Builds the run's proposer from its settings and this process's resources.
 ProposerFactory = Callable[[Configuration, Resources], Proposer]
@@ -153,12 +165,17 @@ def run_request(
     data_dir = request.data_dir
     tid = thread_id or new_thread_id(request.rev)
     inputs: DraftState | None = None
-    spent, tokens = 0.0, 0
-    with open_checkpointer(request.checkpoint, tid, data_dir, resume=resume) as run:
+    if not resume:
+        inputs = _fresh_inputs(request, config, tid)  # dense_search is settled below
+
+    @contextmanager
+    def context(opened: OpenRun) -> Iterator[RunContext]:
+        nonlocal request, config
+        spent, tokens = 0.0, 0
         if resume:
             values = (
                 build_graph()
-                .compile(checkpointer=run.saver)
+                .compile(checkpointer=opened.saver)
                 .get_state({"configurable": {"thread_id": tid}})
                 .values
             )
@@ -176,33 +193,51 @@ def run_request(
             stable_search=True,
             _dense=config.dense_search,
         )
-        if not resume:
-            config = replace(config, dense_search=resources.dense_used())
-            inputs = _fresh_inputs(request, config, tid)
-        proposer = proposer_factory(config, resources)
-        proposer.start(RunHandles(resources, run.journal))
-        ctx = RunContext(
-            proposer=proposer,
-            config=config,
-            resources=resources,
-            budget=Budget(
-                config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
-            ),
-        )
-
-        def each(chunk: Mapping[str, object]) -> None:
-            if on_update is not None:
-                for node, update in chunk.items():
-                    on_update(node, update if isinstance(update, dict) else {})
-
         try:
-            final = execute(build_graph(), run.saver, _graph_config(tid, config), inputs, ctx, each)
+            if inputs is not None:
+                config = replace(config, dense_search=resources.dense_used())
+                inputs["settings"] = config.to_dict()
+            proposer = proposer_factory(config, resources)
+            proposer.start(RunHandles(resources, opened.journal))
+            yield RunContext(
+                proposer=proposer,
+                config=config,
+                resources=resources,
+                budget=Budget(
+                    config.max_cost, spent, token_limit=config.max_tokens_total, tokens=tokens
+                ),
+            )
         finally:
             resources.close()
+
+    def conf(ctx: object) -> RunnableConfig:
+        return _graph_config(tid, ctx.config if isinstance(ctx, RunContext) else config)
+
+    # the context completes a new run's inputs (the dense-search decision) before the
+    # first step, so the same mapping is handed on, not a copy
+    start = engine.RunStart(tid, data_dir, inputs, conf, request.checkpoint)
+    final, opened = engine.run(RUNTIME, start, context, _forward(on_update))
     report = Report.model_validate(final["report"]) if final.get("report") else None
     return RunResult(
-        tid, run.where, final, report, resume, list(final.get("usage") or []), run.journal.replayed
+        tid,
+        opened.where,
+        final,
+        report,
+        resume,
+        list(final.get("usage") or []),
+        opened.journal.replayed,
     )
+
+
+def _forward(on_update: UpdateHook | None) -> Callable[[Mapping[str, object]], None]:
+    """Each streamed step's updates, node by node, to ``on_update``."""
+
+    def each(chunk: Mapping[str, object]) -> None:
+        if on_update is not None:
+            for node, update in chunk.items():
+                on_update(node, update if isinstance(update, dict) else {})
+
+    return each
 
 
 def read_settings(

@@ -1,8 +1,8 @@
 """Universal statements a record makes without a witnessed call behind them.
 
-Why: the wrong statements of relay drafts were universal ones asserted one read short
-("every tool call reaches the policy engine through the message bus", when the
-scheduler also calls the engine directly).  A statement of the form "every X goes
+Why: a universal statement is the wrong statement a draft makes one read short ("every
+tool call reaches the policy engine through the message bus", when the scheduler also
+calls the engine directly).  A statement of the form "every X goes
 through Y" is true only if some call makes it so; a record whose witnesses quote no
 call at all (only declarations, documents or settings) has not shown that call.  The
 verifier cannot decide such a statement, so it flags it for the reviewer instead.

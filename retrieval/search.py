@@ -24,7 +24,7 @@ from drafter.errors import BadInput
 from drafter.snapshot import Snapshot
 from retrieval.embeddings import embed
 from retrieval.index import Index
-from retrieval.lexical import terms
+from retrieval.lexical import Lexical, terms
 
 RRF_K = 60
 #: Weight of a lexical-only chunk (the opening part of a data, log or results file) in
@@ -182,14 +182,7 @@ def search_ready(
         )
         dense_rank = {i: n for n, i in enumerate(res["ids"][0])}
 
-    fused: dict[str, float] = {}
-    for ranks in (dense_rank, lexical_rank):
-        for cid, r in ranks.items():
-            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + r + 1)
-    for cid in fused:  # data, logs, results: found by their words, ranked after what is read
-        row = lex.row_of.get(cid)
-        if row is not None and lex.metas[row].get("kind") == "head":
-            fused[cid] *= HEAD_WEIGHT
+    fused = _fuse(dense_rank, lexical_rank, lex)
     order = sorted(fused, key=lambda c: (-fused[c], c))
     hits: list[Hit] = []
     for cid in order:
@@ -217,6 +210,21 @@ def search_ready(
         if len(hits) >= k:
             break
     return Answer(hits, stored, total)
+
+
+def _fuse(
+    dense_rank: dict[str, int], lexical_rank: dict[str, int], lex: Lexical
+) -> dict[str, float]:
+    """Reciprocal-rank fusion of the two rankings, data-like chunks weighed down."""
+    fused: dict[str, float] = {}
+    for ranks in (dense_rank, lexical_rank):
+        for cid, r in ranks.items():
+            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + r + 1)
+    for cid in fused:  # data, logs, results: found by their words, ranked after what is read
+        row = lex.row_of.get(cid)
+        if row is not None and lex.metas[row].get("kind") == "head":
+            fused[cid] *= HEAD_WEIGHT
+    return fused
 
 
 def _plus1(r: int | None) -> int | None:

@@ -40,7 +40,7 @@ from drafter.model import (
 )
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude.client import RetryPolicy
+from graph.proposers.providers.retry import RetryPolicy
 from graph.runner import RunResult, run_draft
 from retrieval.survey.model import Category, Finding
 

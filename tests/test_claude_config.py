@@ -14,7 +14,7 @@ from graph.configuration import DEFAULT_MODEL, Configuration, resolve_model
 from graph.costs import CallUsage, price_for
 from graph.proposers.agent.prompts import PROMPT_NAMES, data_block, load_prompt
 from graph.proposers.agent.schema import ACCOUNT_TOOL_DEF, PLAN_TOOL_DEF, RECORD_TOOL_DEF
-from graph.proposers.claude.client import retry_after
+from graph.proposers.providers.retry import retry_after
 
 
 def _sdk_models() -> set[str]:

@@ -7,7 +7,7 @@ from fakes import FakeAPI, error, tool
 
 from graph.costs import Budget, metered
 from graph.proposer import PlanContext
-from graph.proposers.claude.client import ModelUnavailable, RetryPolicy
+from graph.proposers.providers.retry import ModelUnavailable, RetryPolicy
 
 
 def _plan_ctx() -> PlanContext:

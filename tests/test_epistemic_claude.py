@@ -33,7 +33,7 @@ from graph.epistemic.claude import ClaudeEpistemicProposer
 from graph.epistemic.idguard import MARK
 from graph.epistemic.workflow import run_epistemic
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude.client import RetryPolicy
+from graph.proposers.providers.retry import RetryPolicy
 
 MODEL = "claude-sonnet-5-5"
 

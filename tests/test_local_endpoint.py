@@ -31,8 +31,8 @@ from graph.costs import summarize, usage_table
 from graph.journal import request_key
 from graph.outcome import problems
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude.client import ModelUnavailable, RetryPolicy
 from graph.proposers.factory import tool_budgets
+from graph.proposers.providers.retry import ModelUnavailable, RetryPolicy
 from graph.resources import Resources
 from graph.runner import RunResult, run_draft
 

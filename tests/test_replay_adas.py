@@ -26,7 +26,7 @@ from gitrepo import git, make_repo
 from drafter.model import FlagKind, VerifyStatus
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude.client import RetryPolicy
+from graph.proposers.providers.retry import RetryPolicy
 from graph.runner import run_draft
 
 DATA = Path(__file__).parent / "data" / "replay" / "adas-2702bee.json"

@@ -42,15 +42,40 @@ def make_epistemic_proposer(
 def _cost_cap(model: str | None, max_cost: float | None) -> float | None:
     """The epistemic run's USD cap: refused for a model without a price (one line,
     exit 2), the default for a Claude model, none for an unpriced one."""
+    from drafter.providers import DEFAULT
     from graph.configuration import DEFAULT_MAX_COST, resolve_model
-    from graph.pricing import table_price, unpriced_cap_error
+    from graph.pricing import provider_price, unpriced_cap_error
 
     chosen = resolve_model(model)
-    if table_price(chosen) is None:
+    if provider_price(DEFAULT, chosen) is None:
         if max_cost is not None:
             raise BadInput(unpriced_cap_error(chosen))
         return None
     return DEFAULT_MAX_COST if max_cost is None else max_cost
+
+
+def _same_system(repo: str, rev: str, runtime_path: Path, allow_mismatch: bool) -> None:
+    """Refuse a runtime input of another system or revision (unless allowed): it would
+    give an epistemic draft titled after one system and sourced at another's revision."""
+    from drafter.provenance import enforce, mismatch
+    from drafter.snapshot import Snapshot
+
+    with Snapshot(repo, rev) as snap:
+        sha = snap.sha
+    there = ("runtime", load_report(runtime_path))
+    enforce(mismatch(there, (f"repository {repo}", None), pinned=sha), allow_mismatch)
+
+
+def _say_store(console: Console, store: str, runtime_path: Path) -> None:
+    """Say which review store limits the runtime records (the locator redacted)."""
+    from drafter.review_identity import resolve_store
+    from drafter.store_locator import redact
+
+    found = resolve_store(store, runtime_path, load_report(runtime_path))
+    console.print(
+        f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
+        soft_wrap=True,
+    )
 
 
 def draft_epistemic(
@@ -80,15 +105,7 @@ def draft_epistemic(
         raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
     if out is None and not estimate_only:
         raise BadInput("--out DRAFT.json is required")
-    from drafter.provenance import enforce, mismatch
-    from drafter.snapshot import Snapshot
-
-    with Snapshot(repo, rev) as snap:
-        sha = snap.sha
-    # a runtime draft of another system would give an epistemic draft titled after one
-    # system and sourced at another's revision
-    there = ("runtime", load_report(runtime_path))
-    enforce(mismatch(there, (f"repository {repo}", None), pinned=sha), allow_mismatch)
+    _same_system(repo, rev, runtime_path, allow_mismatch)
     if estimate_only or out is None:
         print_estimate(
             console,
@@ -116,14 +133,7 @@ def draft_epistemic(
         "text_out": str(text_out) if text_out else None,
     }
     if store is not None:
-        from drafter.review_identity import resolve_store
-        from drafter.store_locator import redact
-
-        found = resolve_store(store, runtime_path, load_report(runtime_path))
-        console.print(
-            f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
-            soft_wrap=True,
-        )
+        _say_store(console, store, runtime_path)
     result = run_epistemic(
         repo,
         rev,

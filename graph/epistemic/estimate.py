@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drafter.providers import DEFAULT
 from graph.estimate import (
     CHARS_PER_TOKEN,
     TOOL_DEFS_TOKENS,
@@ -20,7 +21,7 @@ from graph.estimate import (
     _turns,
     priced_at,
 )
-from graph.pricing import table_price
+from graph.pricing import provider_price
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class EpiEstimate:
             f"estimate for {self.records} epistemic records and the sections with {self.model}: "
             f"{self.low.total / 1e6:.1f}–{self.high.total / 1e6:.1f} M tokens"
         )
-        price = table_price(self.model)
+        price = provider_price(DEFAULT, self.model)
         if price is None:  # a local or unknown model: tokens only, no invented dollars
             return f"{head}; no USD figure: {self.model} has no known price{cap}"
         lo, hi = self.low.cost(price), self.high.cost(price)

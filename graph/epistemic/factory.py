@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from drafter.errors import BadInput
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicProposerBase
-from graph.proposers.factory import Generator, api_key
+from graph.proposers.factory import Generator
 
 if TYPE_CHECKING:  # the model proposer loads the SDK, and only when it is built
     from graph.epistemic.claude import ClaudeEpistemicProposer
@@ -41,27 +41,19 @@ def claude_epistemic_proposer(
 ) -> ClaudeEpistemicProposer:
     """Claude drafting the epistemic sections; with ``estimate_only`` it is only asked
     to plan, so it holds no key (and none is needed)."""
-    from graph.client_settings import request_timeout, retry_policy
+    from drafter.providers import DEFAULT
     from graph.configuration import resolve_model
     from graph.epistemic.claude import ClaudeEpistemicProposer
-    from graph.pricing import table_price
-    from graph.proposers.claude import ClaudeProposer, ToolBudgets
+    from graph.pricing import provider_price
+    from graph.proposers.claude import ToolBudgets
+    from graph.proposers.factory import model_proposer
 
     try:
         tools = ToolBudgets(**(budgets or {}))
-        if estimate_only:
-            inner = ClaudeProposer(resolve_model(model), api_key="not-used", budgets=tools)
-            return ClaudeEpistemicProposer(inner)
-        retry, timeout = retry_policy(), request_timeout()
-    except (ValueError, TypeError) as exc:
+    except TypeError as exc:
         raise BadInput(str(exc)) from exc
     chosen = resolve_model(model)
-    inner = ClaudeProposer(
-        chosen,
-        api_key=api_key(),
-        retry=retry,
-        timeout=timeout,
-        budgets=tools,
-        price=table_price(chosen),
-    )
+    if estimate_only:
+        return ClaudeEpistemicProposer(model_proposer(chosen, tools, estimate_only=True))
+    inner = model_proposer(chosen, tools, price=provider_price(DEFAULT, chosen))
     return ClaudeEpistemicProposer(inner, announce=announce)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
-from drafter.model import Bullet, LineRange, Paragraph, Record, Witness, WitnessBlock
+from drafter.model import Block, Bullet, LineRange, Paragraph, Record, Witness, WitnessBlock
 from graph.epistemic.plan import EpiObject, EpiPlan, EpiRoute
 from graph.epistemic.scan import CheckKind, CheckLine
 from retrieval.survey import Survey
@@ -93,7 +92,7 @@ def object_record(obj: EpiObject, text_of: TextOf) -> Record:
         "determinable statically; no run output was inspected. Operation conclusion status: "
         "uninspected."
     )
-    blocks: list[Any] = [Paragraph(text=lead), Paragraph(text=body)]
+    blocks: list[Block] = [Paragraph(text=lead), Paragraph(text=body)]
     seen: set[str] = set()
     for a in obj.artifacts[:3]:
         w = witness_at(a.path, a.line, text_of)
@@ -124,7 +123,7 @@ def route_record(route: EpiRoute, plan: EpiPlan, survey: Survey, text_of: TextOf
         f"Owner: {site.path} ({site.symbol}). SRC-1 implementation, read without execution."
     )
     select = [c.text for c in site.lines if c.kind in (CheckKind.comparison, CheckKind.threshold)]
-    blocks: list[Any] = [
+    blocks: list[Block] = [
         Paragraph(text=lead),
         Bullet(name="implementation conclusion status", value="wired"),
         Bullet(name="operation conclusion status", value="uninspected"),

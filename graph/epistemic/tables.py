@@ -8,8 +8,8 @@ statically".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from drafter.model import Record, Table
 from graph.epistemic.plan import EpiPlan, EpiRoute
@@ -108,7 +108,7 @@ class Inputs:
     plan: EpiPlan
     runtime: RuntimeInput
     survey: Survey
-    path_exists: Any  # Callable[[str], bool]
+    path_exists: Callable[[str], bool]
 
     def paths_of(self, rec: Record) -> list[str]:
         return [p for p in dict.fromkeys(w.path for w in rec.witnesses) if self.path_exists(p)]

@@ -1,4 +1,4 @@
-"""The epistemic drafting workflow: a small LangGraph, run by :func:`graph.run.execute`.
+"""The epistemic drafting workflow: a small LangGraph, run by :func:`graph.engine.run`.
 
 Shape::
 
@@ -12,14 +12,14 @@ absent path or an unknown record are listed in the draft's notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
@@ -30,21 +30,17 @@ from drafter.model import DraftMeta, Report, Verification, Witness
 from drafter.repository import location_of
 from drafter.store_locator import is_server
 from drafter.verify import verify_report
+from graph import engine
+from graph.checkpointer import OpenRun
 from graph.costs import Budget, metered, summarize
+from graph.engine import RunStart
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
-from graph.run import (
-    checkpoint_path,
-    execute,
-    journal_path,
-    new_thread_id,
-    start_checkpoint,
-    stored_values,
-)
+from graph.run import new_thread_id, stored_values
 from graph.runkind import WorkflowKind
 from graph.witness_policy import drop_unverified, settle_inline
 
@@ -216,6 +212,18 @@ def build_epistemic_graph() -> StateGraph[EpiState, EpiRunContext]:
     return g
 
 
+#: The epistemic workflow, as the one runner (graph.engine) runs it.  Its runs stay in
+#: SQLite files of the data dir: ``--checkpoint`` is for runtime drafts.
+EPISTEMIC = engine.Workflow(
+    kind=WorkflowKind.epistemic,
+    state=EpiState,
+    build_graph=build_epistemic_graph,
+    proposer=EpistemicProposerBase,
+    inputs=("repo", "rev", "runtime_path", "store", "system", "settings"),
+    shared_checkpoints=False,
+)
+
+
 @dataclass
 class EpiResult:
     thread_id: str
@@ -245,19 +253,7 @@ def run_epistemic(
     ``on_saved(thread)`` is called once the run's first step is on disk: from then on
     ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
     tid = resume_thread or new_thread_id(rev, WorkflowKind.epistemic)
-    if resume_thread is None:
-        path = start_checkpoint(tid, WorkflowKind.epistemic, data_dir)
-    else:
-        path = checkpoint_path(tid, data_dir)
-    resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
     proposer = proposer or OfflineEpistemicProposer()
-    ctx = EpiRunContext(resources, proposer, Budget(max_cost))
-    journal = None
-    if proposer.uses_journal:
-        from graph.journal import CallJournal
-
-        journal = CallJournal(journal_path(tid, data_dir))
-    proposer.start(RunHandles(resources, journal))
     inputs: EpiState | None = None
     if resume_thread is None:
         inputs = {
@@ -273,20 +269,27 @@ def run_epistemic(
         }
     told = resume_thread is not None
 
+    @contextmanager
+    def context(opened: OpenRun) -> Iterator[EpiRunContext]:
+        resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
+        try:
+            # only a model proposer answers paid calls from the journal
+            proposer.start(RunHandles(resources, opened.journal if proposer.uses_journal else None))
+            yield EpiRunContext(resources, proposer, Budget(max_cost))
+        finally:
+            resources.close()
+
     def each(_chunk: Mapping[str, object]) -> None:
         nonlocal told
         if not told and on_saved is not None:
             on_saved(tid)
         told = True
 
-    conf: RunnableConfig = {"configurable": {"thread_id": tid}}
-    try:
-        with SqliteSaver.from_conn_string(str(path)) as saver:
-            final = execute(build_epistemic_graph(), saver, conf, inputs, ctx, each)
-    finally:
-        resources.close()
-        if journal is not None:
-            journal.close()
+    def conf(_ctx: object) -> RunnableConfig:
+        return {"configurable": {"thread_id": tid}}
+
+    start = RunStart(tid, data_dir, inputs, conf)
+    final, _ = engine.run(EPISTEMIC, start, context, each)
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
 
 

@@ -2,9 +2,10 @@
 
 Commands (``drafter draft``, ``redraft``, the epistemic draft) and scripts call
 :func:`choose` and :func:`build_proposer` (the epistemic workflow builds its proposer
-in :mod:`graph.epistemic.factory` from these pieces); they print what :func:`choose`
-says instead of deciding themselves.  ANTHROPIC_API_KEY is
-read here only (:func:`api_key`), and never stored in a run's settings.
+with :func:`model_proposer`, as the runtime one does); they print what :func:`choose`
+says instead of deciding themselves.  A provider's key is read here only
+(:func:`api_key`, from the variable its registry entry names), and never stored in a
+run's settings.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import TYPE_CHECKING, Literal
 from drafter.errors import BadInput
 
 if TYPE_CHECKING:  # the SDK and the rules load when a proposer is built, not before
+    from drafter.prices import Price
     from graph.configuration import Configuration
+    from graph.context_window import WindowSizes
     from graph.proposer import Proposer
-    from graph.proposers.claude import ToolBudgets
+    from graph.proposers.claude import ClaudeProposer, ToolBudgets
     from graph.resources import Resources
 
 #: The environment variable holding the Anthropic API key.
@@ -31,8 +34,6 @@ Generator = Literal["claude", "offline"]
 
 def key_env(provider: str = "anthropic") -> str:
     """The environment variable holding ``provider``'s API key (graph.proposers.providers)."""
-    if provider == "anthropic":
-        return API_KEY_ENV
     from graph.proposers.providers import provider as registered
 
     return registered(provider).key_env
@@ -84,36 +85,63 @@ def build_proposer(config: Configuration, resources: Resources) -> Proposer:
             search=resources.search if resources.use_index else None,
             limits=Limits.for_run(config.max_records, config.thorough),
         )
-    from graph.client_settings import request_timeout, retry_policy
     from graph.context_window import sizes_for
+
+    return model_proposer(
+        config.model,
+        tool_budgets(config),
+        provider=config.provider,
+        base_url=config.base_url,
+        price=config.price,
+        window=sizes_for(config.context_window) if config.context_window else None,
+    )
+
+
+def model_proposer(
+    model: str,
+    budgets: ToolBudgets,
+    *,
+    provider: str = "anthropic",
+    base_url: str | None = None,
+    price: Price | None = None,
+    window: WindowSizes | None = None,
+    estimate_only: bool = False,
+) -> ClaudeProposer:
+    """The model proposer (tool loop and transport) every workflow drafts with; the key
+    is read here, never stored.  With ``estimate_only`` it is only asked to plan and
+    count, so it holds no key and needs none."""
+    from graph.client_settings import request_timeout, retry_policy
     from graph.proposers.claude import ClaudeProposer
 
-    key = api_key(config.provider)
+    if estimate_only:
+        return ClaudeProposer(model, api_key="not-used", budgets=budgets)
+    key = api_key(provider)
     if not key:
-        what = "Claude" if config.provider == "anthropic" else f"the {config.provider} provider"
-        raise BadInput(f"this run drafts with {what} and needs {key_env(config.provider)}")
+        what = "Claude" if provider == "anthropic" else f"the {provider} provider"
+        raise BadInput(f"this run drafts with {what} and needs {key_env(provider)}")
     try:
         retry, timeout = retry_policy(), request_timeout()
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
     transport = None
-    if config.provider != "anthropic" or config.base_url:
-        from graph.proposers.providers import TransportSettings, provider
+    if provider != "anthropic" or base_url:
+        from graph.proposers.providers import TransportSettings
+        from graph.proposers.providers import provider as registered
 
-        settings = TransportSettings(key, config.base_url, timeout, retry)
-        transport = provider(config.provider).make_transport(settings)
+        settings = TransportSettings(key, base_url, timeout, retry)
+        transport = registered(provider).make_transport(settings)
     # without a transport the SDK takes the endpoint from $ANTHROPIC_BASE_URL when set
     # (proxies, local servers, tests)
     return ClaudeProposer(
-        config.model,
+        model,
         api_key=key,
         retry=retry,
         timeout=timeout,
-        budgets=tool_budgets(config),
-        price=config.price,
-        window=sizes_for(config.context_window) if config.context_window else None,
+        budgets=budgets,
+        price=price,
+        window=window,
         transport=transport,
-        provider=config.provider,
+        provider=provider,
     )
 
 

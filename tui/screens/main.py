@@ -23,6 +23,7 @@ from textual.widgets import OptionList, Static, Tree
 
 from drafter.errors import BadInput
 from drafter.model import ROUTE_FIELDS, Report
+from drafter.providers import has_key
 from drafter.review_export import reviewed_report
 from drafter.review_store import Action, Mark, editable_fields, field_value
 from drafter.sanitize import plain
@@ -558,7 +559,7 @@ class MainScreen(Screen[None]):
         if s.store.path is not None:
             args += ["--store", str(s.store.path)]
         args += ["--repo", s.snapshot.repo]
-        if not os.environ.get("ANTHROPIC_API_KEY"):
+        if not has_key():  # the default provider, as the redraft command picks it
             # offline the rules replace records from the survey; no retrieval index needed
             args += ["--offline", "--no-index"]
         code = "import sys; from drafter.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -577,8 +578,7 @@ class MainScreen(Screen[None]):
 
     def redrafted(self, out: Path) -> None:
         """Offer the new draft: open it now (this app exits, the CLI opens it), or stay
-        and be told exactly what to run later.  The redraft once ended with a toast that
-        named a file and a command missing its ``--repo``."""
+        and be told exactly what to run later: the whole command, ``--repo`` included."""
         s = self.session
         command = review_command(out, s.snapshot.repo)
         replaced = redraft_changes(s.report, out)

@@ -570,6 +570,45 @@ def _fit(lines: list[str], allowance: int) -> int:
     return k
 
 
+def _shown_whole_note(path: str, total: int, first: ReadRange) -> str:
+    """Why a file shown above from its first line gets no opening, and where to go on."""
+    nxt = (
+        f'read_file(path="{path}", start_line={first.end_line + 1})'
+        if first.end_line < total
+        else "the whole file"
+    )
+    return (
+        f"`{path}` ({total} lines): lines 1–{first.end_line} are shown above "
+        f"(ranges the planner read); {nxt}"
+    )
+
+
+def _opening_page(
+    path: str,
+    got: list[str],
+    start: int,
+    k: int,
+    above: list[ReadRange],
+    page: PageFn,
+    span: SpanFn | None,
+) -> str:
+    """Lines ``start``–``k`` of ``path`` as a page, with the notice saying what is left
+    out and where reading goes on."""
+    cap = above[0].start_line - 1 if above else len(got)
+    if start > 1 and span is not None:
+        text = span(path, start, k) + (
+            f"\n[lines 1–{start - 1}: {header_label(got[: start - 1])}, not shown;"
+            f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
+        )
+    else:
+        text = page(path, k)
+    # a page the tool itself cut (smaller pages for a small context window) already
+    # says where to continue: one notice per cut
+    if "\n[cut at line " not in text:
+        text += _opening_notice(path, start, k, len(got), above[0] if k == cap and above else None)
+    return text
+
+
 def openings_section(
     files: list[str],
     page: PageFn,
@@ -616,15 +655,7 @@ def openings_section(
         above = merge_ranges([r for r in shown or [] if r.path == path])
         cap = above[0].start_line - 1 if above else len(got)
         if above and cap < 1:
-            nxt = (
-                f'read_file(path="{path}", start_line={above[0].end_line + 1})'
-                if above[0].end_line < len(got)
-                else "the whole file"
-            )
-            left.append(
-                f"`{path}` ({len(got)} lines): lines 1–{above[0].end_line} are shown above "
-                f"(ranges the planner read); {nxt}"
-            )
+            left.append(_shown_whole_note(path, len(got), above[0]))
             continue
         start = body_start(got) if span is not None else 1
         if start > cap:
@@ -641,19 +672,7 @@ def openings_section(
                 )
                 continue
             k = floor
-        if start > 1 and span is not None:
-            text = span(path, start, k) + (
-                f"\n[lines 1–{start - 1}: {header_label(got[: start - 1])}, not shown;"
-                f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
-            )
-        else:
-            text = page(path, k)
-        # a page the tool itself cut (smaller pages for a small context window) already
-        # says where to continue: one notice per cut
-        if "\n[cut at line " not in text:
-            text += _opening_notice(
-                path, start, k, len(got), above[0] if k == cap and above else None
-            )
+        text = _opening_page(path, got, start, k, above, page, span)
         pages.append(text)
         opened.append(path)
         remaining -= _size(text) + 2

@@ -86,14 +86,10 @@ from graph.proposers.agent.schema import (
     to_record,
 )
 from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, tool_definitions
-from graph.proposers.claude.client import (
-    AnthropicTransport,
-    RequestRefused,
-    RetryPolicy,
-    Transport,
-    make_client,
-)
 from graph.proposers.context_paths import Siblings
+from graph.proposers.providers.anthropic import AnthropicTransport, make_client
+from graph.proposers.providers.retry import RequestRefused, RetryPolicy
+from graph.proposers.providers.transport import Transport
 from graph.resources import Resources
 
 #: Bytes the planner's first request may take: the finding-ID index gets what the

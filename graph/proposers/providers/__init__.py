@@ -12,14 +12,13 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 
 from drafter.errors import BadInput
+from drafter.providers import DEFAULT, GROUP
 from graph.proposers.providers.transport import Provider, TransportSettings
 
 __all__ = ["DEFAULT", "GROUP", "Provider", "TransportSettings", "names", "provider"]
 
-GROUP = "drafter.providers"
-#: The provider a run uses when it names none (runs checkpointed before providers
-#: were named are Anthropic runs).
-DEFAULT = "anthropic"
+#: GROUP: where providers are registered; DEFAULT: the provider a run uses when it
+#: names none (runs checkpointed before providers were named are Anthropic runs).
 
 
 def names() -> list[str]:

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     import openai
     from anthropic.types import Message
 
-    from graph.proposers.claude.client import RetryPolicy, Transport
+    from graph.proposers.providers.retry import RetryPolicy, SdkErrors
+    from graph.proposers.providers.transport import Transport
 
 STOP_REASONS = {"tool_calls": "tool_use", "function_call": "tool_use", "length": "max_tokens"}
 
@@ -172,57 +173,34 @@ class OpenAITransport:
         return message_of(self._create(body))
 
     def _create(self, body: JsonDict) -> JsonDict:
-        import openai
+        from graph.proposers.providers.retry import call_with_retries
 
-        from drafter.errors import BadInput
-        from graph.proposers.claude.client import (
-            RETRYABLE_STATUS,
-            ModelUnavailable,
-            RequestRefused,
-            retry_after,
-            unreachable,
-        )
+        def once() -> JsonDict:
+            raw = self.client.chat.completions.with_raw_response.create(**body)
+            parsed: JsonDict = json.loads(raw.text)
+            return parsed
 
-        last: Exception | None = None
-        policy = self.retry
-        for attempt in range(policy.max_attempts):
-            try:
-                raw = self.client.chat.completions.with_raw_response.create(**body)
-                parsed: JsonDict = json.loads(raw.text)
-                return parsed
-            except openai.AuthenticationError as exc:
-                raise BadInput(f"the endpoint rejected the key ({PROVIDER.key_env})") from exc
-            except openai.APIStatusError as exc:
-                if exc.status_code == 400:
-                    raise RequestRefused(f"model request refused: HTTP 400: {exc.message}") from exc
-                if exc.status_code not in RETRYABLE_STATUS:
-                    raise ModelUnavailable(
-                        f"model request refused: HTTP {exc.status_code}: {exc.message}"
-                    ) from exc
-                last = exc
-                wait = retry_after(exc.response.headers)
-                delay = (
-                    min(wait, policy.max_retry_after)
-                    if wait is not None
-                    else policy.backoff(attempt)
-                )
-            except openai.APIConnectionError as exc:
-                why = None if isinstance(exc, openai.APITimeoutError) else unreachable(exc)
-                if why is not None:
-                    raise ModelUnavailable(
-                        f"cannot reach the model at {self.url} ({why}); check --base-url "
-                        f"or {PROVIDER.base_url_env}, or draft without a model: --offline"
-                    ) from exc
-                last = exc
-                delay = policy.backoff(attempt)
-            if attempt + 1 < policy.max_attempts:
-                policy.waits.append(delay)
-                policy.sleep(delay)
-        raise ModelUnavailable(f"model unavailable after {policy.max_attempts} attempts: {last}")
+        return call_with_retries(once, self.retry, _errors(), url=self.url)
+
+
+def _errors() -> SdkErrors:
+    """The openai SDK's errors (imported with the transport, not with the registry)."""
+    import openai
+
+    from graph.proposers.providers.retry import SdkErrors
+
+    return SdkErrors(
+        auth=openai.AuthenticationError,
+        status=openai.APIStatusError,
+        connection=openai.APIConnectionError,
+        timeout=openai.APITimeoutError,
+        bad_key=f"the endpoint rejected the key ({PROVIDER.key_env})",
+        endpoint_hint=f"--base-url or {PROVIDER.base_url_env}",
+    )
 
 
 def _policy() -> RetryPolicy:
-    from graph.proposers.claude.client import RetryPolicy
+    from graph.proposers.providers.retry import RetryPolicy
 
     return RetryPolicy()
 
