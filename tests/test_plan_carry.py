@@ -160,6 +160,7 @@ def test_search_is_offered_only_with_an_index(repo) -> None:
                 "kind_hint": "",
                 "plan_ids": "",
                 "files": "",
+                "witnesses": "",
             },
         ),
         ("repair", "submit_record", {"record_id": "RT-CMP-x", "round": 1, "record_json": ""}),

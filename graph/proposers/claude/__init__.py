@@ -74,10 +74,12 @@ from graph.proposers.agent.prompts import (
 )
 from graph.proposers.agent.quota import PlanQuota, claim_slots
 from graph.proposers.agent.requests import account_data, finding_ids, orientation, text_pages
+from graph.proposers.agent.review import submission_misses
 from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
+    WITNESS_PREFERENCE,
     AccountDraft,
     RecordDraft,
     from_record,
@@ -273,6 +275,7 @@ class ClaudeProposer(ProposerBase):
             lead_hint=LEAD_HINTS.get(item.kind, ""),
             kind_hint=KIND_HINTS[item.kind] + "\n\n" if item.kind in KIND_HINTS else "",
             plan_ids=siblings or "(none)",
+            witnesses=WITNESS_PREFERENCE,
             budget=self.budgets.record,
             files=", ".join(item.files) or "(none named)",
         )
@@ -404,12 +407,14 @@ class ClaudeProposer(ProposerBase):
         )
 
     def _record_phase(self, record_id: str, budget: int) -> Phase[Record]:
+        tools = self.tools
         return Phase(
             RECORD_TOOL_DEF,
             RecordDraft,
             lambda d: to_record(d, record_id),
             budget,
             "with shorter paragraphs and at most five witnesses",
+            review=(lambda r: submission_misses(tools, r)) if tools is not None else None,
         )
 
     def _account_phase(self) -> Phase[list[AccountSection]]:
