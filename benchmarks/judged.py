@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from drafter.model import Report
 from drafter.prices import table_price
 from evals.gold import load
 from evals.judge.cache import AnswerCache
-from evals.judge.model import AnthropicJudge, JudgeModel
+from evals.judge.model import AnthropicJudge, JudgeModel, JudgeUnavailable
 from evals.judge.pipeline import JudgedPair, prepare
 from evals.judge.run import Caps, JudgeCapReached, JudgeRun, estimate
 from evals.judge.score import agreement, label_matrix
@@ -44,12 +43,34 @@ class Pair:
     judged: JudgedPair
 
 
-def _pairs(data: Path, shared: Path, gold_dir: Path, mirrors: Path, model: str) -> list[Pair]:
-    sim = backend("embed")
-    out: list[Pair] = []
+def _label_files(data: Path, shared: Path) -> list[Path]:
     files = sorted(data.glob("*.labels.json"))
-    files += sorted(shared.glob("*.labels.json")) if shared.is_dir() else []
-    for path in files:
+    return files + (sorted(shared.glob("*.labels.json")) if shared.is_dir() else [])
+
+
+def _name(path: Path, data: Path) -> str:
+    stem = path.name.removesuffix(".labels.json")
+    return stem if path.parent == data else f"shared/{stem}"
+
+
+def _pair_names(data: Path, shared: Path) -> list[str]:
+    return [_name(p, data) for p in _label_files(data, shared)]
+
+
+def _pairs(
+    data: Path,
+    shared: Path,
+    gold_dir: Path,
+    mirrors: Path,
+    model: str,
+    keep: set[str],
+    similarity: str,
+) -> list[Pair]:
+    sim = backend(similarity)
+    out: list[Pair] = []
+    for path in _label_files(data, shared):
+        if _name(path, data) not in keep:
+            continue
         labels = load_labels(path)
         if path.parent == data:
             gold_path = labels.gold_path(gold_dir)
@@ -58,7 +79,7 @@ def _pairs(data: Path, shared: Path, gold_dir: Path, mirrors: Path, model: str) 
         gold = load(gold_path, "gold")
         draft = load(labels.draft_path, "draft")
         check_complete(labels, gold, draft)
-        name = labels.name if path.parent == data else f"shared/{labels.name}"
+        name = _name(path, data)
         saved = path.parent / f"{labels.name}.locations.json"
         if saved.is_file():
             loc, text = cached_locate(saved), cached_fingerprint(saved)
@@ -92,6 +113,17 @@ def _mirror(mirrors: Path, gold: Report, labels: LabelSet) -> Path | None:
     return None
 
 
+#: The pairs the issue names (the sample, auto-harness, dgm, the two shared ADAS pairs):
+#: what ``--pairs`` judges when not given.
+DEFAULT_PAIRS = (
+    "sample-offline",
+    "auto-harness-bf052bc-offline",
+    "dgm-d88fdd6-model",
+    "shared/adas-2702bee-model",
+    "shared/adas-2702bee-offline-wave1",
+)
+
+
 def _fmt(v: Any) -> str:
     return "  —  " if v is None else f"{v:5.2f}"
 
@@ -102,9 +134,22 @@ def _judge_one(
     caps = Caps(max_cost=None, max_tokens_total=None, price=table_price(model))
     try:
         run, made = p.judged.judge(judge, cache, caps, model)
-    except JudgeCapReached as exc:
+    except (JudgeCapReached, JudgeUnavailable) as exc:
         return None, None, str(exc)
     return run, made, None
+
+
+def chosen(names: list[str], wanted: list[str] | None) -> list[str]:
+    """The pair names ``--pairs`` selects (``all``: every one); an unknown name is an
+    error that lists the known ones."""
+    if wanted is None:
+        wanted = list(DEFAULT_PAIRS)
+    if wanted == ["all"]:
+        return names
+    unknown = [w for w in wanted if w not in names]
+    if unknown:
+        raise SystemExit(f"unknown pair(s) {', '.join(unknown)}; known: {', '.join(names)}")
+    return [n for n in names if n in wanted]
 
 
 def report(
@@ -117,16 +162,21 @@ def report(
     estimate_only: bool,
     why: bool,
     workers: int,
+    similarity: str = "embed",
 ) -> None:
     model = model_name or os.environ.get("DRAFTER_MODEL") or MODEL
-    pairs = [
-        p for p in _pairs(data, shared, gold_dir, mirrors, model) if not only or p.name in only
-    ]
+    names = _pair_names(data, shared)
+    keep = set(chosen(names, only))
+    pairs = _pairs(data, shared, gold_dir, mirrors, model, keep, similarity)
     cache = AnswerCache(data_dir() / "judge-cache")
     price = table_price(model)
     if estimate_only:
+        total = 0
         for p in pairs:
-            print(f"{p.name:<36} {estimate(p.judged.requests, cache, price).line()}")
+            est = estimate(p.judged.requests, cache, price)
+            total += est.calls
+            print(f"{p.name:<36} {est.line()}")
+        print(f"requests to answer in all: {total}")
         return
     key = os.environ.get("ANTHROPIC_API_KEY") or None
     judge = (
@@ -134,53 +184,69 @@ def report(
         if key
         else None
     )
-    lock = threading.Lock()
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         results = list(pool.map(lambda p: _judge_one(p, judge, cache, model), pairs))
     print(f"judge {model} against the analysts' labels (mechanical: coverage-mixed)")
-    head = (
-        f"{'pair':<36} gold draft | mech link P  R  gold= | judge link P  R  gold= | "
-        "short R | calls cached   cost  cached$"
+    print(
+        f"{'pair':<36} gold draft | short R cands | mech link P  R  gold= | "
+        "judge link P  R  gold= | calls cached   cost  cached$"
     )
-    print(head)
     for p, (run, made, err) in zip(pairs, results, strict=True):
-        jp = p.judged
-        acc = label_matrix(p.labels, jp.gold_ids, jp.draft_ids)
-        mech = agreement(jp.mech.links, acc)
-        shown = _shortlisted(jp, acc)
-        left = f"{p.name:<36} {len(jp.gold_ids):>4} {len(jp.draft_ids):>5} |"
-        m = f"   {_fmt(mech['link_p'])} {_fmt(mech['link_r'])} {_fmt(mech['gold_agree'])} |"
-        if run is None or made is None:
-            with lock:
-                print(f"{left}{m}  not judged (short R {_fmt(shown)}): {err}")
-            continue
-        j = agreement(made, acc)
-        cost = "    —" if run.cost is None else f"{run.cost:7.4f}"
-        cc = "    —" if run.cached_cost is None else f"{run.cached_cost:7.4f}"
-        print(
-            f"{left}{m}    {_fmt(j['link_p'])} {_fmt(j['link_r'])} {_fmt(j['gold_agree'])} |"
-            f"  {_fmt(shown)} | {run.calls:>5} {run.cached:>6} {cost} {cc}"
-        )
+        _row(p, run, made, err, why)
+
+
+def _row(
+    p: Pair, run: JudgeRun | None, made: np.ndarray | None, err: str | None, why: bool
+) -> None:
+    jp = p.judged
+    acc = label_matrix(p.labels, jp.gold_ids, jp.draft_ids)
+    mech = agreement(jp.mech.links, acc)
+    shown, per_call = _shortlisted(jp, acc)
+    left = (
+        f"{p.name:<36} {len(jp.gold_ids):>4} {len(jp.draft_ids):>5} |"
+        f"   {_fmt(shown)} {per_call:5.1f} |"
+    )
+    m = f"   {_fmt(mech['link_p'])} {_fmt(mech['link_r'])} {_fmt(mech['gold_agree'])} |"
+    if run is None or made is None:
+        print(f"{left}{m}  not judged: {err}")
         if why:
-            _disagreements(p, run, made, acc)
+            _disagreements(p, None, jp.mech.links, acc, "mech")
+        return
+    j = agreement(made, acc)
+    cost = "    —" if run.cost is None else f"{run.cost:7.4f}"
+    cc = "    —" if run.cached_cost is None else f"{run.cached_cost:7.4f}"
+    print(
+        f"{left}{m}    {_fmt(j['link_p'])} {_fmt(j['link_r'])} {_fmt(j['gold_agree'])} |"
+        f" {run.calls:>5} {run.cached:>6} {cost} {cc}"
+    )
+    if why:
+        _disagreements(p, run, made, acc, "judge")
+        _disagreements(p, None, jp.mech.links, acc, "mech")
 
 
-def _shortlisted(jp: JudgedPair, acc: np.ndarray) -> float | None:
-    """Share of labelled links whose draft record the judge was shown (its R ceiling)."""
+def _shortlisted(jp: JudgedPair, acc: np.ndarray) -> tuple[float | None, float]:
+    """Share of labelled links whose draft record the judge was shown (its R
+    ceiling), and the mean number of candidates per call."""
     shown = np.zeros_like(acc)
     col = {d: j for j, d in enumerate(jp.draft_ids)}
+    sizes = []
     for i, req in enumerate(jp.requests):
         if not isinstance(req, str):
+            sizes.append(len(req.candidates))
             for d in req.candidates:
                 shown[i, col[d]] = True
     n = int(acc.sum())
-    return float((shown & acc).sum()) / n if n else None
+    mean = float(np.mean(sizes)) if sizes else 0.0
+    return (float((shown & acc).sum()) / n if n else None), mean
 
 
-def _disagreements(p: Pair, run: JudgeRun, made: np.ndarray, acc: np.ndarray) -> None:
+def _disagreements(
+    p: Pair, run: JudgeRun | None, made: np.ndarray, acc: np.ndarray, tier: str
+) -> None:
     for i, g in enumerate(p.judged.gold_ids):
         said = {p.judged.draft_ids[j] for j in np.nonzero(made[i])[0]}
         lab = {p.judged.draft_ids[j] for j in np.nonzero(acc[i])[0]}
         if said != lab:
-            jd = run.judgements[i]
-            print(f"    {g}: judge {sorted(said)} labels {sorted(lab)} — {jd.reason}")
+            extra, missed = sorted(said - lab), sorted(lab - said)
+            reason = f" — {run.judgements[i].reason}" if run is not None else ""
+            print(f"    [{tier}] {g}: +{extra} -{missed}{reason}")

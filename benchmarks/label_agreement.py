@@ -23,7 +23,17 @@ shown).  Without ANTHROPIC_API_KEY only cached answers are used, and a pair with
 uncached request is reported as not judged.  ``--estimate`` prints what judging each
 pair would take and sends nothing.
 
-    .venv/bin/python benchmarks/label_agreement.py --judge-only [--only NAME ...] [--why]
+    .venv/bin/python benchmarks/label_agreement.py --judge-only [--pairs NAME ... | all] [--why]
+
+``--pairs`` chooses the pairs (default: the five the issue names, ``judged.DEFAULT_PAIRS``;
+``all``: every labelled pair).  Requests go one at a time (``--workers 1``), oldest
+first, so a reasoner can play the model through ``../shared/tools/relay``:
+
+    ANTHROPIC_API_KEY=relay ANTHROPIC_BASE_URL=http://127.0.0.1:PORT DRAFTER_RETRIES=20 \
+      .venv/bin/python benchmarks/label_agreement.py --judge-only --why
+
+Every answer is cached as it lands (under ``$DRAFTER_DATA_DIR/judge-cache``), so a run
+stopped part way is started again with the same command and asks only the rest.
 """
 
 from __future__ import annotations
@@ -73,19 +83,42 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold-dir", type=Path, default=None)
     ap.add_argument("--shared", type=Path, default=None, help="shared labels folder")
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--only", nargs="*", default=None, help="pair names to judge")
+    ap.add_argument(
+        "--pairs",
+        "--only",
+        dest="pairs",
+        nargs="+",
+        default=None,
+        help="pair names to judge (default: the five the issue names; 'all': every pair)",
+    )
     ap.add_argument("--model", default=None)
     ap.add_argument("--estimate", action="store_true")
     ap.add_argument("--why", action="store_true", help="print every disagreement")
     ap.add_argument("--judge-only", action="store_true")
-    ap.add_argument("--workers", type=int, default=4, help="pairs judged at once")
+    ap.add_argument("--workers", type=int, default=1, help="pairs judged at once")
+    ap.add_argument(
+        "--similarity",
+        default="embed",
+        help="text similarity of the mechanical tier (embed; lexical is quicker)",
+    )
     a = ap.parse_args(argv)
     import judged
     from loso import default_gold_dir
 
     gold_dir = a.gold_dir or default_gold_dir()
     shared = a.shared or gold_dir.parent / "labels"
-    judged.report(DATA, shared, gold_dir, a.mirrors, a.only, a.model, a.estimate, a.why, a.workers)
+    judged.report(
+        DATA,
+        shared,
+        gold_dir,
+        a.mirrors,
+        a.pairs,
+        a.model,
+        a.estimate,
+        a.why,
+        a.workers,
+        a.similarity,
+    )
     if a.judge_only:
         return 0
     print()

@@ -22,6 +22,7 @@ from evals.choices import (
     METHODS,
     ONE_TO_ONE_THRESHOLD,
     RULE_THRESHOLD,
+    SHORTLIST_RECALL,
 )
 
 # the scorer (numpy, scipy, the embedder, the survey) is imported inside the commands,
@@ -80,9 +81,10 @@ offline drafts the eval calls more gold records covered than analysts do (ADAS:
 overlaps; equiv R counts gold witnesses quoted only in a copy of the file (same
 name, or a copy by content).
 
---judge: for each gold record the mechanical score shortlists up to 8 draft
-records and a model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, --model) says which
-cover it, with a reason; P/R and witness figures then follow the judged links,
+--judge: for each gold record the mechanical tier shortlists draft records
+(recall first: {SHORTLIST_RECALL}) and a model (ANTHROPIC_API_KEY,
+ANTHROPIC_BASE_URL, --model) says which cover it, each with a one-line reason;
+P/R and witness figures then follow the judged links,
 beside the mechanical ones.  At most one call per gold record; the estimate is
 printed first (--estimate: only that), --max-cost / --max-tokens-total cap it,
 answers are cached by request content (a rerun of an unchanged pair calls

@@ -105,7 +105,8 @@ def test_off_schema_answers_are_refused(tmp_path: Path, tiny_repo: Any) -> None:
             return {"best": "RT-CMP-not-shown", "also": [], "reason": "made up"}
         if ref == "RT-OBJ-results":
             return "I think the first one covers it."  # no tool call
-        return {"best": None, "also": ["RT-RTE-elsewhere"], "reason": "made up"}
+        made_up = [{"id": "RT-RTE-elsewhere", "reason": "x"}]
+        return {"best": None, "also": made_up, "reason": "made up"}
 
     run, made = jp.judge(_judge(JudgeAPI(wild)), AnswerCache(tmp_path), CAPS, "m")
     refused = {j.gold: j.refused for j in run.judgements if j.refused}
@@ -237,3 +238,17 @@ def test_mechanical_tier_says_so(
     tier = json.loads(capsys.readouterr().out)["tier"]
     assert tier["tier"] == "mechanical" and "agreement with analysts" in tier["note"]
     assert main([*args, "--estimate"]) == 2  # judge options without --judge
+
+
+def test_agreement_figures_live_in_one_place(capsys: pytest.CaptureFixture[str]) -> None:
+    """``drafter eval --help`` and the README quote evals/choices.py's figures verbatim,
+    so a figure changed there and not in the README fails here."""
+    from evals.choices import JUDGE_AGREEMENT, MECHANICAL_AGREEMENT, SHORTLIST_RECALL
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"mechanical tier: {MECHANICAL_AGREEMENT}" in readme
+    assert f"judge: {JUDGE_AGREEMENT}" in readme
+    assert main(["eval", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for figure in (JUDGE_AGREEMENT, MECHANICAL_AGREEMENT, SHORTLIST_RECALL):
+        assert " ".join(figure.split()) in shown

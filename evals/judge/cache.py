@@ -18,7 +18,7 @@ from evals.judge.model import Answer, Reply
 from evals.judge.request import JudgeRequest
 
 #: Bumped when the meaning of a stored answer changes.
-VERSION = 1
+VERSION = 2
 
 
 def request_key(request: JudgeRequest) -> str:
@@ -43,7 +43,11 @@ class AnswerCache:
         except (OSError, ValueError):
             return None
         a = data.get("answer")
-        answer = None if a is None else Answer(a["best"], tuple(a["also"]), a["reason"])
+        answer = (
+            None
+            if a is None
+            else Answer(a["best"], tuple(a["also"]), a["reason"], tuple(a.get("also_reasons", ())))
+        )
         return Reply(answer, data.get("refused"), data.get("usage", {})), data.get("cost")
 
     def put(self, request: JudgeRequest, reply: Reply, cost: float | None) -> None:
@@ -56,7 +60,12 @@ class AnswerCache:
             "candidates": list(request.candidates),
             "answer": None
             if a is None
-            else {"best": a.best, "also": list(a.also), "reason": a.reason},
+            else {
+                "best": a.best,
+                "also": list(a.also),
+                "reason": a.reason,
+                "also_reasons": list(a.also_reasons),
+            },
             "refused": reply.refused,
             "usage": reply.usage,
             "cost": cost,

@@ -44,6 +44,7 @@ def label_data(
                 "best": j.best,
                 "also": list(j.also),
                 "reason": j.reason,
+                "also_reasons": dict(zip(j.also, j.also_reasons, strict=False)),
                 "candidates": list(j.candidates),
                 "source": j.source,
                 **({"refused": j.refused} if j.refused else {}),

@@ -37,6 +37,8 @@ class Answer:
     best: str | None
     also: tuple[str, ...]
     reason: str
+    #: One line per ``also`` entry (same order): which part of the reference it covers.
+    also_reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +72,34 @@ def check_answer(request: JudgeRequest, content: list[Any], stop: str | None) ->
     allowed = set(request.candidates)
     if best is not None and best not in allowed:
         return Reply(None, f"best {str(best)[:80]!r} is not one of this call's candidates")
-    if not isinstance(also, list) or not all(isinstance(a, str) and a in allowed for a in also):
-        return Reply(None, "also names a record that is not one of this call's candidates")
+    if not isinstance(also, list) or not all(_also_ok(a, allowed) for a in also):
+        return Reply(
+            None,
+            "also must list objects {id, reason} naming this call's candidates",
+        )
     if not isinstance(reason, str) or not reason.strip():
         return Reply(None, "no reason given")
-    extra = tuple(dict.fromkeys(a for a in also if a != best))
+    why: dict[str, str] = {}
+    for a in also:
+        if a["id"] != best and a["id"] not in why:
+            why[a["id"]] = _line(a["reason"])
+    extra = tuple(why)
     if best is None and extra:  # "none covers it" with partial covers: the first leads
         best, extra = extra[0], extra[1:]
-    return Reply(Answer(best, extra, " ".join(reason.split())[:REASON_CHARS]), None)
+    return Reply(Answer(best, extra, _line(reason), tuple(why[a] for a in extra)), None)
+
+
+def _also_ok(item: Any, allowed: set[str]) -> bool:
+    return (
+        isinstance(item, dict)
+        and item.get("id") in allowed
+        and isinstance(item.get("reason"), str)
+        and bool(item["reason"].strip())
+    )
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())[:REASON_CHARS]
 
 
 def _get(block: Any, key: str) -> Any:

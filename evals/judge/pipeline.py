@@ -67,6 +67,8 @@ def prepare(
         ds,
         mech.score,
         mech.links,
+        kind_free=mech.kind_free,
+        text=mech.text,
     )
     return JudgedPair(
         [r.id for r in gold.records], [r.id for r in draft.records], gs, ds, mech, requests

@@ -23,7 +23,7 @@ from evals.alignment import Side
 from evals.judge.cache import AnswerCache
 from evals.judge.model import JudgeModel, Reply
 from evals.judge.request import MAX_TOKENS, JudgeRequest, build_request
-from evals.judge.shortlist import shortlist
+from evals.judge.shortlist import file_overlap, named_files, shortlist
 
 #: Characters per token for the estimate and the caps: the drafting path's figure
 #: (graph.estimate), which errs high for English prose and JSON.
@@ -53,6 +53,15 @@ class Judgement:
     refused: str | None = None
     cost: float | None = None
     tokens: int = 0
+    #: One line per ``also`` entry, same order (empty for an older cached answer).
+    also_reasons: tuple[str, ...] = ()
+
+    @property
+    def why(self) -> dict[str, str]:
+        """Each covering draft record's one-line reason (best: the main reason)."""
+        out = {self.best: self.reason} if self.best else {}
+        out.update(zip(self.also, self.also_reasons, strict=False))
+        return out
 
     @property
     def covering(self) -> tuple[str, ...]:
@@ -88,11 +97,23 @@ class JudgeRun:
 
 
 def plan(
-    model: str, gold: Side, draft: Side, score: np.ndarray, linked: np.ndarray
+    model: str,
+    gold: Side,
+    draft: Side,
+    score: np.ndarray,
+    linked: np.ndarray,
+    *,
+    kind_free: np.ndarray | None = None,
+    text: np.ndarray | None = None,
 ) -> list[JudgeRequest | str]:
     """Per reference record, its request, or its ID alone when nothing is shortlisted."""
+    files = file_overlap(
+        [named_files(r, w) for r, w in zip(gold.records, gold.witnesses, strict=True)],
+        [named_files(r, w) for r, w in zip(draft.records, draft.witnesses, strict=True)],
+    )
+    lists = shortlist(score, linked, kind_free=kind_free, text=text, files=files)
     out: list[JudgeRequest | str] = []
-    for i, cands in enumerate(shortlist(score, linked)):
+    for i, cands in enumerate(lists):
         g = gold.records[i]
         if not cands:
             out.append(g.id)
@@ -229,5 +250,14 @@ def _judgement(req: JudgeRequest, reply: Reply, source: Source, cost: float | No
         )
     a = reply.answer
     return Judgement(
-        req.gold_id, req.candidates, a.best, a.also, a.reason, source, None, cost, tokens
+        req.gold_id,
+        req.candidates,
+        a.best,
+        a.also,
+        a.reason,
+        source,
+        None,
+        cost,
+        tokens,
+        a.also_reasons,
     )

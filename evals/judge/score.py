@@ -33,6 +33,18 @@ class Mechanical:
     score: np.ndarray
     links: np.ndarray
 
+    @property
+    def kind_free(self) -> np.ndarray:
+        """The mixed score without the cross-kind penalty: a claim may cover part of a
+        route, so the shortlist must not push other kinds down."""
+        out: np.ndarray = self.score + COVERAGE.cross_kind_penalty * self.parts.cross
+        return out
+
+    @property
+    def text(self) -> np.ndarray:
+        out: np.ndarray = np.nan_to_num(self.parts.text, nan=0.0)
+        return out
+
 
 def mechanical(
     gold: Side, draft: Side, text_similarity: TextSimilarity, code_map: CodeMap | None

@@ -56,6 +56,7 @@ def judge_dict(run: JudgeRun, mechanical: Scorecard, saved: str | None) -> dict[
                 "best": j.best,
                 "also": list(j.also),
                 "reason": j.reason,
+                "also_reasons": list(j.also_reasons),
                 "candidates": list(j.candidates),
                 "source": j.source,
                 "refused": j.refused,
@@ -99,6 +100,9 @@ def render_judged(card: Scorecard, info: dict[str, Any]) -> Group:
         said = ", ".join(([j["best"]] if j["best"] else []) + j["also"]) or "none"
         lines.append_text(plain(f"  {j['gold']} ← {said}: {j['reason']}", keep_newlines=False))
         lines.append("\n")
+        for d, why in zip(j["also"], j.get("also_reasons", []), strict=False):
+            lines.append_text(plain(f"      also {d}: {why}", keep_newlines=False))
+            lines.append("\n")
     parts: list[Any] = [head, t, Text("judgements (reference ← covering draft records):"), lines]
     if info.get("judgements_file"):
         parts.append(plain(f"judgements saved as labels: {info['judgements_file']}"))

@@ -24,9 +24,10 @@ from graph.proposer import Plan, PlanItem
 def claim_slots(max_records: int) -> tuple[int, int]:
     """(claims, objects) a plan of ``max_records`` keeps at least: together at least a
     third of the records, claims about a quarter; at least two thirds of a small plan
-    (and at least half of any) stay free for components and routes."""
-    if max_records < 2:
-        return 0, 0
+    (and at least half of any) stay free for components and routes, and a plan of
+    three records or fewer has no minimum."""
+    if max_records < 4:
+        return 0, 0  # components and the main route first
     claims = max(1, (max_records + 1) // 4)
     objects = max(max_records // 5, -(-max_records // 3) - claims)
     free = max(max_records // 2, 2 * max_records // 3 if max_records <= 9 else 0)

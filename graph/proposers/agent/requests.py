@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
+from graph.proposers.agent import map as code_map
 from graph.proposers.agent.map import id_index
 from graph.proposers.agent.prompts import data_block
 from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, ToolError
@@ -68,15 +69,22 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
     )
 
 
-def finding_ids(survey: Survey | None) -> str | None:
+def finding_ids(survey: Survey | None, room: int | None = None) -> str | None:
     """The plan request's index of the finding IDs the shared map does not show (see
-    :func:`graph.proposers.agent.map.id_index`), or None when the map shows them all.
+    :func:`graph.proposers.agent.map.id_index`), or None when the map shows them all;
+    within ``room`` characters when given (four fifths for the system's own code),
+    else the index's own allowances.
 
     Why in the plan request and not the shared map: only the planner cites finding IDs
     (``submit_plan``'s ``facts``), and every other call would re-read the index from
     the cache on each turn; the plan's first turn is itself cached for its later turns.
     """
-    text, missing, files = id_index(survey)
+    if room is None:
+        text, missing, files = id_index(survey)
+    else:
+        core = min(code_map.CORE_ID_BUDGET, max(0, room * 4 // 5))
+        rest = min(code_map.ID_INDEX_BUDGET, max(0, room - core))
+        text, missing, files = id_index(survey, rest, core)
     if not text and not missing:
         return None
     head = (

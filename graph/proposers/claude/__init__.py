@@ -62,6 +62,7 @@ from graph.proposers.agent.loop import (
     ResultT,
     ToolLoop,
     Transcript,
+    body_size,
 )
 from graph.proposers.agent.map import nearby_files
 from graph.proposers.agent.prompts import (
@@ -96,6 +97,10 @@ from graph.proposers.claude.client import (
 )
 from graph.proposers.context_paths import Siblings
 from graph.resources import Resources
+
+#: Bytes the planner's first request may take: the finding-ID index gets what the
+#: rest leaves, so the turns that follow have room under the request ceiling.
+PLAN_OPENING_BYTES = 46_000
 
 
 @dataclass(frozen=True)
@@ -256,7 +261,10 @@ class ClaudeProposer(ProposerBase):
         state = state_section(ctx.survey)
         if state is not None:
             opening.append(state)
-        ids = finding_ids(ctx.survey)
+        fixed = body_size(
+            {"tools": [*self.tool_defs(), PLAN_TOOL_DEF], "system": self._system()}
+        ) + sum(len(t.encode("utf-8")) + 40 for t in opening)
+        ids = finding_ids(ctx.survey, max(1_000, PLAN_OPENING_BYTES - fixed - 1_200))
         if ids is not None:
             opening.append(ids)
         return opening
@@ -368,7 +376,8 @@ class ClaudeProposer(ProposerBase):
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
             refusal=self.tools.refusal if self.tools is not None else None,
-            ceiling=REQUEST_CEILING,
+            # a context window cuts each request to itself (graph.context_window)
+            ceiling=REQUEST_CEILING if self.window is None else None,
             overflow=Folding(keep=1, span=self.tools.page_span if self.tools else None),
         )
 
