@@ -1,12 +1,13 @@
 """The scripted Claude conversation about the shipped sample used by the graph tests.
 
 Six planned records exercise every path: a 529 then success, a 429 with retry-after,
-a route whose model reads a file and greps before submitting (a tool loop),
-a wrong quote repaired only in the second round (its model ignoring the one fix-up
-turn ``submit_record`` gives a submission with misses, in each conversation), a quote that can never be repaired
-(dropped, record flagged), a schema-invalid answer fixed by the corrective retry, and
-one that stays invalid (record dropped with its reason).  Material for the graph,
-resume, redraft and end-to-end tests; it holds no tests of its own.
+a route whose model reads a file and greps before submitting (a tool loop), a wrong
+quote repaired only in the second round (its model ignoring the one fix-up turn
+``submit_record`` gives a submission with misses, in each conversation), a quote that
+can never be repaired (dropped, record flagged), a schema-invalid answer fixed by the
+corrective retry, and one that stays invalid (record dropped with its reason).
+Material for the graph, resume, redraft and end-to-end tests; it holds no tests of
+its own.
 """
 
 from __future__ import annotations
