@@ -179,4 +179,29 @@ def test_long_or_many_notes_are_clipped_not_refused() -> None:
     note = {"path": "app.py", "start_line": 1, "end_line": 2, "showed": "y" * 5000}
     item = PlanItem(id=RID, kind="RTE", label="x", notes=[note] * (MAX_NOTES + 3))
     assert len(item.notes) == MAX_NOTES
-    assert len(item.notes[0].showed) == NOTE_CHARS
+    assert all(len(n.showed) <= NOTE_CHARS for n in item.notes)
+    assert all(n.showed.endswith("of 5000 characters kept]") for n in item.notes)
+
+
+def test_a_long_note_keeps_its_findings_and_is_cut_at_a_sentence() -> None:
+    """One key finding may take the item's whole share; a cut says so and never falls
+    mid-word (the 400-character cap cut a relay run's notes mid-word, findings lost)."""
+    from graph.proposer import ITEM_NOTE_CHARS, NOTE_CHARS, PlanItem
+
+    sentence = "Line 120 admits a program only when its score beats the archive's worst. "
+    long = sentence * 12  # about 880 characters
+    short = "Imports only."
+    notes = [
+        {"path": "db.py", "start_line": 100, "end_line": 160, "showed": long},
+        {"path": "db.py", "start_line": 1, "end_line": 20, "showed": short},
+    ]
+    item = PlanItem(id=RID, kind="OBJ", label="x", notes=notes)
+    assert item.notes[0].showed == long and item.notes[1].showed == short  # both whole
+    # past the item's share: cut after a whole sentence, saying so
+    huge = sentence * 60
+    item = PlanItem(id=RID, kind="OBJ", label="x", notes=[{**notes[0], "showed": huge}, notes[1]])
+    cut = item.notes[0].showed
+    assert NOTE_CHARS < len(cut) <= ITEM_NOTE_CHARS - len(short)
+    body, mark = cut.split(" [note cut: ")
+    assert body.endswith("worst.") and mark.endswith(f"of {len(huge)} characters kept]")
+    assert item.notes[1].showed == short
