@@ -100,7 +100,8 @@ def test_an_unknown_fact_id_is_answered_with_the_nearest_real_ones(run) -> None:
 def test_the_record_request_carries_the_planners_notes_and_reads(run) -> None:
     fake, _ = run
     text = _first_texts(fake, f"record:{RID}")
-    assert f"app.py lines 8–13: {NOTE}" in text
+    # the planner read lines 4–9: the note's lines past them are named as not read
+    assert f"app.py lines 8–13 (read: lines 8–9; the rest mentioned, not read): {NOTE}" in text
     assert '<repository_data kind="plan_notes">' in text
     assert "gone.py" not in text  # a note on a path outside the revision is dropped
     assert "Ranges already read in this run (by the planner): app.py 4–9, lib/util.py 1–2." in (

@@ -74,7 +74,14 @@ from graph.proposers.agent.prompts import (
     shared_context,
 )
 from graph.proposers.agent.quota import PlanQuota, claim_slots
-from graph.proposers.agent.requests import account_data, finding_ids, orientation, text_pages
+from graph.proposers.agent.requests import (
+    README_LINES,
+    account_data,
+    finding_ids,
+    orientation,
+    readme_path,
+    text_pages,
+)
 from graph.proposers.agent.review import submission_misses
 from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
@@ -532,7 +539,19 @@ class ClaudeProposer(ProposerBase):
         loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         loop.transcript = self.transcripts["plan"] = Transcript()
         plan = loop.run(opening)
-        return plan.model_copy(update={"reads": self._reads(loop.transcript)})
+        reads = self._opening_reads() + self._reads(loop.transcript)
+        return plan.model_copy(update={"reads": reads})
+
+    def _opening_reads(self) -> list[ReadRange]:
+        """The README page the plan request itself showed: lines the planner received
+        as a ``read_file`` answer gives them, so its notes on them count as read."""
+        if self.tools is None:
+            return []
+        readme = readme_path(self.tools.res.snapshot().files())
+        if readme is None:
+            return []
+        got = self.tools.page_span({"path": readme, "start_line": 1, "end_line": README_LINES})
+        return [ReadRange(path=got[0], start_line=got[1], end_line=got[2])] if got else []
 
     def _reads(self, transcript: Transcript) -> list[ReadRange]:
         """The ranges a conversation's ``read_file`` calls showed (recomputed from their
