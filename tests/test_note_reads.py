@@ -9,7 +9,6 @@ say which is which, and only the ranges it read count as "already read".
 
 from __future__ import annotations
 
-
 import pytest
 from claude_investigation import ACCOUNT, RECORD, make_repo
 from fakes import FakeAPI, tool, use
@@ -78,8 +77,7 @@ def test_each_note_says_what_the_planner_read_of_it(record_request) -> None:
     text = record_request
     assert "looper/loop.py lines 502–508: run_loop calls" in text  # read: no mark
     assert (
-        "looper/loop.py lines 505–530 (read: lines 505–510; the rest mentioned, not read):"
-        in text
+        "looper/loop.py lines 505–530 (read: lines 505–510; the rest mentioned, not read):" in text
     )
     assert "looper/store.py lines 1–6 (mentioned, not read): save_state" in text
     # the README head the plan request showed counts as read
