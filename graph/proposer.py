@@ -206,6 +206,9 @@ class RunHandles:
     #: The run's call journal (answered calls are replayed, not paid again); None for a
     #: run that keeps none.
     journal: CallJournal | None = None
+    #: Records are drafted one at a time, in plan order (concurrency 1): a record's
+    #: request may then name the labels its predecessors were drafted under.
+    sequential: bool = False
 
 
 class ProposerBase:

@@ -180,7 +180,7 @@ def run_request(
             config = replace(config, dense_search=resources.dense_used())
             inputs = _fresh_inputs(request, config, tid)
         proposer = proposer_factory(config, resources)
-        proposer.start(RunHandles(resources, run.journal))
+        proposer.start(RunHandles(resources, run.journal, sequential=config.concurrency == 1))
         ctx = RunContext(
             proposer=proposer,
             config=config,

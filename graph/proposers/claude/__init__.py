@@ -39,6 +39,7 @@ from graph.proposer import (
     Miss,
     Plan,
     PlanContext,
+    PlanItem,
     ProposalRejected,
     ProposerBase,
     ReadRange,
@@ -172,12 +173,18 @@ class ClaudeProposer(ProposerBase):
         self._siblings: Siblings | None = None
         #: Per item ID (or "plan"/"account"): what its last conversation did.
         self.transcripts: dict[str, Transcript] = {}
+        #: Records drafted one at a time in plan order (graph.proposer.RunHandles).
+        self.sequential = False
+        #: The label each record was drafted under, by ID (this process's drafts; a
+        #: resumed run finds earlier processes' in the journal).
+        self._drafted: dict[str, str] = {}
 
     def start(self, run: RunHandles) -> None:
         """Journal the run's calls and give the model its tools over the run's handles."""
         if run.journal is not None:
             self.attach_journal(run.journal)
         self.bind_resources(run.resources)
+        self.sequential = run.sequential
 
     def attach_journal(self, journal: CallJournal) -> None:
         """Answer repeated requests and tool calls from the run's journal."""
@@ -279,7 +286,11 @@ class ClaudeProposer(ProposerBase):
     def record_opening(self, ctx: RecordContext) -> list[str]:
         self._ensure_shared()
         item = ctx.item
-        siblings = "\n".join(f"- {i.id}: {i.label}" for i in ctx.plan.items if i.id != item.id)
+        siblings = "\n".join(
+            f"- {i.id}: {label}"
+            for i, label in self.plan_labels(ctx.plan, upto=item.id)
+            if i.id != item.id
+        )
         task = render(
             "record",
             record_id=item.id,
@@ -295,6 +306,38 @@ class ClaudeProposer(ProposerBase):
             files=", ".join(item.files) or "(none named)",
         )
         return [task, self._record_data(ctx, task)]
+
+    def plan_labels(self, plan: Plan, upto: str | None = None) -> list[tuple[PlanItem, str]]:
+        """Each plan item with the label a later request names it by: the label its
+        record was drafted under when that record is drafted already, else the plan's.
+
+        Only in a sequential run (one record at a time, in plan order), and only for the
+        items before the record being drafted: exactly the ones drafted before its
+        request was first built, so a resumed run builds the very same request (the
+        labels come back from the journal) and the journal answers it."""
+        out: list[tuple[PlanItem, str]] = []
+        before = self.sequential
+        for i in plan.items:
+            if i.id == upto:
+                before = False
+            out.append((i, (self._drafted_label(i.id) if before else None) or i.label))
+        return out
+
+    def _label_key(self, record_id: str) -> JsonDict:
+        return {"drafted_label": record_id, "sha": self.tools.sha if self.tools else ""}
+
+    def _drafted_label(self, record_id: str) -> str | None:
+        with self._lock:
+            if record_id in self._drafted:
+                return self._drafted[record_id]
+        stored = self.journal.get_tool(self._label_key(record_id)) if self.journal else None
+        return str(stored["text"]) if stored is not None else None
+
+    def _note_label(self, record_id: str, label: str) -> None:
+        with self._lock:
+            self._drafted[record_id] = label
+        if self.journal is not None:
+            self.journal.put_tool(self._label_key(record_id), {"text": label, "is_error": False})
 
     def _record_data(self, ctx: RecordContext, *before: str) -> str:
         """The record's repository data within what ``ctx.context_bytes`` leaves after
@@ -570,7 +613,9 @@ class ClaudeProposer(ProposerBase):
         loop = self._fresh(
             ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record), brief=True
         )
-        return loop.run(self.record_opening(ctx))
+        record = loop.run(self.record_opening(ctx))
+        self._note_label(ctx.item.id, record.label)
+        return record
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
