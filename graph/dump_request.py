@@ -6,7 +6,8 @@ and the submit tool) and their schemas.  The requests are captured from the real
 anthropic SDK at the HTTP layer (an ``httpx2.MockTransport`` records each body and
 answers with a canned submission), so the file holds the bytes that would go over
 the wire, minus the API key header.  The canned answer carries one wrong quote, so
-the repair request for the same record is captured too.  No network, no key.
+the fix-up turn ``submit_record`` answers it with and the repair request for the same
+record (with its own fix-up turn) are captured too.  No network, no key.
 
     drafter dump-request [REPO --rev REV] [--record ID] [--out FILE] [--no-index]
                          [--context-window N]

@@ -14,6 +14,7 @@ hook that receives the run's handles, and :meth:`ProposerBase.prepare`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,10 +31,50 @@ if TYPE_CHECKING:  # type-only: the proposer contract loads neither sqlite nor t
     from graph.journal import CallJournal
     from graph.resources import Resources
 
-#: Reading notes a plan item may carry, and the characters each may hold: short, so the
-#: plan still fits in one answer and a record's request stays within its budget.
+#: Reading notes a plan item may carry, and the characters all of them share: a note
+#: takes what it needs and the long ones share what the short ones leave, so one key
+#: finding can take the item's whole share while six long notes still get
+#: :data:`NOTE_CHARS` each.  Sized so the item's notes fit its record request's notes
+#: share at the default budget (``graph.proposers.agent.context.NOTES_SHARE``).
 MAX_NOTES = 6
-NOTE_CHARS = 400
+ITEM_NOTE_CHARS = 2_400
+NOTE_CHARS = ITEM_NOTE_CHARS // MAX_NOTES
+#: The mark a cut note ends with (``{kept}`` and ``{total}`` characters).
+CUT_MARK = " [note cut: {kept} of {total} characters kept]"
+_CUT_RE = re.compile(r" \[note cut: \d+ of (\d+) characters kept\]$")
+
+
+def clip_note(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut after its last whole sentence that fits
+    (else its last whole word) and saying it was cut; never mid-word."""
+    if len(text) <= limit:
+        return text
+    # a note cut before (on its own, then within its item) keeps its first length
+    before = _CUT_RE.search(text)
+    total = int(before.group(1)) if before else len(text)
+    text = text[: before.start()] if before else text
+    mark = CUT_MARK.format(kept=limit, total=total)
+    room = max(0, limit - len(mark))
+    head = text[: room + 1]
+    ends = [m.end() for m in re.finditer(r"[.!?;:](?=\s)", head)]
+    cut = ends[-1] if ends and ends[-1] >= room // 2 else head.rfind(" ")
+    if cut <= 0:
+        cut = room
+    kept = text[:cut].rstrip()
+    return kept + CUT_MARK.format(kept=len(kept), total=total)
+
+
+def shares(sizes: list[int], total: int) -> list[int]:
+    """How many characters each of ``sizes`` may keep so they add up to ``total`` at
+    most: the smallest first take all they need, the rest split what is left evenly."""
+    out = [0] * len(sizes)
+    left = total
+    order = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    for n, i in enumerate(order):
+        fair = left // (len(sizes) - n)
+        out[i] = min(sizes[i], fair)
+        left -= out[i]
+    return out
 
 
 class ReadingNote(BaseModel):
@@ -44,15 +85,16 @@ class ReadingNote(BaseModel):
     start_line: int = Field(ge=1, description="First line read.")
     end_line: int = Field(ge=1, description="Last line read.")
     showed: str = Field(
-        description=f"What those lines showed, in one or two sentences (names, calls, "
-        f"values); at most {NOTE_CHARS} characters are kept.",
+        description="What those lines showed (names, calls, values, the finding that"
+        f" matters); the item's notes share {ITEM_NOTE_CHARS} characters, a longer note"
+        " is cut after its last whole sentence.",
     )
 
     @field_validator("showed")
     @classmethod
     def _clip(cls, v: str) -> str:
-        """An optional note never costs the plan: a long one is clipped, not refused."""
-        return v if len(v) <= NOTE_CHARS else v[: NOTE_CHARS - 1] + "…"
+        """An optional note never costs the plan: a long one is cut, not refused."""
+        return clip_note(v, ITEM_NOTE_CHARS)
 
 
 class ReadRange(BaseModel):
@@ -88,7 +130,13 @@ class PlanItem(BaseModel):
     @field_validator("notes")
     @classmethod
     def _few(cls, v: list[ReadingNote]) -> list[ReadingNote]:
-        return v[:MAX_NOTES]
+        """At most :data:`MAX_NOTES`, sharing :data:`ITEM_NOTE_CHARS` characters."""
+        kept = v[:MAX_NOTES]
+        room = shares([len(n.showed) for n in kept], ITEM_NOTE_CHARS)
+        return [
+            n if len(n.showed) <= r else n.model_copy(update={"showed": clip_note(n.showed, r)})
+            for n, r in zip(kept, room, strict=True)
+        ]
 
     # Typed meaning for rule-based proposers: which record builder drafts the item and
     # its parameters.  Checkpointed with the plan (so a resumed run drafts the same
@@ -158,6 +206,9 @@ class RunHandles:
     #: The run's call journal (answered calls are replayed, not paid again); None for a
     #: run that keeps none.
     journal: CallJournal | None = None
+    #: Records are drafted one at a time, in plan order (concurrency 1): a record's
+    #: request may then name the labels its predecessors were drafted under.
+    sequential: bool = False
 
 
 class ProposerBase:

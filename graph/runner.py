@@ -198,7 +198,9 @@ def run_request(
                 config = replace(config, dense_search=resources.dense_used())
                 inputs["settings"] = config.to_dict()
             proposer = proposer_factory(config, resources)
-            proposer.start(RunHandles(resources, opened.journal))
+            proposer.start(
+                RunHandles(resources, opened.journal, sequential=config.concurrency == 1)
+            )
             yield RunContext(
                 proposer=proposer,
                 config=config,

@@ -1,11 +1,13 @@
 """The scripted Claude conversation about the shipped sample used by the graph tests.
 
 Six planned records exercise every path: a 529 then success, a 429 with retry-after,
-a route whose model reads a file and greps before submitting (a tool loop),
-a wrong quote repaired only in the second round, a quote that can never be repaired
-(dropped, record flagged), a schema-invalid answer fixed by the corrective retry, and
-one that stays invalid (record dropped with its reason).  Material for the graph,
-resume, redraft and end-to-end tests; it holds no tests of its own.
+a route whose model reads a file and greps before submitting (a tool loop), a wrong
+quote repaired only in the second round (its model ignoring the one fix-up turn
+``submit_record`` gives a submission with misses, in each conversation), a quote that
+can never be repaired (dropped, record flagged), a schema-invalid answer fixed by the
+corrective retry, and one that stays invalid (record dropped with its reason).
+Material for the graph, resume, redraft and end-to-end tests; it holds no tests of
+its own.
 """
 
 from __future__ import annotations
@@ -193,10 +195,18 @@ def script_sample(fake: FakeAPI) -> None:
         ),
         use(("grep", {"pattern": r"dispatch\(", "path_glob": "tinkerbot/*"}), **LATER),
         tool(RUN_TASK_1, **LATER),
+        # submit_record names the miss; this model resubmits unchanged (its one fix-up)
+        tool(RUN_TASK_1, **LATER),
     )
-    fake.script("repair:RT-RTE-run-task", tool(RUN_TASK_2, **LATER), tool(RUN_TASK_3, **LATER))
-    fake.script("record:RT-CLM-sandbox", tool(SANDBOX_REC, **LATER))
-    fake.script("repair:RT-CLM-sandbox", tool(SANDBOX_REC, **LATER), tool(SANDBOX_REC, **LATER))
+    # each repair conversation has its own fix-up turn, ignored the same way
+    fake.script(
+        "repair:RT-RTE-run-task",
+        tool(RUN_TASK_2, **LATER),
+        tool(RUN_TASK_2, **LATER),
+        tool(RUN_TASK_3, **LATER),
+    )
+    fake.script("record:RT-CLM-sandbox", tool(SANDBOX_REC, **LATER), tool(SANDBOX_REC, **LATER))
+    fake.script("repair:RT-CLM-sandbox", *[tool(SANDBOX_REC, **LATER) for _ in range(4)])
     fake.script("record:RT-BAP-system-prompt", tool(BAP_INVALID, **LATER))
     fake.script("record:RT-BAP-system-prompt+retry", tool(BAP_OK, **LATER))
     fake.script("record:RT-CMP-mystery", tool({"label": 3}, **LATER))

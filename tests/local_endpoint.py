@@ -257,7 +257,8 @@ def script_local(fake: FakeAPI) -> None:
         prose("The store writes the state as JSON after every step; that is the component."),
     )
     fake.script("record:RT-CMP-store+retry", tool(STORE))
-    fake.script("record:RT-OBJ-state", tool(STATE))
+    # its quote that is not there gets the one fix-up turn; the model resubmits as is
+    fake.script("record:RT-OBJ-state", tool(STATE), tool(STATE))
     fake.script("repair:RT-OBJ-state", prose("I could not find a better quote; the state is safe."))
     fake.script("repair:RT-OBJ-state+retry", prose("Still nothing to add, sorry."))
     named = json.dumps({"name": "submit_account", "input": ACCOUNT})

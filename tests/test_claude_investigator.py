@@ -158,8 +158,9 @@ def test_every_tool_answer_is_journalled(run) -> None:
     j = CallJournal(result.checkpoint.with_suffix(".calls.sqlite"))
     try:
         # keyed by (tool, input, revision): the stubborn model's twelve identical
-        # listings are one answer; plan README read, seven record turns, one symbol
-        assert j.tool_count() == 1 + len(RECORD_TURNS) + 1 + 1
+        # listings are one answer; plan README read, seven record turns, one symbol,
+        # and the label RT-RTE-loop was drafted under (for later records' requests)
+        assert j.tool_count() == 1 + len(RECORD_TURNS) + 1 + 1 + 1
         for name, inp in RECORD_TURNS:
             assert j.get_tool({"tool": name, "input": inp, "sha": result.state["sha"]})
     finally:

@@ -49,8 +49,12 @@ def dump(sample: SampleRepo, tmp_path_factory: pytest.TempPathFactory):
 def test_dump_shows_prompt_cache_markers_and_forced_tool(dump) -> None:
     _, data, stdout = dump
     requests = data["requests"]
-    assert len(requests) == 2  # the record, then its repair after the canned wrong quote
-    assert f"2 requests for {data['record']} written to" in stdout
+    # the record and the fix-up turn its submission's wrong quote gets, then its repair
+    # and the repair's own fix-up (the canned answer never changes)
+    assert len(requests) == 4
+    assert f"4 requests for {data['record']} written to" in stdout
+    fixup = requests[1]["body"]["messages"][-1]["content"][0]
+    assert fixup["type"] == "tool_result" and "do not verify" in fixup["content"]
     system = load_prompt("system")
     for r in requests:
         assert r["url"].endswith("/v1/messages")
@@ -64,7 +68,7 @@ def test_dump_shows_prompt_cache_markers_and_forced_tool(dump) -> None:
         # the dump runs with --no-index: search is not offered at all
         assert [t["name"] for t in body["tools"][:-1]] == [n for n in TOOL_NAMES if n != "search"]
         assert tool["name"] == "submit_record" and tool["input_schema"]["type"] == "object"
-    repair_text = " ".join(c["text"] for c in requests[1]["body"]["messages"][0]["content"])
+    repair_text = " ".join(c["text"] for c in requests[2]["body"]["messages"][0]["content"])
     assert "a quote that is not in the file" in repair_text
     assert "Nearest real passages" in repair_text
 
@@ -104,11 +108,11 @@ def test_dump_with_a_context_window_shows_the_cut_requests(sample, tmp_path) -> 
     )
     assert p.returncode == 0, p.stderr[-3000:]
     requests = [r["body"] for r in json.loads(out.read_text())["requests"]]
-    assert len(requests) == 2
+    assert len(requests) == 4
     for body in requests:
         assert body["max_tokens"] == sizes_for(16_384).max_tokens == 4_096
         assert request_tokens(body) <= input_budget(body, 16_384)
     # The record's data turn is held to the window's record budget (a quarter of what the
     # old fixed 6,000-token opening took), so the request fits without a cut notice.
-    data_turn = requests[1]["messages"][0]["content"][-1]["text"]
+    data_turn = requests[2]["messages"][0]["content"][-1]["text"]
     assert len(data_turn.encode()) <= sizes_for(16_384).record_context_bytes + 2_048

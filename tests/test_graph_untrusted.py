@@ -81,8 +81,9 @@ ACCOUNT = {
 def _script(fake: FakeAPI) -> None:
     fake.script("plan", tool(PLAN))
     for rid in ("RT-CMP-model", "RT-CMP-model-2"):
-        fake.script(f"record:{rid}", tool(OBEYING))
-        fake.script(f"repair:{rid}", tool(OBEYING), tool(OBEYING))
+        # every conversation's submission with misses gets its one fix-up, obeyed never
+        fake.script(f"record:{rid}", tool(OBEYING), tool(OBEYING))
+        fake.script(f"repair:{rid}", *[tool(OBEYING) for _ in range(4)])
     fake.script("account", tool(ACCOUNT))
 
 

@@ -100,7 +100,8 @@ def test_an_unknown_fact_id_is_answered_with_the_nearest_real_ones(run) -> None:
 def test_the_record_request_carries_the_planners_notes_and_reads(run) -> None:
     fake, _ = run
     text = _first_texts(fake, f"record:{RID}")
-    assert f"app.py lines 8–13: {NOTE}" in text
+    # the planner read lines 4–9: the note's lines past them are named as not read
+    assert f"app.py lines 8–13 (read: lines 8–9; the rest mentioned, not read): {NOTE}" in text
     assert '<repository_data kind="plan_notes">' in text
     assert "gone.py" not in text  # a note on a path outside the revision is dropped
     assert "Ranges already read in this run (by the planner): app.py 4–9, lib/util.py 1–2." in (
@@ -160,6 +161,7 @@ def test_search_is_offered_only_with_an_index(repo) -> None:
                 "kind_hint": "",
                 "plan_ids": "",
                 "files": "",
+                "witnesses": "",
             },
         ),
         ("repair", "submit_record", {"record_id": "RT-CMP-x", "round": 1, "record_json": ""}),
@@ -178,4 +180,29 @@ def test_long_or_many_notes_are_clipped_not_refused() -> None:
     note = {"path": "app.py", "start_line": 1, "end_line": 2, "showed": "y" * 5000}
     item = PlanItem(id=RID, kind="RTE", label="x", notes=[note] * (MAX_NOTES + 3))
     assert len(item.notes) == MAX_NOTES
-    assert len(item.notes[0].showed) == NOTE_CHARS
+    assert all(len(n.showed) <= NOTE_CHARS for n in item.notes)
+    assert all(n.showed.endswith("of 5000 characters kept]") for n in item.notes)
+
+
+def test_a_long_note_keeps_its_findings_and_is_cut_at_a_sentence() -> None:
+    """One key finding may take the item's whole share; a cut says so and never falls
+    mid-word (the 400-character cap cut a relay run's notes mid-word, findings lost)."""
+    from graph.proposer import ITEM_NOTE_CHARS, NOTE_CHARS, PlanItem
+
+    sentence = "Line 120 admits a program only when its score beats the archive's worst. "
+    long = sentence * 12  # about 880 characters
+    short = "Imports only."
+    notes = [
+        {"path": "db.py", "start_line": 100, "end_line": 160, "showed": long},
+        {"path": "db.py", "start_line": 1, "end_line": 20, "showed": short},
+    ]
+    item = PlanItem(id=RID, kind="OBJ", label="x", notes=notes)
+    assert item.notes[0].showed == long and item.notes[1].showed == short  # both whole
+    # past the item's share: cut after a whole sentence, saying so
+    huge = sentence * 60
+    item = PlanItem(id=RID, kind="OBJ", label="x", notes=[{**notes[0], "showed": huge}, notes[1]])
+    cut = item.notes[0].showed
+    assert NOTE_CHARS < len(cut) <= ITEM_NOTE_CHARS - len(short)
+    body, mark = cut.split(" [note cut: ")
+    assert body.endswith("worst.") and mark.endswith(f"of {len(huge)} characters kept]")
+    assert item.notes[1].showed == short

@@ -38,6 +38,7 @@ from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
 from graph.proposers.agent.facts import LOCATION
 from graph.proposers.agent.prompts import data_block, finding_line
+from graph.proposers.agent.reading import note_row, unread_count
 from graph.proposers.context_paths import Siblings
 from retrieval.survey import Finding
 
@@ -251,15 +252,22 @@ def notes_section(
     cut mid-way (a framed block always closes)."""
     parts: list[str] = []
     if item.notes:
-        rows = [f"{n.path} lines {n.start_line}–{n.end_line}: {n.showed}" for n in item.notes]
+        rows = [note_row(n, reads) for n in item.notes]
+        unread = unread_count(item.notes, reads)
         # the item's own notes first: a plan item holds at most MAX_NOTES of them, and
         # the share is sized to carry them all; the run's read ranges get what is left
         kept, left = _fitting(rows, budget - RANGES_MIN, "\n")
         if kept:
             more = f"\n({left} more notes left out)" if left else ""
+            marks = (
+                f"; {unread} of them name lines the planner never read, marked"
+                ' "mentioned, not read": read those lines before relying on them'
+                if unread
+                else ""
+            )
             parts.append(
-                "What the planner read for this record and what it showed (its notes; "
-                "quote only what a tool result shows you):\n"
+                "What the planner noted for this record (its notes; "
+                f"quote only what a tool result shows you{marks}):\n"
                 + data_block("plan_notes", "\n".join(kept))
                 + more
             )

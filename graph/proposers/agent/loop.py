@@ -10,6 +10,9 @@ Rules that keep the answer honest and the run resumable:
 
 - The terminal tool's input is validated against its pydantic schema; an invalid
   submission gets exactly one corrective turn, a second one rejects the item.
+- A valid submission may be checked (``Phase.review``: a record's witnesses against
+  the verifier); one that falls short is answered with what is missing and gets one
+  fix-up turn, after which the next submission is taken as it is.
 - An answer whose ``stop_reason`` is ``max_tokens`` is never used, even when its tool
   input happens to parse: the model is told it was cut and asked again, shorter (once).
 - Every request is rebuilt from the conversation so far, deterministically, so a
@@ -80,6 +83,9 @@ class Phase(Generic[ResultT]):
     shorter_hint: str = "shorter"
     #: Fold older tool answers in each request (None: every answer is re-sent whole).
     fold: Folding | None = None
+    #: What a valid submission still lacks (witnesses that do not verify…), as the note
+    #: its one fix-up turn answers with, or None when it passes (None: no check).
+    review: Callable[[ResultT], str | None] | None = None
 
     @property
     def terminal(self) -> str:
@@ -99,6 +105,8 @@ class Transcript:
     inputs: list[tuple[str, Any]] = field(default_factory=list)
     #: The characters each of those calls' answers was allowed (None: the tools' own).
     rooms: list[int | None] = field(default_factory=list)
+    #: Submissions answered with their misses for one fix-up (at most one per conversation).
+    fixups: int = 0
 
 
 @dataclass
@@ -179,9 +187,17 @@ class ToolLoop(Generic[ResultT]):
                 continue
             if submit is not None:
                 try:
-                    return self._parse(submit)
+                    result = self._parse(submit)
                 except (ValidationError, ValueError) as exc:
                     error = short_error(exc)
+                else:
+                    misses = self._review(result)
+                    if misses is None:
+                        return result
+                    messages += self._answer(
+                        content, uses, {submit.id: misses}, None, f"not run: {term} came first"
+                    )
+                    continue
                 invalid += 1
                 if invalid > 1:
                     raise ProposalRejected(
@@ -219,6 +235,21 @@ class ToolLoop(Generic[ResultT]):
                     f"calls (flagged: the model kept investigating)"
                 )
             messages += self._investigate(content, uses, messages)
+
+    def _review(self, result: ResultT) -> str | None:
+        """The fix-up note for an accepted-as-valid submission, at most once per
+        conversation: a second submission is taken as it is (the repair is bounded).
+        The note ends with the budget left, as every tool answer does; the submission
+        itself never counts against it."""
+        if self.phase.review is None or self.transcript.fixups:
+            return None
+        misses = self.phase.review(result)
+        if misses is None:
+            return None
+        self.transcript.fixups += 1
+        budget = self.phase.budget
+        left = max(0, budget - self.transcript.tool_calls)
+        return misses + f"\n[budget: {left} of {budget} investigation tool calls left]"
 
     def _from_text(self, blocks: list[Any], forced: bool) -> TextCall | None:
         """The call a text-only answer spells out as JSON, if one qualifies: only the

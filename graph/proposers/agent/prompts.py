@@ -23,6 +23,7 @@ from graph.proposers.agent.map import (
     file_map,
     survey_summary,
 )
+from graph.proposers.agent.schema import CLAIM_STATUS_FIELD, claim_status_text
 from retrieval.survey import Finding, Survey
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
@@ -53,11 +54,8 @@ KIND_HINTS = {
         " promised and where (the document, help text or prompt, with its path), then"
         " what the code does. Give at least one witness from the document that makes the"
         " promise and one from the code that keeps, weakens or breaks it. Add the field"
-        ' "claim status" with one of: `wired` (the code does what was promised), `partly`'
-        " (it does, with exceptions or only on some paths: name them), `not wired` (no"
-        " code you read does it: say what you read), `contradicted` (the code does"
-        " otherwise: quote it). The implementation conclusion status stays as the system"
-        " prompt defines it."
+        f' "{CLAIM_STATUS_FIELD}", its value starting with one of: {claim_status_text()}.'
+        " The implementation conclusion status stays as the system prompt defines it."
     ),
     "OBJ": (
         "An object record describes state: what the store or structure holds and its"

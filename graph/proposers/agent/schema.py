@@ -35,6 +35,35 @@ from drafter.sanitize import unescape
 from graph.jsontypes import JsonDict
 from graph.proposer import Plan
 
+#: The claim status vocabulary, each with what it means: one definition that the record
+#: tool's schema, the claim record's instructions and the submission check all read.
+CLAIM_STATUSES: dict[str, str] = {
+    "wired": "the code does what was promised, on every path you read",
+    "partly": (
+        "the promise holds on some sides or paths and not others: with exceptions, on"
+        " some paths only, or wired on one side and not the other (the caller passes the"
+        " setting and the callee ignores it); name each side or path with its own outcome,"
+        ' e.g. "partly: the CLI passes --seed (wired); the sampler ignores it (not wired)"'
+    ),
+    "not wired": "no code you read does it (say what you read)",
+    "contradicted": "the code does otherwise (quote it)",
+}
+CLAIM_STATUS_FIELD = "claim status"
+
+
+def claim_status_text() -> str:
+    """The vocabulary as the schema and the prompt state it."""
+    return "; ".join(f"`{k}` ({v})" for k, v in CLAIM_STATUSES.items())
+
+
+#: Witnesses a record should carry: a preference the prompt and schema state (the
+#: reference reports hold one to three per record), not a rule; only a record with no
+#: witness at all is sent back once at submission.
+WITNESS_PREFERENCE = (
+    "one to five verbatim excerpts, usually two or three: a claim quotes both the promise"
+    " and the code; more than five are kept but rarely help the reviewer"
+)
+
 PLAN_TOOL = "submit_plan"
 RECORD_TOOL = "submit_record"
 ACCOUNT_TOOL = "submit_account"
@@ -83,14 +112,17 @@ class RecordDraft(BaseModel):
             'status" and "operation conclusion status" (wired / afforded / claimed / '
             "uninspected). Routes also the seven route fields: "
             + ", ".join(ROUTE_FIELDS)
-            + ' (nine fields with the two statuses). Claims (CLM) also "claim status": wired'
-            " (the code does what was promised), partly (with exceptions or on some paths),"
-            " not wired (no code found does it), contradicted (the code does otherwise)."
+            + ' (nine fields with the two statuses). Claims (CLM) also "claim status", its'
+            " value starting with one of: " + claim_status_text() + "."
         ),
     )
     paragraphs: list[str] = Field(default_factory=list, description="Explanatory paragraphs.")
     witnesses: list[WitnessDraft] = Field(
-        default_factory=list, description="Verbatim quotes supporting the record."
+        default_factory=list,
+        description="Verbatim quotes supporting the record: "
+        + WITNESS_PREFERENCE
+        + ". They are checked when you submit: misses come back once, with the nearest"
+        " real lines, for one fix-up.",
     )
 
 
@@ -163,7 +195,13 @@ def tool(name: str, description: str, model: type[BaseModel]) -> JsonDict:
 
 
 PLAN_TOOL_DEF = tool(PLAN_TOOL, "Submit the outline of records to draft.", Plan)
-RECORD_TOOL_DEF = tool(RECORD_TOOL, "Submit one drafted record.", RecordDraft)
+RECORD_TOOL_DEF = tool(
+    RECORD_TOOL,
+    "Submit one drafted record. Its witnesses are checked as the verifier will check"
+    " them; if some miss, the answer names them with the nearest real lines and you"
+    " resubmit once.",
+    RecordDraft,
+)
 ACCOUNT_TOOL_DEF = tool(ACCOUNT_TOOL, "Submit the runtime account.", AccountDraft)
 
 

@@ -34,7 +34,7 @@ import regex
 from pydantic import BaseModel, Field, ValidationError
 
 from drafter.errors import RepoError
-from drafter.model import LineRange
+from drafter.model import LineRange, Witness
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
@@ -53,6 +53,12 @@ MAX_PATTERN_CHARS = 200
 GREP_SECONDS = 2.0
 GREP_MAX_BYTES = 1_000_000
 LIST_LIMIT = 400
+
+
+def _hint(start: int | None, end: int | None) -> LineRange | None:
+    if start is None:
+        return None
+    return LineRange(start=start, end=max(start, end or 0))
 
 
 class ToolError(Exception):
@@ -536,29 +542,42 @@ class SnapshotTools:
         return "\n".join(parts)
 
     def check_quotes(self, args: CheckQuotesInput) -> str:
-        parts = []
+        witnesses = [
+            model_witness(q.quote, q.path, _hint(q.start_line, q.end_line)) for q in args.witnesses
+        ]
+        ok, rows = self.verdicts(witnesses)
+        return f"{ok} of {len(rows)} verified" + "\n" + "\n".join(rows)
+
+    def verdicts(
+        self, witnesses: list[Witness], misses_only: bool = False
+    ) -> tuple[int, list[str]]:
+        """(how many verify, one row per witness): the verifier's own verdict, and for a
+        miss the nearest real passages (or, for an ambiguous quote, its occurrences).
+        ``misses_only``: rows only for the witnesses that do not verify, numbered by
+        their place among all of them.  Nothing here marks a witness verified: the
+        workflow's verifier does that on the record it keeps."""
+        rows = []
         ok = 0
-        for i, q in enumerate(args.witnesses, 1):
-            lines = None
-            if q.start_line is not None:
-                lines = LineRange(start=q.start_line, end=max(q.start_line, q.end_line or 0))
-            v = self.res.verify(model_witness(q.quote, q.path, lines))
+        for i, w in enumerate(witnesses, 1):
+            v = self.res.verify(w)
+            ok += v.ok
+            if v.ok and misses_only:
+                continue
             where = f" at lines {v.lines.start}-{v.lines.end}" if v.lines else ""
             kind = f" ({v.match_kind})" if v.match_kind else ""
-            row = f"{i}. {v.status}{kind}{where} in {q.path}"
+            row = f"{i}. {v.status}{kind}{where} in {w.path}"
             if v.message:
                 row += f": {v.message}"
-            ok += v.ok
             if v.status == "ambiguous":
-                row += self._occurrences(q.path, q.quote, [p.lines.start for p in v.nearest])
+                row += self._occurrences(w.path, w.quote, [p.lines.start for p in v.nearest])
             elif not v.ok:
                 for p in v.nearest[:2]:
                     text = "\n".join(p.text.splitlines()[:12])
                     row += "\n   nearest passage:\n" + data_block(
                         "passage", text, path=p.path, lines=f"{p.lines.start}-{p.lines.end}"
                     )
-            parts.append(row)
-        return f"{ok} of {len(parts)} verified" + "\n" + "\n".join(parts)
+            rows.append(row)
+        return ok, rows
 
     def _occurrences(self, path: str, quote: str, starts: list[int]) -> str:
         """Which occurrence of an ambiguous quote is which: each one's line, and whether

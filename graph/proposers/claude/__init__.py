@@ -39,6 +39,7 @@ from graph.proposer import (
     Miss,
     Plan,
     PlanContext,
+    PlanItem,
     ProposalRejected,
     ProposerBase,
     ReadRange,
@@ -74,11 +75,20 @@ from graph.proposers.agent.prompts import (
     shared_context,
 )
 from graph.proposers.agent.quota import PlanQuota, claim_slots
-from graph.proposers.agent.requests import account_data, finding_ids, orientation, text_pages
+from graph.proposers.agent.requests import (
+    README_LINES,
+    account_data,
+    finding_ids,
+    orientation,
+    readme_path,
+    text_pages,
+)
+from graph.proposers.agent.review import submission_misses
 from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
+    WITNESS_PREFERENCE,
     AccountDraft,
     RecordDraft,
     from_record,
@@ -159,12 +169,18 @@ class ClaudeProposer(ProposerBase):
         self._siblings: Siblings | None = None
         #: Per item ID (or "plan"/"account"): what its last conversation did.
         self.transcripts: dict[str, Transcript] = {}
+        #: Records drafted one at a time in plan order (graph.proposer.RunHandles).
+        self.sequential = False
+        #: The label each record was drafted under, by ID (this process's drafts; a
+        #: resumed run finds earlier processes' in the journal).
+        self._drafted: dict[str, str] = {}
 
     def start(self, run: RunHandles) -> None:
         """Journal the run's calls and give the model its tools over the run's handles."""
         if run.journal is not None:
             self.attach_journal(run.journal)
         self.bind_resources(run.resources)
+        self.sequential = run.sequential
 
     def attach_journal(self, journal: CallJournal) -> None:
         """Answer repeated requests and tool calls from the run's journal."""
@@ -266,7 +282,11 @@ class ClaudeProposer(ProposerBase):
     def record_opening(self, ctx: RecordContext) -> list[str]:
         self._ensure_shared()
         item = ctx.item
-        siblings = "\n".join(f"- {i.id}: {i.label}" for i in ctx.plan.items if i.id != item.id)
+        siblings = "\n".join(
+            f"- {i.id}: {label}"
+            for i, label in self.plan_labels(ctx.plan, upto=item.id)
+            if i.id != item.id
+        )
         task = render(
             "record",
             record_id=item.id,
@@ -277,10 +297,43 @@ class ClaudeProposer(ProposerBase):
             lead_hint=LEAD_HINTS.get(item.kind, ""),
             kind_hint=KIND_HINTS[item.kind] + "\n\n" if item.kind in KIND_HINTS else "",
             plan_ids=siblings or "(none)",
+            witnesses=WITNESS_PREFERENCE,
             budget=self.budgets.record,
             files=", ".join(item.files) or "(none named)",
         )
         return [task, self._record_data(ctx, task)]
+
+    def plan_labels(self, plan: Plan, upto: str | None = None) -> list[tuple[PlanItem, str]]:
+        """Each plan item with the label a later request names it by: the label its
+        record was drafted under when that record is drafted already, else the plan's.
+
+        Only in a sequential run (one record at a time, in plan order), and only for the
+        items before the record being drafted: exactly the ones drafted before its
+        request was first built, so a resumed run builds the very same request (the
+        labels come back from the journal) and the journal answers it."""
+        out: list[tuple[PlanItem, str]] = []
+        before = self.sequential
+        for i in plan.items:
+            if i.id == upto:
+                before = False
+            out.append((i, (self._drafted_label(i.id) if before else None) or i.label))
+        return out
+
+    def _label_key(self, record_id: str) -> JsonDict:
+        return {"drafted_label": record_id, "sha": self.tools.sha if self.tools else ""}
+
+    def _drafted_label(self, record_id: str) -> str | None:
+        with self._lock:
+            if record_id in self._drafted:
+                return self._drafted[record_id]
+        stored = self.journal.get_tool(self._label_key(record_id)) if self.journal else None
+        return str(stored["text"]) if stored is not None else None
+
+    def _note_label(self, record_id: str, label: str) -> None:
+        with self._lock:
+            self._drafted[record_id] = label
+        if self.journal is not None:
+            self.journal.put_tool(self._label_key(record_id), {"text": label, "is_error": False})
 
     def _record_data(self, ctx: RecordContext, *before: str) -> str:
         """The record's repository data within what ``ctx.context_bytes`` leaves after
@@ -409,12 +462,14 @@ class ClaudeProposer(ProposerBase):
         )
 
     def _record_phase(self, record_id: str, budget: int) -> Phase[Record]:
+        tools = self.tools
         return Phase(
             RECORD_TOOL_DEF,
             RecordDraft,
             lambda d: to_record(d, record_id),
             budget,
             "with shorter paragraphs and at most five witnesses",
+            review=(lambda r: submission_misses(tools, r)) if tools is not None else None,
         )
 
     def _account_phase(self) -> Phase[list[AccountSection]]:
@@ -523,7 +578,19 @@ class ClaudeProposer(ProposerBase):
         loop = self._loop("plan", self._plan_phase(ctx), self.plan_max_tokens)
         loop.transcript = self.transcripts["plan"] = Transcript()
         plan = loop.run(opening)
-        return plan.model_copy(update={"reads": self._reads(loop.transcript)})
+        reads = self._opening_reads() + self._reads(loop.transcript)
+        return plan.model_copy(update={"reads": reads})
+
+    def _opening_reads(self) -> list[ReadRange]:
+        """The README page the plan request itself showed: lines the planner received
+        as a ``read_file`` answer gives them, so its notes on them count as read."""
+        if self.tools is None:
+            return []
+        readme = readme_path(self.tools.res.snapshot().files())
+        if readme is None:
+            return []
+        got = self.tools.page_span({"path": readme, "start_line": 1, "end_line": README_LINES})
+        return [ReadRange(path=got[0], start_line=got[1], end_line=got[2])] if got else []
 
     def _reads(self, transcript: Transcript) -> list[ReadRange]:
         """The ranges a conversation's ``read_file`` calls showed (recomputed from their
@@ -542,7 +609,9 @@ class ClaudeProposer(ProposerBase):
         loop = self._fresh(
             ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record), brief=True
         )
-        return loop.run(self.record_opening(ctx))
+        record = loop.run(self.record_opening(ctx))
+        self._note_label(ctx.item.id, record.label)
+        return record
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
