@@ -25,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graph.proposers.claude.tools import SnapshotTools
+from graph.proposers.agent.tools import SnapshotTools
 from graph.resources import Resources
 
 DEFAULT_REPO = "/work/.mirror/facebookresearch+HyperAgents/repo"

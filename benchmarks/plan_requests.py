@@ -74,7 +74,7 @@ class ScriptedPlanner:
 def scripted_turns(res: Any, budget: int) -> list[tuple[str, list[tuple[str, dict[str, Any]]]]]:
     """One call per turn: entry findings, a grep for model calls, then pages of the entry
     files with the most findings (each page starting where the last one stopped)."""
-    from graph.proposers.claude.tools import SnapshotTools
+    from graph.proposers.agent.tools import SnapshotTools
 
     tools = SnapshotTools(res)
     findings = res.survey().findings
@@ -163,6 +163,7 @@ def main() -> None:
     ap.add_argument("--rev", default="HEAD")
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--transcript", type=Path, default=None)
+    ap.add_argument("--save", type=Path, default=None, help="write the requests here (JSON lines)")
     args = ap.parse_args()
 
     from graph.configuration import Configuration, RunContext
@@ -207,6 +208,10 @@ def main() -> None:
     finally:
         res.close()
     print(f"{args.repo} @ {args.rev}: {len(model.log)} planning requests, plan of {len(got.items)}")
+    if args.save is not None:
+        with args.save.open("w", encoding="utf-8") as out:
+            for body in model.log:
+                out.write(json.dumps({"request": body}, ensure_ascii=False) + "\n")
     cols = ("turn", "calls", "bytes", "~tokens", "cache read", "cache write")
     print("{:>4} {:<22} {:>9} {:>8} {:>11} {:>12}".format(*cols))
     total = written = cached = 0

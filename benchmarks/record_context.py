@@ -267,6 +267,7 @@ def main() -> None:
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--data-dir", default=None, help="index/survey cache (default: a temp dir)")
     ap.add_argument("--show", default=None, help="also print this record's first request text")
+    ap.add_argument("--save", type=Path, default=None, help="write every request here (JSON lines)")
     args = ap.parse_args()
     plan = transcript_plan(Path(args.transcript)) if args.transcript else survey_plan(args)
     if plan is None:
@@ -288,6 +289,19 @@ def main() -> None:
             data_dir=data,
             use_index=not args.no_index,
         )
+    if args.save is not None:
+        with args.save.open("w", encoding="utf-8") as out:
+            for body in model.log:
+                out.write(json.dumps({"request": body}, ensure_ascii=False) + "\n")
+    largest: dict[str, int] = {}
+    for body in model.log:
+        kind = next(t["name"] for t in body["tools"] if t["name"].startswith("submit_"))
+        size = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
+        largest[kind] = max(largest.get(kind, 0), size)
+    print(
+        "largest request per kind: "
+        + ", ".join(f"{k} {v / 1000:.1f} KB" for k, v in sorted(largest.items()))
+    )
     firsts = first_record_requests(model.log)
     if args.show in firsts:
         print("\n\n".join(b["text"] for b in firsts[args.show]["messages"][0]["content"]))

@@ -1,7 +1,7 @@
 """Size of the block every Claude call of a run shares (and re-reads from cache).
 
 No key and no network: builds the block exactly as a run does (file list and survey
-map, :func:`graph.proposers.claude.prompts.shared_context`) and prints its characters,
+map, :func:`graph.proposers.agent.prompts.shared_context`) and prints its characters,
 its tokens as the estimate counts them (characters / ``CHARS_PER_TOKEN``) and as
 characters / 4.  With ``--sample`` it measures the shipped sample as well; with
 ``--out DIR`` it writes each block to ``DIR/<name>.txt`` for reading.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from drafter.sample import materialize
 from graph.estimate import CHARS_PER_TOKEN
-from graph.proposers.claude.prompts import shared_context
+from graph.proposers.agent.prompts import shared_context
 from graph.resources import Resources
 from graph.system_name import system_name
 

@@ -50,7 +50,7 @@ def draft_estimate(config: Configuration, resources: Resources, system: str) -> 
     resources cache it, so the survey node does not survey twice)."""
     from graph.context_window import sizes_for
     from graph.estimate import CHARS_PER_TOKEN, estimate
-    from graph.proposers.claude.prompts import shared_context
+    from graph.proposers.agent.prompts import shared_context
     from graph.proposers.factory import tool_budgets
 
     snap = resources.snapshot()

@@ -31,7 +31,7 @@ TOOL_DEFS_TOKENS = 2_500  # the seven investigation tools and a submit schema
 TURN_OUTPUT = 150  # the model's words and tool call per investigation turn
 
 
-#: Tokens of a folded tool answer (graph.proposers.claude.fold: what was read, how to
+#: Tokens of a folded tool answer (graph.proposers.agent.fold: what was read, how to
 #: read it again; about 200 characters).
 FOLDED_ANSWER = 60
 
@@ -164,7 +164,7 @@ def estimate(
 def record_opening_tokens(record_context_bytes: int) -> int:
     """Tokens of a record's (or a repair's) opening: its task, notes, findings, hits and
     opening pages are built within ``record_context_bytes`` together
-    (graph.proposers.claude.context; a repair's rejected quotes and nearest passages
+    (graph.proposers.agent.context; a repair's rejected quotes and nearest passages
     share the same budget), counted at the estimate's :data:`CHARS_PER_TOKEN` (the
     text is nearly all ASCII, so a byte is a character)."""
     return int(record_context_bytes / CHARS_PER_TOKEN)

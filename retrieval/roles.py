@@ -350,6 +350,17 @@ def is_test_path(path: str) -> bool:
     return bool(_COLOCATED_TEST.search(path.rsplit("/", 1)[-1].lower()))
 
 
+#: Folders holding test code, whatever the language.
+_TEST_DIRS = re.compile(r"(^|/)(tests?|__tests__|__mocks__)/")
+
+
+def in_test_code(path: str) -> bool:
+    """Test code: a file beside the code it tests or any file under a tests folder.
+    Declarations made there (a tool schema of a fixture, a variable a test sets) are the
+    test's, not the system's."""
+    return is_test_path(path) or _TEST_DIRS.search(path) is not None
+
+
 def build_output_dirs(paths: Iterable[str]) -> frozenset[str]:
     """Build-output folders of the languages whose manifest a revision holds: a
     ``package.json`` makes ``dist/`` and ``build/`` the output of the JavaScript build."""

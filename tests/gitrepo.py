@@ -10,6 +10,10 @@ import os
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retrieval.survey import Survey
 
 DATE = "2024-01-01T00:00:00+0000"
 
@@ -81,3 +85,12 @@ def make_repo(root: Path, files: dict[str, str]) -> Path:
     """A one-commit repository of ``files`` at ``root``; returns ``root``."""
     commit(root, files, "init")
     return root
+
+
+def survey_of(path: Path, files: dict[str, str]) -> Survey:
+    """The survey of a one-commit repository of ``files`` built at ``path``."""
+    from drafter.snapshot import Snapshot
+    from retrieval.survey import run_survey
+
+    with Snapshot(make_repo(path, files), "HEAD") as snap:
+        return run_survey(snap)

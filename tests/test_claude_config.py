@@ -12,9 +12,9 @@ from anthropic.types.model_param import ModelParam
 
 from graph.configuration import DEFAULT_MODEL, Configuration, resolve_model
 from graph.costs import CallUsage, price_for
+from graph.proposers.agent.prompts import PROMPT_NAMES, data_block, load_prompt
+from graph.proposers.agent.schema import ACCOUNT_TOOL_DEF, PLAN_TOOL_DEF, RECORD_TOOL_DEF
 from graph.proposers.claude.client import retry_after
-from graph.proposers.claude.prompts import PROMPT_NAMES, data_block, load_prompt
-from graph.proposers.claude.schema import ACCOUNT_TOOL_DEF, PLAN_TOOL_DEF, RECORD_TOOL_DEF
 
 
 def _sdk_models() -> set[str]:
@@ -82,7 +82,7 @@ def test_shared_context_summarises_instead_of_listing() -> None:
 
     from fakes import make_finding
 
-    from graph.proposers.claude import prompts as cp
+    from graph.proposers.agent import prompts as cp
     from retrieval.survey import Finding
 
     def finding(cat: str, i: int) -> Finding:

@@ -99,8 +99,15 @@ def test_a_file_that_redirects_the_model_changes_nothing(run) -> None:
     # obeying it got a refusal; nothing outside the repository reached any request
     texts = str(fake.log)
     assert "root:x:0:0" not in texts
-    # the system prompt and tools were the same on every turn
-    assert len({str(b["system"]) + str(b["tools"][:-1]) for b in fake.log}) == 1
+    # the system prompt and tools were the same on every turn of each kind of
+    # conversation; record conversations share a shorter map than the planner's
+    for kind in ("submit_plan", "submit_record"):
+        bodies = [b for b in fake.log if b["tools"][-1]["name"] == kind]
+        assert bodies and len({str(b["system"]) + str(b["tools"][:-1]) for b in bodies}) == 1
+    plan = next(b for b in fake.log if b["tools"][-1]["name"] == "submit_plan")
+    record = next(b for b in fake.log if b["tools"][-1]["name"] == "submit_record")
+    assert plan["system"][0] == record["system"][0]
+    assert len(record["system"][1]["text"]) < len(plan["system"][1]["text"])
     paths = {w.path for r in result.report.records for w in r.witnesses}
     assert paths <= {"looper/loop.py", "looper/store.py"}
 
@@ -205,7 +212,7 @@ def test_tool_calls_beyond_the_budget_in_one_turn_are_not_run(repo) -> None:
 def test_a_prebuilt_forced_request_keeps_its_single_shot_path() -> None:
     """The epistemic proposer builds its own forced request and calls ``_structured``."""
     from graph.proposer import ProposalRejected
-    from graph.proposers.claude.schema import RECORD_TOOL_DEF, RecordDraft, to_record
+    from graph.proposers.agent.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 
     fake = FakeAPI()
     ok = {"label": "x", "lead": "l", "witnesses": [{"quote": "q", "path": "a.py"}]}

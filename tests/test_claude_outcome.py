@@ -107,7 +107,7 @@ def test_draft_estimate_prices_the_shared_block_that_is_sent(sample: SampleRepo)
     smaller block shows at once in the printed range."""
     from graph.cli import draft_estimate
     from graph.configuration import Configuration
-    from graph.proposers.claude.prompts import shared_context
+    from graph.proposers.agent.prompts import shared_context
     from graph.resources import Resources
 
     config = Configuration(generator="claude")

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import random
 
-from graph.proposers.claude.map import (
+from graph.proposers.agent.map import (
+    ENTRY_BYTES,
+    KEY_BYTES,
     MAX_ENTRY_UNITS,
     MAX_FILE_LINES,
     PER_CATEGORY,
     file_map,
 )
-from graph.proposers.claude.prompts import shared_context
+from graph.proposers.agent.prompts import shared_context
 from retrieval.survey.index import EFFECT_CATEGORIES, SurveyIndex
 from retrieval.survey.model import CATEGORIES, CallGraph, Finding, FunctionNode, Survey
 
@@ -94,8 +96,12 @@ def test_block_is_bounded_on_a_huge_survey() -> None:
     files = text.split('kind="file_list"')[1].split("</repository_data>")[0]
     assert len(files.strip().splitlines()) <= MAX_FILE_LINES + 2  # the tag line and a cut line
     body = text.split('kind="survey_summary"')[1]
-    for cat in CATEGORIES[1:]:
-        assert sum(1 for ln in body.splitlines() if ln.startswith(f"{cat}:")) == PER_CATEGORY
+    # every category lists as many findings as the map's byte allowance leaves each
+    # (between two and PER_CATEGORY), the same number for all
+    per = {sum(1 for ln in body.splitlines() if ln.startswith(f"{cat}:")) for cat in CATEGORIES[1:]}
+    assert len(per) == 1 and 2 <= per.pop() <= PER_CATEGORY
+    key = body.split("## Findings most of the code leads to")[1].split("## ")[0]
+    assert len(key.encode()) <= KEY_BYTES + 2_000  # the rows and the "more" lines
 
 
 def test_block_names_the_survey_tool_and_the_counts() -> None:
@@ -108,7 +114,13 @@ def test_block_names_the_survey_tool_and_the_counts() -> None:
 def test_entry_points_are_always_listed_with_what_they_reach() -> None:
     survey, paths = _big_survey(entries=MAX_ENTRY_UNITS)
     body = _block(survey, paths).split('kind="survey_summary"')[1]
-    for i in range(MAX_ENTRY_UNITS):
+    listed = [i for i in range(MAX_ENTRY_UNITS) if f"entry_point:scripts/run{i}.py:10 " in body]
+    # as many as the entry allowance holds, the rest counted
+    entries = body.split("## Entry units")[1].split("## ")[0]
+    assert listed and len(entries.encode()) <= ENTRY_BYTES + 2_000
+    if len(listed) < MAX_ENTRY_UNITS:
+        assert f"... {MAX_ENTRY_UNITS - len(listed)} more entry units, not listed" in body
+    for i in listed:
         row = next(
             ln for ln in body.splitlines() if ln.startswith(f"entry_point:scripts/run{i}.py:10 ")
         )
@@ -117,7 +129,7 @@ def test_entry_points_are_always_listed_with_what_they_reach() -> None:
     # past the cap the rest are counted, never silently dropped
     survey, paths = _big_survey(entries=MAX_ENTRY_UNITS + 5)
     body = _block(survey, paths).split('kind="survey_summary"')[1]
-    assert "... 5 more entry units, not listed" in body
+    assert f"... {MAX_ENTRY_UNITS + 5 - len(listed)} more entry units, not listed" in body
 
 
 def test_key_findings_prefer_what_entry_points_reach() -> None:
@@ -173,7 +185,7 @@ def test_no_survey_still_gives_a_block() -> None:
 def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None:
     """On a survey far past the budget the index fits it, lists whole files, puts
     the files the entry units reach first, and gives the same bytes every time."""
-    from graph.proposers.claude.map import CORE_ID_BUDGET, ID_INDEX_BUDGET, id_index
+    from graph.proposers.agent.map import CORE_ID_BUDGET, ID_INDEX_BUDGET, id_index
 
     survey, _ = _big_survey()
     text, missing, files = id_index(survey)
@@ -198,7 +210,7 @@ def test_the_plan_id_index_keeps_central_files_whole_within_its_budget() -> None
 
 
 def code_map_shown(ix: SurveyIndex) -> set[str]:
-    from graph.proposers.claude.map import shown_ids
+    from graph.proposers.agent.map import shown_ids
 
     return shown_ids(ix)
 
@@ -242,8 +254,8 @@ def test_a_packages_entry_point_comes_before_fifty_example_scripts() -> None:
     """The entry units list the package's CLI and summarise the 50 example scripts in
     one line; the findings "most of the code leads to" and the busy files start with
     the package; every core finding ID is citable from the plan's first turn."""
-    from graph.proposers.claude.map import id_index, shown_ids, survey_summary
-    from graph.proposers.claude.prompts import finding_line
+    from graph.proposers.agent.map import id_index, shown_ids, survey_summary
+    from graph.proposers.agent.prompts import finding_line
 
     survey = _examples_survey()
     text, _, _ = survey_summary(survey, finding_line)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gitrepo import commit
 
-from graph.proposers.claude.tools import (
+from graph.proposers.agent.tools import (
     MAX_OUTPUT_CHARS,
     MAX_PATTERN_CHARS,
     PAGE_CHARS,

@@ -16,7 +16,7 @@ from fakes import FakeAPI
 from gitrepo import commit
 
 from graph import resources as resources_module
-from graph.proposers.claude.tools import SnapshotTools
+from graph.proposers.agent.tools import SnapshotTools
 from graph.resources import Resources
 from retrieval.index import Index
 

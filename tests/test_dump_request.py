@@ -16,8 +16,8 @@ import pytest
 
 from drafter.sample import SampleRepo
 from drafter.snapshot import Snapshot
-from graph.proposers.claude.prompts import load_prompt
-from graph.proposers.claude.tools import TOOL_NAMES
+from graph.proposers.agent.prompts import load_prompt
+from graph.proposers.agent.tools import TOOL_NAMES
 
 
 @pytest.fixture(scope="module")

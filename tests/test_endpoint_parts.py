@@ -23,13 +23,13 @@ from graph.context_window import (
 )
 from graph.costs import Budget, BudgetExceeded, metered, price_for, summarize
 from graph.pricing import resolve_price, table_price
-from graph.proposers.claude.schema import (
+from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
     RECORD_TOOL_DEF,
     AccountDraft,
     RecordDraft,
 )
-from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, tool_definitions
 from graph.proposers.text_calls import json_objects, recover_call
 
 # -- prices ----------------------------------------------------------------------------

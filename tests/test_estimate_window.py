@@ -61,7 +61,7 @@ def test_context_window_lowers_the_estimate_through_the_opening(
 
 
 def test_the_planner_conversation_is_counted_folded() -> None:
-    """The planner re-sends older tool answers folded to a line (graph.proposers.claude
+    """The planner re-sends older tool answers folded to a line (graph.proposers.agent
     .fold), so its reads grow by a line per turn, not by a page; record conversations
     still re-send every answer whole."""
     from graph.estimate import FOLDED_ANSWER, Conversation, Tokens

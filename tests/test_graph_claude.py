@@ -11,7 +11,7 @@ from fakes import MODEL, FakeAPI
 
 from drafter.model import FlagKind, VerifyStatus
 from graph.costs import price_for
-from graph.proposers.claude.tools import TOOL_NAMES
+from graph.proposers.agent.tools import TOOL_NAMES
 from graph.runner import RunResult
 
 
@@ -107,8 +107,14 @@ def test_account_references_records_and_drops_false_quote(full_run) -> None:
 
 def test_cache_control_on_shared_blocks(full_run) -> None:
     fake, _ = full_run
-    shared = {b["system"][1]["text"] for b in fake.log}
-    assert len(shared) == 1, "every call shares one identical context block"
+    by_kind = {
+        (b["tools"][-1]["name"] == "submit_record", b["system"][1]["text"]) for b in fake.log
+    }
+    # the planner and the account share one map, every record conversation a shorter one
+    assert len(by_kind) == 2 and {r for r, _ in by_kind} == {True, False}
+    shared = {t for r, t in by_kind if not r}
+    (brief,) = {t for r, t in by_kind if r}
+    assert len(brief) < len(next(iter(shared)))
     for body in fake.log:
         assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
         # the model may investigate: every tool is offered, the conversation's own

@@ -170,9 +170,10 @@ def test_estimate_is_in_tokens_without_a_price(repo, tmp_path) -> None:
 
 
 def test_without_the_window_setting_the_server_refuses(repo, tmp_path) -> None:
-    """The same conversation sized for Claude overflows the 32k window: the endpoint
-    refuses and the run stops (what --context-window prevents)."""
-    fake = LocalAPI()
+    """The same conversation sized for Claude (requests up to the 64 KB ceiling)
+    overflows a 16k window: the endpoint refuses and the run stops (what
+    --context-window prevents)."""
+    fake = LocalAPI(window=16_384)
     script_local(fake)
     with pytest.raises(ModelUnavailable, match="HTTP 400"):
         run_local(repo, tmp_path, fake, local_config())

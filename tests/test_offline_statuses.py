@@ -15,8 +15,8 @@ from drafter.model import STATUS_FIELDS, Bullet, Paragraph, Record, Report, Witn
 from drafter.sample import SampleRepo
 from drafter.textformat.parser import parse_report
 from drafter.textformat.render import render_text
-from graph.proposers.claude.prompts import load_prompt
-from graph.proposers.claude.schema import RECORD_TOOL_DEF
+from graph.proposers.agent.prompts import load_prompt
+from graph.proposers.agent.schema import RECORD_TOOL_DEF
 from graph.proposers.offline.status import (
     code_path,
     code_witnesses,

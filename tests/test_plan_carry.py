@@ -18,8 +18,8 @@ import pytest
 from fakes import FakeAPI, tool, use
 from gitrepo import APP, git, make_repo
 
-from graph.proposers.claude.prompts import render
-from graph.proposers.claude.tools import SnapshotTools
+from graph.proposers.agent.prompts import render
+from graph.proposers.agent.tools import SnapshotTools
 from graph.resources import Resources
 
 RID = "RT-RTE-app-main"

@@ -134,6 +134,12 @@ def test_the_planner_plans_claim_items_from_the_readme_and_docs(repo, tmp_path) 
     (req,) = fake.calls("record:RT-CLM-default-container")
     task = req["messages"][0]["content"][0]["text"]
     assert '"claim status"' in task and "`contradicted`" in task and "`partly`" in task
+    # the promise's own line reaches the record as numbered text, with what frames it,
+    # though the planner only saw it in the list of promises (it never read the file)
+    data = req["messages"][0]["content"][1]["text"]
+    ranges = data.split("Ranges the planner read for this record", 1)[1]
+    assert "    3  By default, every generated program runs inside a fresh Docker" in ranges
+    assert "    1  # tiny agent" in ranges and "    5  " in ranges
 
 
 def test_a_location_past_the_file_is_refused_once(repo, tmp_path) -> None:

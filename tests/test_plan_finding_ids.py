@@ -19,7 +19,7 @@ import pytest
 from fakes import FakeAPI, tool
 from gitrepo import git, make_repo
 
-from graph.proposers.claude import map as code_map
+from graph.proposers.agent import map as code_map
 from graph.resources import Resources
 
 MAIN = (
@@ -123,7 +123,8 @@ def test_every_finding_id_is_in_the_map_or_the_plan_index(repo, survey_ids, tmp_
     # the index is the planner's: the record request's cached prefix is the plan's
     (record,) = fake.calls(f"record:{RID}")
     assert "finding_ids" not in str(record["system"]) + str(record["messages"])
-    assert record["system"] == fake.calls("plan")[0]["system"]
+    # the system prompt is the plan's; the map is the record conversations' shorter one
+    assert record["system"][0] == fake.calls("plan")[0]["system"][0]
 
 
 def test_an_id_only_the_index_lists_is_accepted_at_once(repo, survey_ids, tmp_path) -> None:

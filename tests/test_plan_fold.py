@@ -23,7 +23,7 @@ import pytest
 from fakes import FakeAPI, Killed, tool, use
 from gitrepo import git, make_repo
 
-from graph.proposers.claude.fold import Folding, fold_messages, folded_answer
+from graph.proposers.agent.fold import Folding, fold_messages, folded_answer
 
 APP = "".join(
     f"def step_{i}(x):\n    return x + {i}  # the step numbered {i}\n\n" for i in range(40)

@@ -106,7 +106,7 @@ def test_a_range_larger_than_the_budget_is_cut_with_its_read_file_call(first_req
         f'read_file(path="big.py", start_line={last + 1}, end_line={read_end})]'
     ) in text
     assert text.count(f'continue with read_file(path="big.py", start_line={last + 1}') == 1
-    from graph.proposers.claude.context import RANGES_EXTRA
+    from graph.proposers.agent.context import RANGES_EXTRA
 
     # record_context_bytes, task text included, and what the item's ranges add
     assert len(text.encode("utf-8")) <= 16_384 + RANGES_EXTRA
@@ -126,13 +126,13 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
     item's ranges may add), each range is shown or listed with its call, and no
     numbered line appears twice."""
     from graph.proposer import PlanItem, ReadingNote, ReadRange
-    from graph.proposers.claude.context import (
+    from graph.proposers.agent.context import (
         RANGES_EXTRA,
         RecordData,
         build_record_data,
         item_ranges,
     )
-    from graph.proposers.claude.prompts import data_block
+    from graph.proposers.agent.prompts import data_block
 
     texts = {
         f"m{i}.py": [f"line_{i}_{n} = {n} * {i}  # padding" for n in range(1, 301)]
@@ -183,7 +183,7 @@ def test_the_items_noted_range_comes_before_a_read_of_a_sibling_with_findings() 
     from fakes import make_finding
 
     from graph.proposer import PlanItem, ReadingNote, ReadRange
-    from graph.proposers.claude.context import item_ranges
+    from graph.proposers.agent.context import item_ranges
 
     note = ReadingNote(path="outer.py", start_line=30, end_line=110, showed="the loop")
     entry = make_finding("entry_point", 40, path="plot.py", symbol="main")
@@ -210,7 +210,7 @@ def test_a_note_inside_a_whole_page_read_is_shown_first_and_not_merged_away() ->
     221-335 for the record; merged, the request showed the page's top (1-88) and every
     record re-read the file.  The note's lines come first; the rest of the page after."""
     from graph.proposer import PlanItem, ReadingNote, ReadRange
-    from graph.proposers.claude.context import item_ranges
+    from graph.proposers.agent.context import item_ranges
 
     note = ReadingNote(path="outer.py", start_line=221, end_line=335, showed="the loop")
     item = PlanItem(id=RID, kind="RTE", label="outer loop", files=["outer.py"], notes=[note])
@@ -227,7 +227,7 @@ def test_a_records_ranges_are_the_ones_read_for_it_not_for_another_item() -> Non
     lines nobody read ("lines 1-1: not read") is not a range; a location fact the
     planner read is one."""
     from graph.proposer import PlanItem, ReadingNote, ReadRange
-    from graph.proposers.claude.context import item_ranges
+    from graph.proposers.agent.context import item_ranges
 
     one = PlanItem(
         id="RT-OBJ-store",
@@ -308,7 +308,7 @@ def test_a_records_first_request_carries_its_own_items_ranges(tmp_path) -> None:
 
 
 def test_openings_skip_a_licence_header_and_the_import_block() -> None:
-    from graph.proposers.claude.context import body_start
+    from graph.proposers.agent.context import body_start
 
     licence = [f"# Copyright line {i}" for i in range(12)]
     py = [*licence, "", "import os", "from x import (", "    a,", "    b,", ")", "", "def f():"]

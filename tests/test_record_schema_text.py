@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from drafter.model import ROUTE_FIELDS
-from graph.proposers.claude.schema import RecordDraft
+from graph.proposers.agent.schema import RecordDraft
 
 
 def _descriptions() -> dict[str, str]:

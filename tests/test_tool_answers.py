@@ -17,8 +17,8 @@ from fakes import MODEL, FakeAPI, tool, use
 from gitrepo import commit
 
 from graph.proposer import PlanContext
+from graph.proposers.agent.tools import GREP_MAX_BYTES, SnapshotTools
 from graph.proposers.claude import ToolBudgets
-from graph.proposers.claude.tools import GREP_MAX_BYTES, SnapshotTools
 from graph.resources import Resources
 
 SEEDS = "import numpy as np\nimport random\n\nnp.random.seed(0)\nrandom.seed(0)\n"
@@ -120,7 +120,7 @@ def test_a_refused_call_leaves_the_budget_and_every_answer_says_what_is_left(rep
 
 def test_the_account_request_carries_record_summaries_not_whole_records() -> None:
     from drafter.model import Bullet, Paragraph, Record, Witness, WitnessBlock
-    from graph.proposers.claude.requests import PARAGRAPH_CHARS, account_data
+    from graph.proposers.agent.requests import PARAGRAPH_CHARS, account_data
 
     long = "word " * 400
     blocks = [

@@ -94,7 +94,7 @@ def test_a_drafted_record_keeps_the_true_lines_and_says_so(repo, tmp_path_factor
 
 
 def test_check_quotes_tells_the_model_the_lines_were_corrected(repo) -> None:
-    from graph.proposers.claude.tools import SnapshotTools
+    from graph.proposers.agent.tools import SnapshotTools
     from graph.resources import Resources
 
     path, sha = repo

@@ -2,8 +2,8 @@
 
 Seam: the offline rules decide *which* EPI objects and routes exist, build the four
 tables and find each record's deciding lines.  Claude then investigates: one bounded
-conversation per record (:class:`graph.proposers.claude.loop.ToolLoop` with the
-snapshot tools of :mod:`graph.proposers.claude.tools`: read a file in pages, grep,
+conversation per record (:class:`graph.proposers.agent.loop.ToolLoop` with the
+snapshot tools of :mod:`graph.proposers.agent.tools`: read a file in pages, grep,
 search, survey, follow a symbol, check its quotes) ending in ``submit_record``, and
 one more conversation ending in ``submit_sections`` that rewrites the
 Source-and-claim boundary, the Bounded conclusion and the table cells it can decide
@@ -42,10 +42,10 @@ from graph.epistemic.idguard import guard_record
 from graph.epistemic.offline import OfflineEpistemicProposer
 from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
 from graph.proposer import ProposalRejected, RunHandles
+from graph.proposers.agent.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
+from graph.proposers.agent.prompts import LEAD_HINTS, data_block
+from graph.proposers.agent.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 from graph.proposers.claude import ClaudeProposer
-from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
-from graph.proposers.claude.prompts import LEAD_HINTS, data_block
-from graph.proposers.claude.schema import RECORD_TOOL_DEF, RecordDraft, to_record
 
 #: Lines of the owning file shown around a record's witnesses.
 CONTEXT_LINES = 12

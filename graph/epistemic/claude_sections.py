@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field
 from drafter.model import AccountSection, Block, Paragraph, Report, Table, WitnessBlock
 from drafter.text import collapse
 from graph.epistemic.idguard import scrub
-from graph.proposers.claude.prompts import data_block
-from graph.proposers.claude.schema import (
+from graph.proposers.agent.prompts import data_block
+from graph.proposers.agent.schema import (
     ItemEndLine,
     ItemStartLine,
     hint_lines,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
+from tree_sitter import Language as Grammar
+from tree_sitter import Node, Parser
 
 #: Deepest syntax tree a file may have to be surveyed.  Finding the enclosing symbol of
 #: a node walks its parents, and tree-sitter finds each parent from the root, so work
@@ -112,6 +113,15 @@ class SourceFile:
     shebang: str | None = None
     #: The name of the language table entry that parsed the file (``python``, ...).
     language: str = "python"
+    #: Type names a class or interface derives from (``extends``/``implements``), by the
+    #: definition's symbol; languages with declared subtyping (TypeScript) fill it.
+    bases: dict[str, list[str]] = field(default_factory=dict)
+    #: Interfaces (types with no body of code) the file declares at its top level.
+    interfaces: list[str] = field(default_factory=list)
+    #: Names declared with a type (``model: Model`` as a parameter, a field, a
+    #: variable): ``extra["lhs"]`` the name (``this.x`` for a field), ``extra["types"]``
+    #: the comma-joined type names as written.
+    typed: list[Span] = field(default_factory=list)
     _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def snippet(self, start: int, end: int) -> str:
@@ -127,6 +137,23 @@ class SourceFile:
             )
             self._uses_cache[key] = got
         return got
+
+
+def parse_source(
+    path: str, text: str, grammar: Grammar, language: str, module: str
+) -> tuple[Node, SourceFile]:
+    """Parse ``text`` with ``grammar``: the tree's root and the file's empty fact record
+    (syntax errors tolerated and flagged), which the language's walk then fills."""
+    root = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass")).root_node
+    sf = SourceFile(
+        path=path,
+        text=text,
+        lines=text.split("\n"),
+        module=module,
+        has_errors=root.has_error,
+        language=language,
+    )
+    return root, sf
 
 
 class FileTooComplex(Exception):

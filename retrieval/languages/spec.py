@@ -56,6 +56,21 @@ class GraphShape:
     #: Does a module's import of a name make it importable from that module
     #: (ES ``export { x } from``), and do ``exports`` and ``star_exports`` name its API?
     reexports: bool = False
+    #: Are calls on a name declared with a type (``model: Model``) resolved to that
+    #: type's methods, and through an interface or base class to every class deriving
+    #: from it, inherited methods included (languages with declared types)?
+    typed_dispatch: bool = False
+    #: Repository module names a package specifier may name (``@scope/core/x`` ->
+    #: ``core.src.x``, ``core.x``): how a monorepo's packages import one another.
+    package_modules: Callable[[str], tuple[str, ...]] | None = None
+    #: Is a bare call resolved to a function an enclosing function defines (a closure
+    #: declared and called in one body), and is a function named as an argument a
+    #: callback the call may run?
+    closures: bool = False
+    #: Is a package a folder, its files sharing one namespace (Go): a bare name is also
+    #: looked up in the caller's folder, and ``pkg.F`` in the folder the import path
+    #: of ``pkg`` ends with.
+    folder_packages: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
+from functools import cached_property
 
 from retrieval.languages import by_name, for_path
 from retrieval.languages.facts import Call, SourceFile
 from retrieval.languages.spec import GraphShape
+from retrieval.roles import in_test_code
+from retrieval.survey.crossings import add_crossings
 from retrieval.survey.model import CallGraph, FunctionNode
 
 PyFile = SourceFile
@@ -98,7 +101,8 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
 
     One graph per language, resolved apart (a TypeScript import never names a Python
     module), kept in one :class:`CallGraph` whose node ids are path-qualified, so no
-    edge crosses languages; a crossing at a subprocess or an HTTP call is not an edge.
+    call edge crosses languages; a crossing at a subprocess or an HTTP request is a
+    boundary node of its own between the two (:mod:`retrieval.survey.crossings`).
     """
     graph = CallGraph()
     by_lang: dict[str, list[SourceFile]] = defaultdict(list)
@@ -111,16 +115,33 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
             names.add_nodes(pf)
         for pf in group:
             names.add_bindings(pf)
+        if names.shape.typed_dispatch:
+            for pf in group:
+                names.add_heritage(pf)
+            for pf in group:
+                names.add_typed(pf)
+        if names.shape.reexports:
+            for pf in group:
+                names.add_offered(pf)
         resolvers[lang] = names
     edges: dict[str, list[str]] = {}
     for lang, group in by_lang.items():
         edges.update(_edges(group, graph, resolvers[lang].resolve))
+        for path, offered in resolvers[lang].offered.items():
+            if not offered:
+                continue
+            mod = f"{path}::<module>"
+            have = edges.setdefault(mod, [])
+            have += [n for n in offered if n not in have and n != mod]
 
     def resolve(pf: SourceFile, c: Call) -> list[str]:
         names = resolvers.get(pf.language)
         return names.resolve(pf, c) if names is not None else []
 
-    graph.edges = dict(sorted(edges.items()))
+    graph.edges = edges
+    if len(by_lang) > 1:
+        add_crossings(graph, files)
+    graph.edges = dict(sorted(graph.edges.items()))
     return graph, resolve
 
 
@@ -142,6 +163,22 @@ def _edges(files: list[PyFile], graph: CallGraph, resolve: Resolver) -> dict[str
 
 
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+_EXAMPLE_DIRS = re.compile(r"(^|/)(examples?|samples?|demos?)/")
+
+
+def _in_tests(path_or_node: str) -> bool:
+    """Is a file (or a node of one) test or example code: code that hands an
+    implementation in to the system, which the system's own code never names?"""
+    path = path_or_node.split("::", 1)[0]
+    return in_test_code(path) or _EXAMPLE_DIRS.search(path) is not None
+
+
 _NAME = r"[A-Za-z_$][A-Za-z0-9_$]*"
 _CLASS_CALL = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(")
 _REF = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -161,11 +198,18 @@ class _Names:
         self.bound_name = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*{own}")
         self.top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> top-level name -> node
         self.methods: dict[str, list[str]] = defaultdict(list)  # method name -> node ids
+        self.members: dict[str, list[str]] = defaultdict(list)  # class node -> its methods
         self.classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> class -> node
         # local variables bound to repository classes: ``runner = TauRunner(...)``
         self.var_types: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(dict)
         self.aliases: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         self.files: dict[str, SourceFile] = {}
+        # declared types (classes by node id, interfaces by ``path::Name``) and subtyping
+        self.types: dict[str, dict[str, str]] = defaultdict(dict)
+        self.subtypes: dict[str, list[str]] = defaultdict(list)
+        self.supertypes: dict[str, list[str]] = defaultdict(list)
+        # what a module offers by re-exporting it (``export { x } from``): module -> nodes
+        self.offered: dict[str, list[str]] = {}
 
     # -- what the files define ---------------------------------------------------------
 
@@ -203,6 +247,14 @@ class _Names:
                     self.classes[pf.path][d.name] = nid
             elif d.kind == "function" and d.symbol.count(".") == 1:
                 self.methods[d.name].append(nid)
+                self.members[f"{pf.path}::{d.symbol.split('.')[0]}"].append(nid)
+        if self.shape.typed_dispatch:
+            own = self.types[pf.path]
+            own.update(self.classes[pf.path])
+            own.update({n: f"{pf.path}::{n}" for n in pf.interfaces})
+            for exported, local in pf.exports.items():
+                if local in own:
+                    own.setdefault(exported, own[local])
 
     def add_bindings(self, pf: PyFile) -> None:
         """Aliases of repository functions and variables bound to repository classes."""
@@ -238,29 +290,157 @@ class _Names:
 
     # -- lookups -----------------------------------------------------------------------
 
-    def in_module(self, module: str, name: str, depth: int = 0) -> str | None:
+    def module_path(self, module: str) -> str | None:
+        """The repository file a module name names, or a workspace package's entry."""
         p = self.index.path(module)
+        if p is None and self.shape.package_modules is not None:
+            p = next(
+                (q for m in self.shape.package_modules(module) if (q := self.index.path(m))),
+                None,
+            )
+        return p
+
+    def in_module(
+        self, module: str, name: str, depth: int = 0, table: dict[str, dict[str, str]] | None = None
+    ) -> str | None:
+        """The node (or, with ``table``, the entry of that table) ``name`` is in ``module``."""
+        names = self.top if table is None else table
+        p = self.module_path(module)
         if not p:
             return None
-        hit = self.top[p].get(name)
+        hit = names[p].get(name)
         if hit is None and self.shape.reexports and depth < 4 and p in self.files:
-            hit = self._reexported(self.files[p], name, depth)
+            hit = self._reexported(self.files[p], name, depth, names)
         return hit
 
-    def _reexported(self, pf: SourceFile, name: str, depth: int) -> str | None:
+    def _reexported(
+        self, pf: SourceFile, name: str, depth: int, table: dict[str, dict[str, str]]
+    ) -> str | None:
         """A name a module offers by importing it (``export { x } from "./a"``) or by
         re-exporting every name of another (``export * from "./a"``)."""
         origin = pf.imports.get(name)
         if origin and "." in origin:
             mod, _, attr = origin.rpartition(".")
-            hit = self.in_module(mod, attr, depth + 1)
+            hit = self.in_module(mod, attr, depth + 1, table)
             if hit:
                 return hit
         for star in pf.star_exports:
-            hit = self.in_module(star, name, depth + 1)
+            hit = self.in_module(star, name, depth + 1, table)
             if hit:
                 return hit
         return None
+
+    # -- declared types ----------------------------------------------------------------
+
+    def type_key(self, pf: SourceFile, name: str) -> str | None:
+        """The class node or interface a type name of ``pf`` names (``Model``, ``ns.Model``)."""
+        own = self.types[pf.path].get(name)
+        if own is not None:
+            return own
+        head, _, rest = name.partition(".")
+        origin = pf.imports.get(head)
+        if origin is None:
+            return None
+        if rest:
+            return self.in_module(origin, rest, table=self.types)
+        mod, _, attr = origin.rpartition(".")
+        return self.in_module(mod, attr, table=self.types) if mod else None
+
+    def add_heritage(self, pf: SourceFile) -> None:
+        """Which declared types each class and interface of ``pf`` derives from."""
+        for symbol, bases in pf.bases.items():
+            sub = self.types[pf.path].get(symbol)
+            if sub is None:
+                continue
+            for b in bases:
+                sup = self.type_key(pf, b)
+                if sup is not None and sup != sub and sub not in self.subtypes[sup]:
+                    self.subtypes[sup].append(sub)
+                    self.supertypes[sub].append(sup)
+
+    def add_typed(self, pf: SourceFile) -> None:
+        """Names declared with a type (``model: Model``) bound to the classes a call on
+        them may run: the type itself when a class, and every class deriving from it
+        (an interface's implementations, a base class's subclasses).  A class in test or
+        example code is left out for a caller outside them: only they hand it in."""
+        caller_tests = _in_tests(pf.path)
+        for t in pf.typed:
+            lhs = t.extra.get("lhs", "")
+            found: list[str] = []
+            for name in t.extra.get("types", "").split(","):
+                key = self.type_key(pf, name) if name else None
+                if key is None:
+                    continue
+                for k in (key, *self._descendants(key)):
+                    usable = k in self.graph.functions and (caller_tests or not _in_tests(k))
+                    if usable and k not in found:
+                        found.append(k)
+            if found:
+                scope = t.symbol.split(".")[0] if self._on_self(lhs) else t.symbol
+                bound = self.var_types[(pf.path, scope)].setdefault(lhs, [])
+                bound += [f for f in found if f not in bound]
+
+    def _descendants(self, key: str) -> list[str]:
+        out: list[str] = []
+        todo = list(self.subtypes.get(key, []))
+        while todo and len(out) < 200:
+            k = todo.pop(0)
+            if k not in out and k != key:
+                out.append(k)
+                todo += self.subtypes.get(k, [])
+        return out
+
+    def method_of(self, cls_node: str, name: str) -> str | None:
+        """``name`` on a class: its own method, else the nearest base class's."""
+        seen: set[str] = set()
+        todo = [cls_node]
+        while todo:
+            k = todo.pop(0)
+            if k in seen:
+                continue
+            seen.add(k)
+            hit = self.class_method(k, name)
+            if hit:
+                return hit
+            if not self.shape.typed_dispatch:
+                return None
+            todo += self.supertypes.get(k, [])
+        return None
+
+    # -- what a module offers ----------------------------------------------------------
+
+    def add_offered(self, pf: SourceFile) -> None:
+        """A module that re-exports other modules' names offers their code: reaching it
+        (a package's ``main`` or ``exports``) reaches every function it offers and the
+        public methods of every class it offers."""
+        if not pf.star_exports and not any(e in pf.imports for e in pf.exports):
+            return
+        classes = self.class_nodes
+        out: dict[str, None] = {}
+        for name in self._offered_names(pf, 0):
+            node = self.top[pf.path].get(name) or self._reexported(pf, name, 0, self.top)
+            if node is None or "::<module>" in node:
+                continue
+            out[node] = None
+            if node in classes:
+                out.update(dict.fromkeys(self._public_methods(node)))
+        self.offered[pf.path] = list(out)
+
+    def _offered_names(self, pf: SourceFile, depth: int) -> list[str]:
+        """Names ``pf`` exports, its ``export *`` modules' names included."""
+        names = list(pf.exports)
+        if depth < 4:
+            for star in pf.star_exports:
+                p = self.module_path(star)
+                sub = self.files.get(p) if p else None
+                if sub is not None:
+                    names += self._offered_names(sub, depth + 1)
+        return list(dict.fromkeys(names))
+
+    def _public_methods(self, cls_node: str) -> list[str]:
+        """A class's own methods whose names do not mark them private (``_x``, ``#x``)."""
+        own = self.members.get(cls_node, [])
+        return [m for m in own if not m.rsplit(".", 1)[1].startswith(("_", "#"))]
 
     def class_method(self, cls_node: str, name: str) -> str | None:
         cand = f"{cls_node}.{name}"
@@ -270,6 +450,10 @@ class _Names:
         """A name of the file: its own top-level definition or what it imports."""
         if name in self.top[pf.path]:
             return self.top[pf.path][name]
+        if self.shape.folder_packages:
+            hit = self.folder_top.get(_folder(pf.path), {}).get(name)
+            if hit is not None:
+                return hit
         origin = pf.imports.get(name)
         if origin and "." in origin:
             mod, _, attr = origin.rpartition(".")
@@ -309,11 +493,59 @@ class _Names:
             out += self._dotted(pf, parts)
         if _CALLBACK_TAKERS.search(c.callee):
             out += self._callbacks(pf, c)
+        elif self.shape.closures:
+            out += [n for n in self._named_arguments(pf, c) if n not in out]
+        return out
+
+    @cached_property
+    def folder_top(self) -> dict[str, dict[str, str]]:
+        """Top-level names of each folder's files: a folder package's namespace."""
+        out: dict[str, dict[str, str]] = defaultdict(dict)
+        for path, names in sorted(self.top.items()):
+            for name, node in names.items():
+                out[_folder(path)].setdefault(name, node)
+        return out
+
+    def in_folder_package(self, import_path: str, name: str) -> str | None:
+        """``name`` in the repository folder an import path ends with (the longest)."""
+        best = ""
+        for folder in self.folder_top:
+            if folder and len(folder) > len(best):
+                if import_path == folder or import_path.endswith("/" + folder):
+                    best = folder
+        return self.folder_top[best].get(name) if best else None
+
+    @cached_property
+    def class_nodes(self) -> frozenset[str]:
+        """Every class of the language (asked once the nodes are all added)."""
+        return frozenset(n for by in self.classes.values() for n in by.values())
+
+    def _enclosed(self, pf: SourceFile, symbol: str, name: str) -> str | None:
+        """``name`` defined in the calling function or one enclosing it (innermost first)."""
+        scope = symbol.split(".") if symbol not in ("<module>", "<main>") else []
+        while scope:
+            cand = f"{pf.path}::{'.'.join(scope)}.{name}"
+            if cand in self.graph.functions:
+                return cand
+            scope.pop()
+        return None
+
+    def _named_arguments(self, pf: SourceFile, c: Call) -> list[str]:
+        """Functions of the repository handed to a call by name (``withSpan(run)``)."""
+        out: list[str] = []
+        for ref in c.positional:
+            if not _BARE_NAME.fullmatch(ref):
+                continue
+            hit = self._enclosed(pf, c.symbol, ref) or self.resolve_name(pf, ref)
+            if hit and "::<module>" not in hit and hit not in self.class_nodes:
+                out.append(hit)
         return out
 
     def _bare(self, pf: PyFile, c: Call, name: str) -> list[str]:
         """``f(...)``: an alias, a definition or an import; a class means its constructor."""
-        hit = self.aliases.get((pf.path, c.symbol), {}).get(name) or self.resolve_name(pf, name)
+        hit = self.aliases.get((pf.path, c.symbol), {}).get(name)
+        hit = hit or (self._enclosed(pf, c.symbol, name) if self.shape.closures else None)
+        hit = hit or self.resolve_name(pf, name)
         if not hit:
             return []
         init = (
@@ -326,7 +558,7 @@ class _Names:
     def _own_method(self, pf: PyFile, c: Call, attr: str) -> list[str]:
         """``self.m(...)``: the class's own method, else the only method of that name."""
         cls = c.symbol.split(".")[0]
-        hit = self.class_method(f"{pf.path}::{cls}", attr)
+        hit = self.method_of(f"{pf.path}::{cls}", attr)
         if hit:
             return [hit]
         if attr not in _GENERIC and len(self.methods.get(attr, [])) == 1:
@@ -339,12 +571,16 @@ class _Names:
         classes_of = self.typed(pf, c, head)
         if not classes_of:
             return []
-        return [m for m in (self.class_method(k, attr) for k in classes_of) if m]
+        return list(dict.fromkeys(m for m in (self.method_of(k, attr) for k in classes_of) if m))
 
     def _dotted(self, pf: PyFile, parts: list[str]) -> list[str]:
         """``mod.f(...)`` or ``Class.m(...)``, else the only method of that name."""
         head, attr = ".".join(parts[:-1]), parts[-1]
         origin = pf.imports.get(parts[0])
+        if origin and self.shape.folder_packages and len(parts) == 2:
+            hit = self.in_folder_package(origin, attr)
+            if hit is not None:
+                return [hit]
         full = f"{origin}.{'.'.join(parts[1:-1])}".rstrip(".") if origin else head
         hit = self.in_module(full, attr)
         if hit is None:

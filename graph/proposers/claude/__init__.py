@@ -1,7 +1,7 @@
 """The Claude proposer: plan, records, repairs and the account through the Messages API.
 
-Every item is one bounded investigation (:mod:`graph.proposers.claude.loop`): the
-model may call the snapshot tools of :mod:`graph.proposers.claude.tools` (read a file
+Every item is one bounded investigation (:mod:`graph.proposers.agent.loop`): the
+model may call the snapshot tools of :mod:`graph.proposers.agent.tools` (read a file
 in pages, grep, search, follow a symbol, check its quotes) within a per-phase budget,
 and must end with the phase's terminal tool (``submit_plan``, ``submit_record``,
 ``submit_account``), whose input is validated against a pydantic schema.  Output is
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,25 +45,27 @@ from graph.proposer import (
     RecordContext,
     RunHandles,
 )
-from graph.proposers.claude.claims import promises_section, state_section
-from graph.proposers.claude.client import (
-    AnthropicTransport,
-    RequestRefused,
-    RetryPolicy,
-    Transport,
-    make_client,
-)
-from graph.proposers.claude.context import (
+from graph.proposers.agent.claims import promises_section, state_section
+from graph.proposers.agent.context import (
     LinesFn,
     PageFn,
     RecordData,
     SpanFn,
     build_record_data,
 )
-from graph.proposers.claude.facts import FactCheck
-from graph.proposers.claude.fold import Folding
-from graph.proposers.claude.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
-from graph.proposers.claude.prompts import (
+from graph.proposers.agent.facts import FactCheck
+from graph.proposers.agent.fold import Folding
+from graph.proposers.agent.loop import (
+    CACHE,
+    REQUEST_CEILING,
+    Phase,
+    ResultT,
+    ToolLoop,
+    Transcript,
+    body_size,
+)
+from graph.proposers.agent.map import nearby_files
+from graph.proposers.agent.prompts import (
     KIND_HINTS,
     LEAD_HINTS,
     data_block,
@@ -70,8 +73,9 @@ from graph.proposers.claude.prompts import (
     render,
     shared_context,
 )
-from graph.proposers.claude.requests import account_data, finding_ids, orientation, text_pages
-from graph.proposers.claude.schema import (
+from graph.proposers.agent.quota import PlanQuota, claim_slots
+from graph.proposers.agent.requests import account_data, finding_ids, orientation, text_pages
+from graph.proposers.agent.schema import (
     ACCOUNT_TOOL_DEF,
     PLAN_TOOL_DEF,
     RECORD_TOOL_DEF,
@@ -81,9 +85,20 @@ from graph.proposers.claude.schema import (
     to_account,
     to_record,
 )
-from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, tool_definitions
+from graph.proposers.claude.client import (
+    AnthropicTransport,
+    RequestRefused,
+    RetryPolicy,
+    Transport,
+    make_client,
+)
 from graph.proposers.context_paths import Siblings
 from graph.resources import Resources
+
+#: Bytes the planner's first request may take: the finding-ID index gets what the
+#: rest leaves, so the turns that follow have room under the request ceiling.
+PLAN_OPENING_BYTES = 46_000
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,11 @@ class ClaudeProposer(ProposerBase):
         self.plan_max_tokens = window.plan_max_tokens if window else plan_max_tokens
         self.budgets = budgets or ToolBudgets()
         self._shared: str | None = None
+        #: the record conversations' shorter map, and the revision's files
+        self._record_shared: str | None = None
+        self._files: list[str] = []
+        #: whether the plan request listed documented promises (a claim minimum then)
+        self._promised = False
         self._lock = threading.Lock()
         self.journal: CallJournal | None = None
         self.tools: SnapshotTools | None = None
@@ -185,10 +205,13 @@ class ClaudeProposer(ProposerBase):
         got = self.tools.lines_or_reason(path)
         return len(got) if isinstance(got, list) else None
 
-    def _system(self) -> list[JsonDict]:
+    def _system(self, brief: bool = False) -> list[JsonDict]:
+        """The system prompt and the run's map (``brief``: the record conversations'
+        shorter one), the map marked for the cache."""
         blocks: list[JsonDict] = [{"type": "text", "text": load_prompt("system")}]
-        if self._shared:
-            blocks.append({"type": "text", "text": self._shared, "cache_control": CACHE})
+        shared = self._record_shared if brief else self._shared
+        if shared:
+            blocks.append({"type": "text", "text": shared, "cache_control": CACHE})
         else:
             blocks[0]["cache_control"] = CACHE
         return blocks
@@ -197,19 +220,21 @@ class ClaudeProposer(ProposerBase):
         """Build the run's shared (cached) context.  The workflow calls this before any
         node's first call in a process, so a resumed run rebuilds the very same block
         and keeps hitting the prompt cache."""
-        text = shared_context(ctx.system, ctx.repository, ctx.revision, ctx.files, ctx.survey)
+        args = (ctx.system, ctx.repository, ctx.revision, ctx.files, ctx.survey)
+        text, brief = shared_context(*args), shared_context(*args, brief=True)
         with self._lock:
-            self._shared = text
+            self._shared, self._record_shared = text, brief
+            self._files = list(ctx.files)
 
     def _ensure_shared(self) -> None:
         if self._shared is None:
             raise RuntimeError("ClaudeProposer.prepare() must be called before drafting")
 
-    def _base(self, max_tokens: int | None = None) -> JsonDict:
+    def _base(self, max_tokens: int | None = None, brief: bool = False) -> JsonDict:
         return {
             "model": self.model,
             "max_tokens": max_tokens or self.max_tokens,
-            "system": self._system(),
+            "system": self._system(brief),
         }
 
     def plan_opening(self, ctx: PlanContext) -> list[str]:
@@ -228,12 +253,16 @@ class ClaudeProposer(ProposerBase):
             opening.append(orientation(self.tools, ctx.survey))
             tools = self.tools
             found = promises_section(tools.res.snapshot().files(), tools.text_or_none, ctx.survey)
+            self._promised = found is not None
             if found is not None:
                 opening.append(found)
         state = state_section(ctx.survey)
         if state is not None:
             opening.append(state)
-        ids = finding_ids(ctx.survey)
+        fixed = body_size(
+            {"tools": [*self.tool_defs(), PLAN_TOOL_DEF], "system": self._system()}
+        ) + sum(len(t.encode("utf-8")) + 40 for t in opening)
+        ids = finding_ids(ctx.survey, max(1_000, PLAN_OPENING_BYTES - fixed - 1_200))
         if ids is not None:
             opening.append(ids)
         return opening
@@ -289,6 +318,7 @@ class ClaudeProposer(ProposerBase):
                 budget=ctx.context_bytes - used,
                 span=span,
                 shared=frozenset(p for i in ctx.plan.items if i.id != ctx.item.id for p in i.files),
+                nearby=nearby_files(self._files or list(ctx.file_texts), ctx.item.files),
             )
         )
 
@@ -333,16 +363,19 @@ class ClaudeProposer(ProposerBase):
     # -- first requests (what graph.dump_request shows) ----------------------------
 
     def _loop(
-        self, key: str, phase: Phase[ResultT], max_tokens: int | None = None
+        self, key: str, phase: Phase[ResultT], max_tokens: int | None = None, brief: bool = False
     ) -> ToolLoop[ResultT]:
         return ToolLoop(
             send=self._send,
-            base=self._base(max_tokens),
+            base=self._base(max_tokens, brief),
             phase=phase,
             tool_defs=self.tool_defs(),
             run_tool=self._run_tool if self.tools is not None else None,
             transcript=self.transcripts.setdefault(key, Transcript()),
             refusal=self.tools.refusal if self.tools is not None else None,
+            # a context window cuts each request to itself (graph.context_window)
+            ceiling=REQUEST_CEILING if self.window is None else None,
+            overflow=Folding(keep=1, span=self.tools.page_span if self.tools else None),
         )
 
     def plan_request(self, ctx: PlanContext) -> JsonDict:
@@ -351,11 +384,11 @@ class ClaudeProposer(ProposerBase):
         return loop.request(_opening(opening), forced=loop.run_tool is None)
 
     def record_request(self, ctx: RecordContext) -> JsonDict:
-        loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record))
+        loop = self._loop("-", self._record_phase(ctx.item.id, self.budgets.record), brief=True)
         return loop.request(_opening(self.record_opening(ctx)), forced=loop.run_tool is None)
 
     def repair_request(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> JsonDict:
-        loop = self._loop("-", self._record_phase(record.id, self.budgets.repair))
+        loop = self._loop("-", self._record_phase(record.id, self.budgets.repair), brief=True)
         return loop.request(
             _opening(self.repair_opening(ctx, record, misses)), forced=loop.run_tool is None
         )
@@ -373,7 +406,7 @@ class ClaudeProposer(ProposerBase):
         return Phase(
             PLAN_TOOL_DEF,
             Plan,
-            FactCheck(ctx.survey, self._line_count),
+            PlanQuota(ctx.max_records, self._promised, FactCheck(ctx.survey, self._line_count)),
             self.budgets.plan,
             "with at most half as many records and one-sentence rationales",
             fold=Folding(keep=1, span=span),
@@ -443,15 +476,25 @@ class ClaudeProposer(ProposerBase):
             costs.note(n)
         return fitted
 
-    def _run_tool(self, name: str, raw: Any) -> tuple[str, bool]:
-        """One tool call, journalled: a resumed run gets the very answer it had."""
+    def _run_tool(self, name: str, raw: Any, room: int | None = None) -> tuple[str, bool]:
+        """One tool call, journalled: a resumed run gets the very answer it had.  With
+        ``room``, the answer takes at most that many characters (the request's room):
+        the whole answer when it fits (journalled as any call), else the tools' cut one
+        (journalled with its room)."""
         assert self.tools is not None
-        key = {"tool": name, "input": raw, "sha": self.tools.sha}
+        key: JsonDict = {"tool": name, "input": raw, "sha": self.tools.sha}
+        got = self._journalled(key, lambda: self.tools.run(name, raw) if self.tools else ("", True))
+        capped = self.tools.capped(room)
+        if capped is self.tools or len(got[0]) <= capped.output_chars:
+            return got
+        return self._journalled({**key, "room": capped.output_chars}, lambda: capped.run(name, raw))
+
+    def _journalled(self, key: JsonDict, run: Callable[[], tuple[str, bool]]) -> tuple[str, bool]:
         if self.journal is not None:
             stored = self.journal.get_tool(key)
             if stored is not None:
                 return str(stored["text"]), bool(stored["is_error"])
-        text, is_error = self.tools.run(name, raw)
+        text, is_error = run()
         if self.journal is not None:
             self.journal.put_tool(key, {"text": text, "is_error": is_error})
         return text, is_error
@@ -491,37 +534,35 @@ class ClaudeProposer(ProposerBase):
         inputs, so a resumed run whose tool answers come from the journal gets the same)."""
         if self.tools is None:
             return []
+        rooms = transcript.rooms + [None] * (len(transcript.inputs) - len(transcript.rooms))
         spans = [
-            self.tools.page_span(raw) for name, raw in transcript.inputs if name == "read_file"
+            self.tools.capped(room).page_span(raw)
+            for (name, raw), room in zip(transcript.inputs, rooms, strict=True)
+            if name == "read_file"
         ]
         return [ReadRange(path=p, start_line=a, end_line=b) for p, a, b in filter(None, spans)]
 
     def draft_record(self, ctx: RecordContext) -> Record | None:
-        loop = self._fresh(ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record))
+        loop = self._fresh(
+            ctx.item.id, self._record_phase(ctx.item.id, self.budgets.record), brief=True
+        )
         return loop.run(self.record_opening(ctx))
 
     def repair_record(
         self, ctx: RecordContext, record: Record, misses: list[Miss]
     ) -> Record | None:
         key = f"{record.id}#repair{ctx.repair_round or 1}"
-        loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair))
+        loop = self._fresh(key, self._record_phase(record.id, self.budgets.repair), brief=True)
         return loop.run(self.repair_opening(ctx, record, misses))
 
     def account(self, ctx: AccountContext) -> list[AccountSection]:
         loop = self._fresh("account", self._account_phase())
         return loop.run(self.account_opening(ctx))
 
-    def _fresh(self, key: str, phase: Phase[ResultT]) -> ToolLoop[ResultT]:
+    def _fresh(self, key: str, phase: Phase[ResultT], brief: bool = False) -> ToolLoop[ResultT]:
         with self._lock:
             self.transcripts[key] = Transcript()
-        return self._loop(key, phase)
-
-
-def claim_slots(max_records: int) -> tuple[int, int]:
-    """Records of the plan kept for claims and for objects (the core state): about a
-    quarter and a fifth, so at least a third of a plan tests promises or describes
-    state rather than only the routes an entry-point list suggests."""
-    return max(1, (max_records + 3) // 4), max(1, (max_records + 4) // 5)
+        return self._loop(key, phase, brief=brief)
 
 
 def _opening(texts: list[str]) -> list[JsonDict]:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from drafter.model import Bullet, LineRange, Paragraph, Witness, WitnessBlock
 from drafter.text import collapse
 from retrieval.survey import Finding
+from retrieval.survey.crossings import is_boundary
 
 MAX_QUOTE_CHARS = 240
 MAX_QUOTE_LINES = 6
@@ -23,6 +24,8 @@ def short_symbol(node: str) -> str:
     path, _, sym = node.partition("::")
     if sym in ("<main>", "<module>", "<script>", "<file>", "<doc>", ""):
         return f"{path} ({'__main__' if sym == '<main>' else 'module level'})" if sym else path
+    if is_boundary(node):  # a crossing into another language: named, not called
+        return f"[{sym[1:-1]}, boundary into {path}]"
     return f"{sym}()"
 
 

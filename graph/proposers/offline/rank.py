@@ -267,6 +267,10 @@ def _effectful_callees(node: str, ix: SurveyIndex, fact_nodes: set[str]) -> list
     return out
 
 
+#: Entry points that name a module a package offers to its importers.
+_PACKAGE_ENTRIES = frozenset({"package_main", "package_exports"})
+
+
 def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
     """The route's steps: the entry's own callees that lead to a fact, in call order
     (alternatives folded together); a lone step is opened up to its own steps (an
@@ -275,7 +279,10 @@ def progression(u: EntryUnit, ix: SurveyIndex) -> list[list[str]]:
     fact_nodes = {f.node for f in u.reached}
     out: list[list[str]] = [[u.node]]
     node = u.node
-    for _ in range(3):
+    # a package's main or exports module offers its API rather than calling it in order:
+    # its route is the deepest chain to a model call, not the list of what it exports
+    offers = u.primary.kind in _PACKAGE_ENTRIES and node.endswith("::<module>")
+    for _ in range(0 if offers else 3):
         groups = group_alternatives(_effectful_callees(node, ix, fact_nodes))
         if not groups:
             break

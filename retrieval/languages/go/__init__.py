@@ -36,7 +36,7 @@ LANGUAGE = Language(
         class_types=frozenset(),
         block_types=frozenset({"block", "statement_list"}),
     ),
-    graph=GraphShape(self_names=(), constructor="", module_name=module_name),
+    graph=GraphShape(self_names=(), constructor="", module_name=module_name, folder_packages=True),
     rules_module="retrieval.languages.go.rules",
     max_bytes=600_000,
     generated_suffixes=(".pb.go", "_gen.go", "_string.go"),

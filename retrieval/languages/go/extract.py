@@ -1,16 +1,17 @@
 """Parse one Go file once and fill the shared fact records.
 
-One walk, as for the ES languages: imports (with their aliases), functions, methods
-named ``Type.Method`` by their receiver, calls with the package they come from, string
-literals, ``if`` conditions and composite literals.  Go names a package by its folder,
-so a file's module is its folder; calls across packages resolve by a method or function
-name the repository defines once (the call graph's last resort), not by import paths.
+The package clause and imports (with their aliases) come from ``queries/imports.scm``;
+one walk, as for the ES languages, gives functions, methods named ``Type.Method`` by
+their receiver, calls with the package they come from, string literals, ``if``
+conditions and composite literals.  Go names a package by its folder: the call graph
+resolves a bare name in the caller's folder and ``pkg.F`` in the folder the import path
+ends with (``GraphShape.folder_packages``).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Language as Grammar
-from tree_sitter import Node, Parser
+from tree_sitter import Node
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
@@ -20,10 +21,12 @@ from retrieval.languages.facts import (
     SourceFile,
     Span,
     StringLit,
+    parse_source,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
 from retrieval.languages.facts import node_text as _text
+from retrieval.languages.scm import Matches, matches
 
 MAX_SNIPPET_LINES = 12
 _STATEMENTS = frozenset(
@@ -69,12 +72,7 @@ class _Walk:
             t = node.type
             if t in _STATEMENTS:
                 stmt = node
-            if t == "package_clause":
-                ids = [c for c in node.named_children if c.type == "package_identifier"]
-                if ids:
-                    self.sf.imports.setdefault("<package>", _text(ids[0]))
-            elif t == "import_spec":
-                self.import_spec(node)
+            if t == "import_spec":  # read by queries/imports.scm
                 continue
             elif t in ("function_declaration", "method_declaration"):
                 scope = self.definition(node)
@@ -101,23 +99,6 @@ class _Walk:
                 )
             for child in reversed(node.named_children):
                 stack.append((child, scope, stmt))
-
-    def import_spec(self, node: Node) -> None:
-        path_node = node.child_by_field_name("path")
-        if path_node is None:
-            return
-        path = _unquote(path_node)
-        name = node.child_by_field_name("name")
-        local = _text(name) if name is not None else path.rsplit("/", 1)[-1]
-        if local.startswith("v") and local[1:].isdigit() and "/" in path:  # .../sdk/v2
-            local = path.rsplit("/", 2)[-2]
-        # a package is usually named by its path's last part without the ``-go`` / ``go-``
-        # / ``-sdk`` decorations (``anthropic-sdk-go`` is package ``anthropic``)
-        for piece in ("-sdk-go", "-go", "-sdk"):
-            local = local.removesuffix(piece)
-        local = local.removeprefix("go-").replace("-", "")
-        self.sf.imported_modules.add(path)
-        self.sf.imports[local] = path
 
     def definition(self, node: Node) -> tuple[str, ...]:
         name = _text(node.child_by_field_name("name"))
@@ -187,20 +168,34 @@ def _descendants(node: Node) -> list[Node]:
     return out
 
 
+def _imports(sf: SourceFile, found: Matches) -> None:
+    """The file's package and imports (``queries/imports.scm``), each import under the
+    name the file calls it by."""
+    for _, caps in found:
+        if "package" in caps:
+            sf.imports.setdefault("<package>", _text(caps["package"][0]))
+            continue
+        path = _unquote(caps["path"][0])
+        alias = caps.get("alias")
+        local = _text(alias[0]) if alias else path.rsplit("/", 1)[-1]
+        if local.startswith("v") and local[1:].isdigit() and "/" in path:  # .../sdk/v2
+            local = path.rsplit("/", 2)[-2]
+        # a package is usually named by its path's last part without the ``-go`` / ``go-``
+        # / ``-sdk`` decorations (``anthropic-sdk-go`` is package ``anthropic``)
+        for piece in ("-sdk-go", "-go", "-sdk"):
+            local = local.removesuffix(piece)
+        local = local.removeprefix("go-").replace("-", "")
+        sf.imported_modules.add(path)
+        sf.imports[local] = path
+
+
 def parse_go(
     path: str, text: str, grammar: Grammar, *, budget_seconds: float = FILE_BUDGET_SECONDS
 ) -> SourceFile:
     """Parse ``text`` and extract facts; syntax errors are tolerated and flagged."""
-    tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
-    root = tree.root_node
-    sf = SourceFile(
-        path=path,
-        text=text,
-        lines=text.split("\n"),
-        module=module_name(path),
-        has_errors=root.has_error,
-        language="go",
-    )
+    root, sf = parse_source(path, text, grammar, "go", module_name(path))
+    # the package clause and import specs sit in the file's first three levels
+    _imports(sf, matches(__package__ or "retrieval.languages.go", "imports", grammar, root, 3))
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     sf.imports.pop("<package>", None)
     return sf

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from retrieval.languages.facts import SourceFile
+from retrieval.languages.hits import call_hit
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ModelCallDetail
 from retrieval.survey.model import Category, ModelCallKind, PersistenceKind
@@ -107,31 +108,25 @@ def go_effects(pf: SourceFile) -> list[Hit]:
             pkg, _, fn = c.full.rpartition(".")
             command = ", ".join(c.positional[1:] if "Context" in c.full else c.positional)
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.EXEC_EFFECT,
-                    kind="subprocess",
-                    detail={
-                        "call": c.callee,
-                        "command": clip(command, 120),
-                        "shell": bool(re.match(r"""\s*"(ba|z)?sh"\s*,\s*"-c\"""", command)),
-                        "why": f"{fn}() of {pkg} starts a process",
-                    },
+                    Category.EXEC_EFFECT,
+                    "subprocess",
+                    f"{fn}() of {pkg} starts a process",
+                    command=clip(command, 120),
+                    shell=bool(re.match(r"""\s*"(ba|z)?sh"\s*,\s*"-c\"""", command)),
                 )
             )
         elif c.full in _WRITES:
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.PERSISTENCE,
-                    kind=_WRITES[c.full],
-                    detail={
-                        "call": c.callee,
-                        "target": clip(c.positional[0] if c.positional else "", 120),
-                        "why": f"{c.full} changes a file",
-                    },
+                    Category.PERSISTENCE,
+                    _WRITES[c.full],
+                    f"{c.full} changes a file",
+                    target=clip(c.positional[0] if c.positional else "", 120),
                 )
             )
         elif c.full in _ENV and c.positional:

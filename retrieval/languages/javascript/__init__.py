@@ -12,7 +12,7 @@ import tree_sitter_javascript as tsjs
 from tree_sitter import Language as Grammar
 
 from retrieval.languages.facts import SourceFile
-from retrieval.languages.javascript.extract import module_name, parse_ecmascript
+from retrieval.languages.javascript.extract import module_name, package_modules, parse_ecmascript
 from retrieval.languages.spec import ChunkShape, GraphShape, Language
 
 #: Folders of build output and package caches of the JavaScript toolchain.
@@ -36,7 +36,13 @@ ES_CHUNKS = ChunkShape(
     wrapper_field="declaration",
 )
 ES_GRAPH = GraphShape(
-    self_names=("this",), constructor="constructor", module_name=module_name, reexports=True
+    self_names=("this",),
+    constructor="constructor",
+    module_name=module_name,
+    reexports=True,
+    typed_dispatch=True,
+    package_modules=package_modules,
+    closures=True,
 )
 
 

@@ -1,13 +1,13 @@
 """Parse one JavaScript or TypeScript file once and fill the shared fact records.
 
-Why one walk instead of many queries: the ES grammars nest what the records need
-(imports, exports, classes, methods, arrow functions bound to names, calls, strings,
-conditions, ``process.env`` reads) under one another, and each fact needs its enclosing
-symbol and statement.  Carrying both down a single walk of the tree gives them in one
-pass, with no parent lookups (tree-sitter finds a parent by walking from the root).
-The queries in ``queries/`` name the same shapes for the chunker's and a reader's use;
-the walk is the extractor.  TypeScript and TSX use the same walk (their grammars extend
-the JavaScript one); the caller picks the grammar by suffix.
+Module imports come from ``queries/imports.scm``: they sit at a module's top level and
+need no enclosing symbol.  The rest is one walk, because the ES grammars nest what the
+records need (exports, classes, methods, arrow functions bound to names, calls, strings,
+conditions, ``process.env`` reads) under one another and each fact needs its enclosing
+symbol and statement.  Carrying both down a single walk gives them in one pass, with no
+parent lookups (tree-sitter finds a parent by walking from the root), where a query per
+shape would look each match's parents up.  TypeScript and TSX use the same query and
+walk (their grammars extend the JavaScript one); the caller picks the grammar by suffix.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from tree_sitter import Language as Grammar
-from tree_sitter import Node, Parser
+from tree_sitter import Node
 
 from retrieval.languages.facts import (
     FILE_BUDGET_SECONDS,
@@ -26,10 +26,12 @@ from retrieval.languages.facts import (
     SourceFile,
     Span,
     StringLit,
+    parse_source,
 )
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
 from retrieval.languages.facts import node_text as _text
+from retrieval.languages.scm import Matches, matches
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
 MAX_SNIPPET_LINES = 12
@@ -147,6 +149,18 @@ def resolve_spec(path: str, spec: str) -> str:
     return module_name("/".join(parts))
 
 
+def package_modules(spec: str) -> tuple[str, ...]:
+    """Repository modules a scoped package specifier may name in a monorepo: the
+    workspace folder named as the package, its sources under ``src/`` or at its top
+    (``@scope/core/storage`` -> ``core.src.storage``, ``core.storage``).  Unscoped
+    names are left to the registry: ``openai`` is a dependency, not a folder."""
+    if not spec.startswith("@") or "/" not in spec:
+        return ()
+    name, _, sub = spec.split("/", 1)[1].partition("/")
+    rest = "." + sub.replace("/", ".") if sub else ""
+    return (f"{name}.src{rest}", f"{name}{rest}")
+
+
 def _string_value(node: Node) -> str:
     """A string or template literal's content, quotes dropped, substitutions kept."""
     raw = _text(node)
@@ -229,9 +243,7 @@ class _Walk:
             return _Frame((*f.scope, bound), None, f.in_main)
         if t in _SIMPLE or t in _COMPOUND:
             f = _Frame(f.scope, node, f.in_main)
-        if t == "import_statement":
-            self.import_statement(node)
-        elif t == "export_statement":
+        if t == "export_statement":
             self.export_statement(node)
         elif t in _FUNCTION_DECLS or t in _CLASS_DECLS or t == "method_definition":
             return self.definition(node, f)
@@ -261,33 +273,13 @@ class _Walk:
             self.env_read(node, f)
         elif t == "hash_bang_line":
             self.sf.shebang = _text(node)
+        elif t in ("required_parameter", "optional_parameter"):
+            self.parameter(node, f)
+        elif t == "interface_declaration":
+            self.interface(node, f)
         return f
 
     # -- modules ------------------------------------------------------------------
-
-    def import_statement(self, node: Node) -> None:
-        src = node.child_by_field_name("source")
-        if src is None:
-            return
-        mod = resolve_spec(self.sf.path, _string_value(src))
-        self.sf.imported_modules.add(mod)
-        for clause in node.named_children:
-            if clause.type != "import_clause":
-                continue
-            for part in clause.named_children:
-                if part.type == "identifier":  # default import
-                    self.sf.imports[_text(part)] = f"{mod}.default"
-                elif part.type == "namespace_import":
-                    ids = [c for c in part.named_children if c.type == "identifier"]
-                    if ids:
-                        self.sf.imports[_text(ids[0])] = mod
-                elif part.type == "named_imports":
-                    for spec in part.named_children:
-                        if spec.type != "import_specifier":
-                            continue
-                        name = _text(spec.child_by_field_name("name"))
-                        alias = spec.child_by_field_name("alias")
-                        self.sf.imports[_text(alias) if alias else name] = f"{mod}.{name}"
 
     def export_statement(self, node: Node) -> None:
         src = node.child_by_field_name("source")
@@ -331,12 +323,15 @@ class _Walk:
                 self.sf.exports[exported] = name
 
     def require(self, name_node: Node, value: Node) -> bool:
-        """``const x = require("m")`` / ``const {a, b: c} = require("m")`` as imports."""
+        """``const x = require("m")`` / ``const {a, b: c} = require("m")`` as imports, and
+        a module loaded when needed, ``const { run } = await import("./main")``."""
+        if value.type == "await_expression" and value.named_children:
+            value = value.named_children[0]
         if value.type != "call_expression":
             return False
         fn = value.child_by_field_name("function")
         args = value.child_by_field_name("arguments")
-        if fn is None or _text(fn) != "require" or args is None:
+        if fn is None or _text(fn) not in ("require", "import") or args is None:
             return False
         lits = [a for a in args.named_children if a.type == "string"]
         if not lits:
@@ -389,11 +384,68 @@ class _Walk:
         if name_node is None:
             return _Frame(f.scope, f.stmt, f.in_main)
         kind = "class" if node.type in _CLASS_DECLS else "function"
+        if kind == "class":
+            self.heritage(node, ".".join((*f.scope, _text(name_node))))
         return self.add_def(node, _text(name_node), kind, f, node.child_by_field_name("parameters"))
+
+    def heritage(self, node: Node, symbol: str) -> None:
+        """The types a class extends and implements, as written (generics dropped)."""
+        names: list[str] = []
+        for part in node.named_children:
+            if part.type != "class_heritage":
+                continue
+            for clause in part.named_children:
+                if clause.type in ("extends_clause", "implements_clause"):
+                    for t in clause.named_children:
+                        names += _type_names(t)
+                else:  # JavaScript: ``class_heritage`` holds the extended expression
+                    names += _type_names(clause)
+        if names:
+            self.sf.bases[symbol] = names
+
+    def interface(self, node: Node, f: _Frame) -> None:
+        """A top-level interface: a type classes implement, and the interfaces it extends."""
+        name = _text(node.child_by_field_name("name"))
+        if not name or f.scope:
+            return
+        self.sf.interfaces.append(name)
+        names = [
+            n
+            for c in node.named_children
+            if c.type == "extends_type_clause"
+            for t in c.named_children
+            for n in _type_names(t)
+        ]
+        if names:
+            self.sf.bases[name] = names
+
+    def typed_name(self, node: Node, lhs: str, annotation: Node | None, f: _Frame) -> None:
+        """Record ``lhs`` declared with the type of ``annotation`` (when it names one)."""
+        if annotation is None:
+            return
+        types = [n for c in annotation.named_children for n in _type_names(c)]
+        if types:
+            extra = {"lhs": lhs, "types": ",".join(types)}
+            self.sf.typed.append(self.span(node, f, extra))
+
+    def parameter(self, node: Node, f: _Frame) -> None:
+        """``model: Model`` as a parameter; with an access modifier (``private model:
+        Model`` in a constructor) it also declares the field ``this.model``."""
+        pattern = node.child_by_field_name("pattern")
+        if pattern is None or pattern.type != "identifier":
+            return
+        annotation = node.child_by_field_name("type")
+        own = any(c.type in ("accessibility_modifier", "readonly") for c in node.children)
+        name = _text(pattern)
+        self.typed_name(node, name, annotation, f)
+        if own:
+            self.typed_name(node, f"this.{name}", annotation, f)
 
     def declarator(self, node: Node, f: _Frame) -> _Frame:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
+        if name is not None and name.type == "identifier":
+            self.typed_name(node, _text(name), node.child_by_field_name("type"), f)
         if name is None or value is None:
             return f
         if self.require(name, value):
@@ -417,6 +469,8 @@ class _Walk:
         """A class field: an arrow function is a method; a value binds ``this.name``."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
+        if name is not None and name.type == "property_identifier":
+            self.typed_name(node, f"this.{_text(name)}", node.child_by_field_name("type"), f)
         if name is None or value is None:
             return f
         if value.type in _FUNCTION_VALUES:
@@ -568,6 +622,57 @@ class _Walk:
         self.sf.env_reads.append(self.span(node, f, extra))
 
 
+#: Type nodes naming a type of the program (not a literal, function or object type).
+_TYPE_REFS = frozenset({"type_identifier", "nested_type_identifier", "identifier"})
+
+
+def _type_names(t: Node) -> list[str]:
+    """The named types ``t`` stands for: ``Model``, ``ns.Model``, ``Model<T>`` (its
+    generic arguments dropped), each member of a union, and an extended expression."""
+    if t.type in _TYPE_REFS:
+        return [_text(t)]
+    if t.type == "member_expression":
+        return [_callee_text(t)]
+    if t.type == "generic_type":
+        return _type_names(t.named_children[0]) if t.named_children else []
+    if t.type in ("union_type", "parenthesized_type", "readonly_type"):
+        return [n for c in t.named_children for n in _type_names(c)]
+    return []
+
+
+def _declared(node: Node) -> bool:
+    """Is ``node`` inside a type declaration (``declare module "x" { ... }``), which
+    describes another module rather than importing anything into this one?"""
+    up = node.parent
+    while up is not None and up.type != "import_statement":
+        up = up.parent
+    up = up.parent if up is not None else None
+    while up is not None:
+        if up.type in _OPAQUE:
+            return True
+        up = up.parent
+    return False
+
+
+def _imports(sf: SourceFile, found: Matches) -> None:
+    """The module's ``import`` statements (``queries/imports.scm``): each module it
+    imports, and the names bound to a module's default, namespace or named exports."""
+    for _, caps in found:
+        if _declared(caps["source"][0]):
+            continue
+        mod = resolve_spec(sf.path, _string_value(caps["source"][0]))
+        if "import" in caps:
+            sf.imported_modules.add(mod)
+        elif "default" in caps:
+            sf.imports[_text(caps["default"][0])] = f"{mod}.default"
+        elif "namespace" in caps:
+            sf.imports[_text(caps["namespace"][0])] = mod
+        elif "name" in caps:
+            name = _text(caps["name"][0])
+            local = _text(caps["alias"][0]) if caps.get("alias") else name
+            sf.imports[local] = f"{mod}.{name}"
+
+
 def _rhs_type(value: Node) -> str:
     """The value's node type in the terms the call graph binds by (``call`` for a
     constructor or a call, awaited or not)."""
@@ -621,15 +726,9 @@ def parse_ecmascript(
     flagged.  Raises :class:`~retrieval.languages.facts.FileTooComplex` past the time
     cap; no depth cap is needed, because the walk carries each node's enclosing symbol
     down instead of looking parents up (the cost Python's depth cap bounds)."""
-    tree = Parser(grammar).parse(text.encode("utf-8", errors="surrogatepass"))
-    root = tree.root_node
-    sf = SourceFile(
-        path=path,
-        text=text,
-        lines=text.split("\n"),
-        module=module_name(path),
-        has_errors=root.has_error,
-        language=language,
-    )
+    root, sf = parse_source(path, text, grammar, language, module_name(path))
+    # an import statement is a child of the module (or of an error node at its top)
+    found = matches(__package__ or "retrieval.languages.javascript", "imports", grammar, root, 2)
+    _imports(sf, found)
     _Walk(sf, Budget(path, budget_seconds)).run(root)
     return sf

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
+from retrieval.languages.hits import call_hit
 from retrieval.languages.javascript import package
+from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ConfigDetail, ModelCallDetail
 from retrieval.survey.model import Category, GatingKind, ModelCallKind, PersistenceKind
@@ -235,26 +237,19 @@ def _call_entries(pf: SourceFile) -> list[Hit]:
             or bare in ("parseAsync", "hideBin")
         ):
             out.append(
-                Hit.at_call(
-                    pf,
-                    c,
-                    category=Category.ENTRY_POINT,
-                    kind="cli_framework",
-                    detail={"call": c.callee, "why": f"command-line parsing with {cli}"},
+                call_hit(
+                    pf, c, Category.ENTRY_POINT, "cli_framework", f"command-line parsing with {cli}"
                 )
             )
         if _LISTEN.search(c.callee) and c.positional:
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.ENTRY_POINT,
-                    kind="listen",
-                    detail={
-                        "call": c.callee,
-                        "command": clip(c.args_text, 80),
-                        "why": "a server starts listening",
-                    },
+                    Category.ENTRY_POINT,
+                    "listen",
+                    "a server starts listening",
+                    command=clip(c.args_text, 80),
                 )
             )
     return out
@@ -424,7 +419,11 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     },
                 )
             )
-    return out + _tool_objects(pf) + _tool_switches(pf)
+    out += _tool_objects(pf) + _tool_switches(pf)
+    if in_test_code(pf.path):
+        # a test declares tools as fixtures for the code it tests: not the system's tools
+        out = [h for h in out if h.kind != "tool_schema"]
+    return out
 
 
 def _tool_objects(pf: SourceFile) -> list[Hit]:
@@ -535,19 +534,16 @@ def es_exec(pf: SourceFile) -> list[Hit]:
             and "child_process" in c.full
         )
         out.append(
-            Hit.at_call(
+            call_hit(
                 pf,
                 c,
-                category=Category.EXEC_EFFECT,
-                kind="subprocess",
-                detail={
-                    "call": c.callee,
-                    "command": clip(command, 120),
-                    "shell": bool(shell),
-                    "git": bool(re.match(r"""\s*['"`]git\b""", command)),
-                    "why": f"{name}() of {pkg or c.callee.split('.')[0]} starts a process"
-                    + (" through a shell" if shell else ""),
-                },
+                Category.EXEC_EFFECT,
+                "subprocess",
+                f"{name}() of {pkg or c.callee.split('.')[0]} starts a process"
+                + (" through a shell" if shell else ""),
+                command=clip(command, 120),
+                shell=bool(shell),
+                git=bool(re.match(r"""\s*['"`]git\b""", command)),
             )
         )
     for c in pf.calls:
@@ -557,16 +553,13 @@ def es_exec(pf: SourceFile) -> list[Hit]:
             or c.full in ("vm.runInNewContext", "vm.runInThisContext", "vm.runInContext")
         ):
             out.append(
-                Hit.at_call(
+                call_hit(
                     pf,
                     c,
-                    category=Category.EXEC_EFFECT,
-                    kind="exec_eval",
-                    detail={
-                        "call": c.callee,
-                        "command": clip(c.args_text, 120),
-                        "why": f"{c.callee} runs code made at run time",
-                    },
+                    Category.EXEC_EFFECT,
+                    "exec_eval",
+                    f"{c.callee} runs code made at run time",
+                    command=clip(c.args_text, 120),
                 )
             )
     return out
@@ -596,17 +589,14 @@ def es_persistence(pf: SourceFile) -> list[Hit]:
             kind = "json"
         target = c.positional[0] if c.positional else ""
         out.append(
-            Hit.at_call(
+            call_hit(
                 pf,
                 c,
-                category=Category.PERSISTENCE,
-                kind=kind,
-                detail={
-                    "call": c.callee,
-                    "target": clip(target, 120),
-                    "why": f"{name}() of fs changes a file"
-                    + (" with JSON.stringify data" if kind == "json" else ""),
-                },
+                Category.PERSISTENCE,
+                kind,
+                f"{name}() of fs changes a file"
+                + (" with JSON.stringify data" if kind == "json" else ""),
+                target=clip(target, 120),
             )
         )
     return out
@@ -660,15 +650,19 @@ def _norm_target(expr: str) -> str:
 
 
 def es_env(pf: SourceFile) -> list[Hit]:
-    """``process.env.NAME`` / ``process.env["NAME"]`` reads (no value recorded)."""
+    """``process.env.NAME`` / ``process.env["NAME"]`` reads (no value recorded): the
+    first read of each name in a file, and none in test code (a test sets and reads the
+    variables it needs), so the settings a system reads are not crowded out."""
     out: list[Hit] = []
-    seen: set[tuple[str, int]] = set()
+    if in_test_code(pf.path):
+        return out
+    seen: set[str] = set()
     for r in pf.env_reads:
         name = r.extra["env"]
         s = int(r.extra.get("stmt_start", r.start_line))
-        if (name, s) in seen:
+        if name in seen:
             continue
-        seen.add((name, s))
+        seen.add(name)
         detail: ConfigDetail = {
             "env": name,
             "access": "member",

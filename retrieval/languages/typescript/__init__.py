@@ -4,15 +4,15 @@ not code: file roles list them apart and the survey does not read them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import tree_sitter_typescript as tsts
 from tree_sitter import Language as Grammar
 
+from retrieval.languages import javascript
 from retrieval.languages.facts import SourceFile
-from retrieval.languages.javascript import ES_CHUNKS, ES_GRAPH, OUTPUT_DIRS
 from retrieval.languages.javascript.extract import parse_ecmascript
-from retrieval.languages.spec import Language
 
 
 @cache
@@ -33,17 +33,15 @@ def _parse(path: str, text: str) -> SourceFile:
     return parse_ecmascript(path, text, _grammar(path), "typescript")
 
 
-LANGUAGE = Language(
+#: The JavaScript entry with TypeScript's suffixes, grammars and rules: the rest (chunk
+#: and graph shapes, size cap, manifests, output folders) is the ES toolchain's, shared.
+LANGUAGE = replace(
+    javascript.LANGUAGE,
     name="typescript",
     label="TypeScript",
     suffixes=(".ts", ".tsx", ".mts", ".cts"),
     grammar=_grammar,
     parse=_parse,
-    chunks=ES_CHUNKS,
-    graph=ES_GRAPH,
     rules_module="retrieval.languages.typescript.rules",
-    max_bytes=400_000,
-    text_names=("package.json",),
-    max_line_chars=1_000,
-    output_dirs=OUTPUT_DIRS,
+    generated_suffixes=(),
 )

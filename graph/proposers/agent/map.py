@@ -26,12 +26,22 @@ from retrieval.survey.model import CATEGORIES, Category, Finding, Survey
 MAX_ENTRY_UNITS = 50
 #: Findings listed per category other than entry points.
 PER_CATEGORY = 6
+#: Bytes the map's entry units and its findings per category may take at most: past
+#: them fewer are listed (and the finding-ID index holds the rest), so the planner's
+#: first request leaves room under the request ceiling for what it reads.
+ENTRY_BYTES = 6_000
+KEY_BYTES = 7_000
 #: Files listed as the places where findings gather.
 MAX_BUSY_FILES = 15
 #: Kinds named per category in the counts (the rest are summed as "other").
 MAX_KINDS = 10
 #: Lines of the file list; past it, folders are folded (see :func:`file_map`).
 MAX_FILE_LINES = 200
+#: Lines of the record conversations' file list: each record's request lists the
+#: folders of its own files (:func:`nearby_files`).
+RECORD_FILE_LINES = 60
+#: Files of a record's own folders its request lists at most.
+MAX_NEARBY = 40
 #: Extensions named on a folded folder's line.
 MAX_EXTS = 4
 #: Characters of the plan request's index of the finding IDs the map does not show,
@@ -104,7 +114,30 @@ def _kept_units(ix: SurveyIndex) -> list[EntryUnit]:
     if not ranked:
         return []
     best = path_class(ranked[0].primary.path)
-    return [u for u in ranked if path_class(u.primary.path) == best][:MAX_ENTRY_UNITS]
+    kept: list[EntryUnit] = []
+    size = 0
+    for u in [u for u in ranked if path_class(u.primary.path) == best][:MAX_ENTRY_UNITS]:
+        size += _row_bytes(u.primary) + 24 * len({f.category for f in u.reached})
+        if kept and size > ENTRY_BYTES:
+            break
+        kept.append(u)
+    return kept
+
+
+def _row_bytes(f: Finding) -> int:
+    """About the bytes a finding's map row takes (``finding_line``: ID, category and
+    kind, lines, symbol, the snippet's first line up to 160 characters)."""
+    first = (f.snippet or "").strip().splitlines()
+    snippet = len(first[0][:160]) if first else 0
+    return (
+        len(f.id)
+        + len(f.category)
+        + len(str(f.kind))
+        + len(f.path)
+        + len(f.symbol or "")
+        + snippet
+        + 24
+    )
 
 
 def _top_folder(path: str) -> str:
@@ -187,14 +220,17 @@ def _ranked(ix: SurveyIndex, found: Iterable[Finding]) -> list[Finding]:
 
 def _key_picks(ix: SurveyIndex) -> dict[str, list[Finding]]:
     """Up to :data:`PER_CATEGORY` findings per category besides entry points, the most
-    central (:func:`_ranked`), in source order."""
-    picks: dict[str, list[Finding]] = {}
-    for cat in CATEGORIES:
-        found = ix.category(cat)
-        if cat != Category.ENTRY_POINT and found:
-            kept = _ranked(ix, found)[:PER_CATEGORY]
-            picks[cat] = sorted(kept, key=lambda f: ix.position[f.id])
-    return picks
+    central (:func:`_ranked`), in source order; fewer per category (two at least)
+    while their rows would pass :data:`KEY_BYTES`."""
+    ranked = {
+        cat: _ranked(ix, ix.category(cat))
+        for cat in CATEGORIES
+        if cat != Category.ENTRY_POINT and ix.category(cat)
+    }
+    per = PER_CATEGORY
+    while per > 2 and sum(_row_bytes(f) for r in ranked.values() for f in r[:per]) > KEY_BYTES:
+        per -= 1
+    return {cat: sorted(r[:per], key=lambda f: ix.position[f.id]) for cat, r in ranked.items()}
 
 
 def key_findings(ix: SurveyIndex, line: Callable[[Finding], str]) -> list[str]:
@@ -232,7 +268,9 @@ def _file_row(path: str, found: list[Finding]) -> str:
     return f"{path}: " + "; ".join([*parts, *odd])
 
 
-def id_index(survey: Survey | None, budget: int | None = None) -> tuple[str, int, int]:
+def id_index(
+    survey: Survey | None, budget: int | None = None, core_budget: int | None = None
+) -> tuple[str, int, int]:
     """Every finding ID the shared map does not show, folded by file, in at most
     ``budget`` characters (default :data:`ID_INDEX_BUDGET`); with how many findings
     and files did not fit.
@@ -256,7 +294,7 @@ def id_index(survey: Survey | None, budget: int | None = None) -> tuple[str, int
     order = list(dict.fromkeys(f.path for f in _ranked(ix, ix.by_id.values())))
     rows: dict[str, str] = {}
     size = {0: 0, 1: 0}
-    allowance = {0: CORE_ID_BUDGET, 1: budget}
+    allowance = {0: CORE_ID_BUDGET if core_budget is None else core_budget, 1: budget}
     for path in (p for p in order if p in rest):
         row = _file_row(path, rest[path])
         tier = 0 if path_class(path) == 0 else 1
@@ -281,19 +319,23 @@ def busy_files(ix: SurveyIndex) -> list[str]:
 
 
 def survey_summary(
-    survey: Survey | None, line: Callable[[Finding], str]
+    survey: Survey | None, line: Callable[[Finding], str], brief: bool = False
 ) -> tuple[str, int, set[str]]:
     """The survey's map as text, how many findings it summarises, and the files that
-    hold findings (the file list keeps those listed longest)."""
+    hold findings (the file list keeps those listed longest).  ``brief``: the counts
+    and entry units only, for record conversations (each carries its own findings)."""
     ix = _as_survey(survey).index()
     if not ix.size:
         return "(the survey found nothing)", 0, set()
     sections = [
         ("Findings per category (total: kinds)", category_counts(ix)),
         ("Entry units (ways of starting the system) and what their code reaches", None),
-        ("Findings most of the code leads to, per category", key_findings(ix, line)),
-        ("Files with the most findings", busy_files(ix)),
     ]
+    if not brief:
+        sections += [
+            ("Findings most of the code leads to, per category", key_findings(ix, line)),
+            ("Files with the most findings", busy_files(ix)),
+        ]
     parts = []
     for title, rows in sections:
         body = entry_lines(ix, line) if rows is None else rows
@@ -302,6 +344,22 @@ def survey_summary(
 
 
 # -- the file list --------------------------------------------------------------------
+
+
+def nearby_files(paths: list[str], files: list[str], cap: int = MAX_NEARBY) -> list[str]:
+    """The other files in the folders of ``files`` (what a record may read next, which
+    the record conversations' shorter file list may fold), sorted, at most ``cap``;
+    a last row counts the rest and names the call that lists a folder."""
+    folders = {f.rsplit("/", 1)[0] + "/" if "/" in f else "" for f in files}
+    own = set(files)
+    near = sorted(
+        p
+        for p in dict.fromkeys(paths)
+        if p not in own and (p.rsplit("/", 1)[0] + "/" if "/" in p else "") in folders
+    )
+    if len(near) <= cap:
+        return near
+    return [*near[:cap], f"... {len(near) - cap} more; `list_files` with the glob `folder/*`"]
 
 
 def _ext(path: str) -> str:

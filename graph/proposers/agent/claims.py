@@ -20,8 +20,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graph.proposers.claude.map import _ranked, _reach_counts
-from graph.proposers.claude.prompts import data_block
+from graph.proposers.agent.map import _ranked, _reach_counts
+from graph.proposers.agent.prompts import data_block
 from graph.proposers.offline.rank import path_class
 from retrieval.survey import Finding, Survey
 from retrieval.survey.model import Category

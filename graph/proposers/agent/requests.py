@@ -2,7 +2,7 @@
 
 Why separate from the prompts: these builders read the snapshot through the same
 tools the model calls (so an opening looks exactly like a ``read_file`` answer, with
-its header and continue hint), while :mod:`graph.proposers.claude.prompts` holds the
+its header and continue hint), while :mod:`graph.proposers.agent.prompts` holds the
 prompt files and the framing helper every piece of repository data goes through.
 """
 
@@ -12,13 +12,14 @@ import json
 from collections.abc import Callable
 
 from drafter.model import Bullet, Paragraph, Record, WitnessBlock
-from graph.proposers.claude.map import id_index
-from graph.proposers.claude.prompts import data_block
-from graph.proposers.claude.tools import ReadFileInput, SnapshotTools, ToolError
+from graph.proposers.agent import map as code_map
+from graph.proposers.agent.map import id_index
+from graph.proposers.agent.prompts import data_block
+from graph.proposers.agent.tools import ReadFileInput, SnapshotTools, ToolError
 from retrieval.survey import Survey
 
 #: Lines of the README the planner opens with; its checkable promises further down are
-#: listed with the documented promises (graph.proposers.claude.claims).
+#: listed with the documented promises (graph.proposers.agent.claims).
 README_LINES = 80
 _README_NAMES = ("readme.md", "readme.rst", "readme.txt", "readme")
 
@@ -54,7 +55,7 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
 
     The entry units, the survey's counts and key findings and the file list are in the
     shared block every call already carries (``shared_context`` in
-    :mod:`graph.proposers.claude.prompts`), so they are pointed to, not repeated.
+    :mod:`graph.proposers.agent.prompts`), so they are pointed to, not repeated.
     """
     snap = tools.res.snapshot()
     readme = readme_path(snap.files())
@@ -68,15 +69,22 @@ def orientation(tools: SnapshotTools, survey: Survey | None) -> str:
     )
 
 
-def finding_ids(survey: Survey | None) -> str | None:
+def finding_ids(survey: Survey | None, room: int | None = None) -> str | None:
     """The plan request's index of the finding IDs the shared map does not show (see
-    :func:`graph.proposers.claude.map.id_index`), or None when the map shows them all.
+    :func:`graph.proposers.agent.map.id_index`), or None when the map shows them all;
+    within ``room`` characters when given (four fifths for the system's own code),
+    else the index's own allowances.
 
     Why in the plan request and not the shared map: only the planner cites finding IDs
     (``submit_plan``'s ``facts``), and every other call would re-read the index from
     the cache on each turn; the plan's first turn is itself cached for its later turns.
     """
-    text, missing, files = id_index(survey)
+    if room is None:
+        text, missing, files = id_index(survey)
+    else:
+        core = min(code_map.CORE_ID_BUDGET, max(0, room * 4 // 5))
+        rest = min(code_map.ID_INDEX_BUDGET, max(0, room - core))
+        text, missing, files = id_index(survey, rest, core)
     if not text and not missing:
         return None
     head = (

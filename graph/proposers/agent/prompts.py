@@ -17,7 +17,12 @@ from typing import Any
 
 from drafter.model import LEAD_LABELS
 from drafter.sanitize import frame_escape
-from graph.proposers.claude.map import MAX_FILE_LINES, file_map, survey_summary
+from graph.proposers.agent.map import (
+    MAX_FILE_LINES,
+    RECORD_FILE_LINES,
+    file_map,
+    survey_summary,
+)
 from retrieval.survey import Finding, Survey
 
 PROMPT_NAMES = ("system", "plan", "record", "repair", "account")
@@ -103,18 +108,34 @@ def finding_line(f: Finding) -> str:
 
 
 def shared_context(
-    system: str, repository: str, revision: str, paths: list[str], survey: Survey | None
+    system: str,
+    repository: str,
+    revision: str,
+    paths: list[str],
+    survey: Survey | None,
+    brief: bool = False,
 ) -> str:
     """The block every call of a run shares (and caches): a map of the repository.
 
     A map, not the whole survey: this block is re-read on every turn of every tool loop,
     while the ``survey`` tool lists any finding on request and each record's request
-    carries the findings of its own files in full (see :mod:`graph.proposers.claude.map`).
+    carries the findings of its own files in full (see :mod:`graph.proposers.agent.map`).
+    ``brief``: the record conversations' map (a shorter file list, the survey's counts
+    and entry units): a record's request carries its own findings and the files of its
+    own folders, so the planner's whole map would only take room from the item's text.
     """
-    summary, total, busy = survey_summary(survey, finding_line)
-    files, folded, hidden = file_map(paths, keep=busy)
+    summary, total, busy = survey_summary(survey, finding_line, brief)
+    lines = RECORD_FILE_LINES if brief else MAX_FILE_LINES
+    files, folded, hidden = file_map(paths, keep=busy, budget=lines)
+    what = (
+        "counts per category and kind and the entry units; the record's own findings"
+        " are in its request"
+        if brief
+        else "counts per category and kind, the entry units, a few findings per category"
+        " chosen by how much of the code reaches them, and the files where findings gather"
+    )
     folding = (
-        f" Past {MAX_FILE_LINES} lines, {folded} folders holding {hidden} of the paths are"
+        f" Past {lines} lines, {folded} folders holding {hidden} of the paths are"
         " folded into one line each (folder/, file count, extensions);"
         " `list_files` with the glob `folder/*` lists one."
         if folded
@@ -125,9 +146,7 @@ def shared_context(
             f"System: {system}\nRepository: {repository}\nRevision: {revision}\nSource ID: SRC-1",
             f"The repository's files ({len(paths)} paths).{folding}",
             data_block("file_list", "\n".join(files), count=str(len(paths))),
-            f"A summary of the static survey ({total} findings): counts per category and"
-            " kind, the entry units, a few findings per category chosen by how much of"
-            " the code reaches them, and the files where findings gather. The `survey`"
+            f"A summary of the static survey ({total} findings): {what}. The `survey`"
             " tool lists the rest: `survey(category=...)` for one category,"
             " `survey(path=...)` for one file. Each record's request also carries the"
             " findings of its own files in full.",

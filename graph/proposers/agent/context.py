@@ -36,8 +36,8 @@ from drafter.sanitize import frame_escape
 from drafter.text import collapse
 from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem, ReadRange
-from graph.proposers.claude.facts import LOCATION
-from graph.proposers.claude.prompts import data_block, finding_line
+from graph.proposers.agent.facts import LOCATION
+from graph.proposers.agent.prompts import data_block, finding_line
 from graph.proposers.context_paths import Siblings
 from retrieval.survey import Finding
 
@@ -59,9 +59,11 @@ PAGE_LINES = 400
 #: Share of the data budget the planner-read ranges may take at most.
 RANGES_SHARE = 0.60
 #: Bytes a record's data may grow past its budget to show the item's ranges whole.
-RANGES_EXTRA = 10_000
+RANGES_EXTRA = 18_000
 #: A cut range shorter than this many lines is listed with its call instead.
 MIN_RANGE_LINES = 6
+#: Lines shown each side of a location fact of a few lines (a promise's sentence).
+FACT_CONTEXT = 2
 
 #: Survey categories each record kind is mostly about, most telling first.
 KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -326,15 +328,18 @@ _PAGE_LINES_ATTR = re.compile(r'kind="file_lines" path="[^"]*" lines="(\d+)-(\d+
 
 
 def _fact_ranges(item: PlanItem) -> list[ReadRange]:
-    """The locations the item cites as facts (``path:12`` or ``path:12-40``)."""
+    """The locations the item cites as facts (``path:12`` or ``path:12-40``); a range of
+    a few lines (a promise's sentence) widened by :data:`FACT_CONTEXT` lines each side,
+    so the sentence is read with what frames it."""
     out: list[ReadRange] = []
     for f in item.facts:
         m = LOCATION.match(f.strip())
         if m is not None:
             a = int(m.group("a"))
-            out.append(
-                ReadRange(path=m.group("path"), start_line=a, end_line=int(m.group("b") or a))
-            )
+            b = max(a, int(m.group("b") or a))
+            if b - a < 3:
+                a, b = max(1, a - FACT_CONTEXT), b + FACT_CONTEXT
+            out.append(ReadRange(path=m.group("path"), start_line=a, end_line=b))
     return out
 
 
@@ -364,8 +369,12 @@ def item_ranges(
     claimed = [
         ReadRange(path=n.path, start_line=n.start_line, end_line=max(n.start_line, n.end_line))
         for n in item.notes
-    ] + _fact_ranges(item)
-    noted = merge_ranges([c for c in claimed if any(_touches(c, r) for r in reads)])
+    ]
+    # a location fact is checked against the revision when the plan is accepted (a
+    # promise's line from the plan request's list is one, read or not)
+    noted = merge_ranges(
+        [c for c in claimed if any(_touches(c, r) for r in reads)] + _fact_ranges(item)
+    )
     rest = merge_ranges([piece for r in reads if r.path in files for piece in _outside(r, noted)])
     scored = _scored(findings, item, "")
     order = {p: i for i, p in enumerate(item.files)}
@@ -409,16 +418,29 @@ def _outside(r: ReadRange, cover: list[ReadRange]) -> list[ReadRange]:
     return pieces
 
 
+def _shares(needs: list[int], total: int) -> list[int]:
+    """``total`` bytes shared among ``needs``: the smallest whole first, the rest split
+    evenly among the larger (so a 3-line range is never crowded out by a page)."""
+    out = [0] * len(needs)
+    left, count = total, len(needs)
+    for i in sorted(range(len(needs)), key=lambda i: (needs[i], i)):
+        out[i] = min(needs[i], max(0, left) // max(1, count))
+        left -= out[i]
+        count -= 1
+    return out
+
+
 def ranges_section(
     ranges: list[ReadRange], span: SpanFn, lines_of: LinesFn, budget: int
-) -> tuple[str, list[ReadRange]]:
-    """The numbered text of ``ranges`` in order, within ``budget`` bytes, and the spans
-    actually shown; a range cut short says where it goes on, one that does not fit at
-    all is listed with the ``read_file`` call that reads it."""
+) -> tuple[str, list[ReadRange], list[str]]:
+    """The numbered text of ``ranges`` in order, within ``budget`` bytes, the spans
+    actually shown, and the ranges not shown (each with why and the ``read_file`` call
+    that reads it).  The budget is shared so that small ranges come whole and large
+    ones are cut, saying where they go on."""
     pages: list[str] = []
     listed: list[str] = []
     shown: list[ReadRange] = []
-    remaining = budget - 120 - min(60 + 140 * len(ranges), budget // 4)
+    todo: list[tuple[ReadRange, list[str], int, int]] = []
     for r in ranges:
         got = lines_of(r.path)
         if isinstance(got, str):
@@ -430,13 +452,20 @@ def ranges_section(
                 f"`{r.path}` {r.start_line}–{r.end_line}: past its last line ({len(got)})"
             )
             continue
-        call = f'read_file(path="{r.path}", start_line={first}, end_line={last})'
         if all(_empty(got[i - 1]) for i in range(first, last + 1)):
             continue  # blank or comment-only lines: nothing to quote, nothing to list
+        todo.append((r, got, first, last))
+    needs = [
+        PAGE_OVERHEAD + sum(_row_size(i, got[i - 1]) for i in range(a, b + 1))
+        for _, got, a, b in todo
+    ]
+    allowance = _shares(needs, budget - 120 - min(60 + 140 * len(ranges), budget // 4))
+    for (r, got, first, last), cap in zip(todo, allowance, strict=True):
+        call = f'read_file(path="{r.path}", start_line={first}, end_line={last})'
         used, k = PAGE_OVERHEAD, first - 1
         for i in range(first, last + 1):
             used += _row_size(i, got[i - 1])
-            if used > remaining:
+            if used > cap:
                 break
             k = i
         if k < min(first + MIN_RANGE_LINES - 1, last):
@@ -454,17 +483,10 @@ def ranges_section(
             )
         pages.append(text)
         shown.append(ReadRange(path=r.path, start_line=first, end_line=end))
-        remaining -= _size(text) + 2
-    if not pages and not listed:
-        return "", []
+    if not pages:
+        return "", [], listed
     out = "Ranges the planner read for this record (from the repository, most relevant first):"
-    if pages:
-        out += "\n" + "\n\n".join(pages)
-    else:
-        out += " none fit in this request."
-    if listed:
-        out += "\nRanges not shown here:\n" + "\n".join(f"- {_unframed(x)}" for x in listed)
-    return out, shown
+    return out + "\n" + "\n\n".join(pages), shown, listed
 
 
 _COMMENT = ("#", "//", "/*", "*", "--", "<!--")
@@ -509,6 +531,22 @@ def body_start(lines: list[str]) -> int:
     return nxt if nxt <= len(lines) else 1
 
 
+_LICENCE = re.compile(r"licen[cs]e|copyright|spdx|\(c\)", re.I)
+
+
+def header_label(lines: list[str]) -> str:
+    """What the lines an opening skips are: a licence header, other comments, imports."""
+    words: list[str] = []
+    comments = [ln for ln in lines if ln.strip() and _empty(ln)]
+    if any(_LICENCE.search(ln) for ln in comments):
+        words.append("licence header")
+    elif comments:
+        words.append("comments")
+    if any(_IMPORT.match(ln.strip()) for ln in lines):
+        words.append("imports")
+    return " and ".join(words) or "blank lines"
+
+
 def _empty(line: str) -> bool:
     """A blank line or one holding only a comment (in any of the usual syntaxes)."""
     s = line.strip()
@@ -540,9 +578,11 @@ def openings_section(
     budget: int,
     shown: list[ReadRange] | None = None,
     span: SpanFn | None = None,
+    left_out: list[str] | None = None,
 ) -> str:
     """An opening page of each planned file, sharing ``budget``; the files not opened
-    are named with why and with the call that reads them.  An opening stops before the
+    are named with why and with the call that reads them (appended to ``left_out``
+    when given, for the request's one list of what it does not show).  An opening stops before the
     first line of the file already ``shown`` above, and a file shown from its first line
     gets no opening: no line appears twice.  With ``span``, an opening starts after the
     file's licence header and import block (:func:`body_start`), which say nothing a
@@ -603,40 +643,50 @@ def openings_section(
             k = floor
         if start > 1 and span is not None:
             text = span(path, start, k) + (
-                f"\n[lines 1–{start - 1}: licence header, comments and imports, not shown;"
+                f"\n[lines 1–{start - 1}: {header_label(got[: start - 1])}, not shown;"
                 f' read_file(path="{path}", start_line=1, end_line={start - 1})]'
             )
         else:
             text = page(path, k)
         # a page the tool itself cut (smaller pages for a small context window) already
         # says where to continue: one notice per cut
-        if k == cap and above and "\n[cut at line " not in text:
-            r = above[0]
-            more = (
-                f'; continue with read_file(path="{path}", start_line={r.end_line + 1})'
-                if r.end_line < len(got)
-                else ""
-            )
-            text += (
-                f"\n[opening only: lines {start}–{k} of {len(got)}; lines {r.start_line}–"
-                f"{r.end_line} are shown above{more}]"
-            )
-        elif k < len(got) and "\n[cut at line " not in text:
-            text += (
-                f"\n[opening only: lines {start}–{k} of {len(got)}; continue with "
-                f'read_file(path="{path}", start_line={k + 1})]'
+        if "\n[cut at line " not in text:
+            text += _opening_notice(
+                path, start, k, len(got), above[0] if k == cap and above else None
             )
         pages.append(text)
         opened.append(path)
         remaining -= _size(text) + 2
     out = "\n\n".join(pages)
-    if left:
+    if left_out is not None:
+        left_out.extend(left)
+    elif left:
         out += (
             ("\n\n" if out else "")
             + "Planned files not opened here:\n"
             + "\n".join(f"- {_unframed(x)}" for x in left)
         )
     return out
+
+
+def _opening_notice(path: str, start: int, k: int, total: int, above: ReadRange | None) -> str:
+    """Where an opening of lines ``start``–``k`` stops, and how to read on."""
+    if above is not None:
+        more = (
+            f'; continue with read_file(path="{path}", start_line={above.end_line + 1})'
+            if above.end_line < total
+            else ""
+        )
+        return (
+            f"\n[opening only: lines {start}–{k} of {total}; lines {above.start_line}–"
+            f"{above.end_line} are shown above{more}]"
+        )
+    if k < total:
+        return (
+            f"\n[opening only: lines {start}–{k} of {total}; continue with "
+            f'read_file(path="{path}", start_line={k + 1})]'
+        )
+    return ""
 
 
 # -- the whole data turn -------------------------------------------------------------------------
@@ -658,6 +708,8 @@ class RecordData:
     span: SpanFn | None = None
     #: files other items of the plan name too (their reads are not this item's)
     shared: frozenset[str] = frozenset()
+    #: the other files of the item's folders (the record map's file list is shorter)
+    nearby: list[str] = field(default_factory=list)
 
 
 def ranges_bytes(ranges: list[ReadRange], lines_of: LinesFn) -> int:
@@ -683,13 +735,13 @@ def build_record_data(d: RecordData) -> str:
     notes = notes_section(d.item, d.reads, notes_budget)
     ranges = ""
     shown: list[ReadRange] = []
+    unshown: list[str] = []
     if d.span is not None and picked:
         # the notes grow by the sentence naming the shown ranges (at most four named)
         room = min(want, int(budget * RANGES_SHARE), budget - _size(notes) - 700 - 1_500)
-        if room > PAGE_OVERHEAD:
-            ranges, shown = ranges_section(picked, d.span, d.lines_of, room)
-            if shown:
-                notes = notes_section(d.item, d.reads, notes_budget, shown)
+        ranges, shown, unshown = ranges_section(picked, d.span, d.lines_of, max(0, room))
+        if shown:
+            notes = notes_section(d.item, d.reads, notes_budget, shown)
     left = budget - sum(_size(x) + 2 for x in (notes, ranges) if x)
     note_words = " ".join(n.showed for n in d.item.notes)
     finds = findings_section(
@@ -699,11 +751,51 @@ def build_record_data(d: RecordData) -> str:
     if hits:
         hits = "Search hits for this record's label:\n" + hits
     head = [x for x in (notes, ranges, finds, hits) if x]
-    used = sum(_size(x) + 2 for x in head)
+    used = sum(_size(x) + 2 for x in head) + 120 * len(unshown)
+    used += sum(_size(p) + 1 for p in d.nearby) + 120 if d.nearby else 0
+    files_left: list[str] = []
     openings = openings_section(
-        d.item.files, d.page, d.lines_of, d.siblings, budget - used - 60, shown, d.span
+        d.item.files,
+        d.page,
+        d.lines_of,
+        d.siblings,
+        budget - used - 60,
+        shown,
+        d.span,
+        left_out=files_left,
     )
     parts = [*head]
     if openings:
         parts.append("Openings of the planned files:\n" + openings)
+    if d.nearby:
+        parts.append(
+            "Other files in the folders of this record's files:\n"
+            + data_block("file_list", "\n".join(d.nearby), count=str(len(d.nearby)))
+        )
+    missing = _not_covered(unshown, openings) + files_left
+    if missing:
+        parts.append(
+            "Not shown in this request (read what you need with the call given):\n"
+            + "\n".join(f"- {_unframed(x)}" for x in missing)
+        )
     return "\n\n".join(parts) if parts else "(no repository data for this record)"
+
+
+_LISTED_RANGE = re.compile(r"^`(?P<path>[^`]+)` (?P<a>\d+)–(?P<b>\d+):")
+_OPENED = re.compile(r'kind="file_lines" path="(?P<path>[^"]*)" lines="(?P<a>\d+)-(?P<b>\d+)"')
+
+
+def _not_covered(listed: list[str], openings: str) -> list[str]:
+    """The ranges ``listed`` as not shown whose lines no opening below shows (an opening
+    can hold a range the ranges' share had no room for): one list, never a range
+    called missing and then shown."""
+    spans = [(m["path"], int(m["a"]), int(m["b"])) for m in _OPENED.finditer(openings)]
+    out: list[str] = []
+    for row in listed:
+        m = _LISTED_RANGE.match(row)
+        if m is not None and any(
+            p == m["path"] and a <= int(m["a"]) and int(m["b"]) <= b for p, a, b in spans
+        ):
+            continue
+        out.append(row)
+    return out

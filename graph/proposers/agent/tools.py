@@ -17,12 +17,13 @@ with three guarantees:
   which is what lets a resumed run replay its journal (see :mod:`graph.journal`).
 
 Repository text in an answer is framed with
-:func:`graph.proposers.claude.prompts.data_block`, like every other piece of
+:func:`graph.proposers.agent.prompts.data_block`, like every other piece of
 repository data the model sees.
 """
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import time
 from collections.abc import Callable
@@ -37,8 +38,8 @@ from drafter.model import LineRange
 from drafter.snapshot import safe_relpath
 from graph.context_window import PageLimits
 from graph.jsontypes import JsonDict
-from graph.proposers.claude.prompts import data_block, framed_size
-from graph.proposers.claude.schema import inline_schema, model_witness
+from graph.proposers.agent.prompts import data_block, framed_size
+from graph.proposers.agent.schema import inline_schema, model_witness
 from graph.proposers.offline.rank import path_class
 from graph.resources import Resources
 
@@ -260,6 +261,18 @@ class SnapshotTools:
             "symbol": self.symbol,
             "check_quotes": self.check_quotes,
         }
+
+    def capped(self, chars: int | None) -> SnapshotTools:
+        """These tools with answers (and pages) of at most ``chars`` characters: what a
+        request's remaining room allows (:meth:`graph.proposers.agent.loop.ToolLoop.room`).
+        A copy, so concurrent conversations over the same tools keep their own caps."""
+        if chars is None or chars >= self.output_chars:
+            return self
+        out = copy.copy(self)
+        out.output_chars = chars
+        out.page_chars = min(self.page_chars, max(200, chars - PAGE_OVERHEAD))
+        out._handlers = {name: getattr(out, name) for name in self._handlers}
+        return out
 
     @property
     def sha(self) -> str:
@@ -483,7 +496,7 @@ class SnapshotTools:
         return "\n\n".join(parts)
 
     def survey(self, args: SurveyInput) -> str:
-        from graph.proposers.claude.prompts import finding_line
+        from graph.proposers.agent.prompts import finding_line
 
         sv = self.res.survey()
         path = clean_path(args.path) if args.path else None

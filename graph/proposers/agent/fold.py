@@ -5,7 +5,7 @@ re-sent every earlier tool answer.  The planner reads the most (whole pages of e
 modules, repository-wide greps), and with a reasoner playing the model through the
 relay dgm's last planning request had grown to 209 KB.  A record conversation already
 starts from a folded form of what the planner read (its notes and the ranges, see
-:func:`graph.proposers.claude.context.notes_section`); this does the same inside a
+:func:`graph.proposers.agent.context.notes_section`); this does the same inside a
 conversation: the newest tool-answer turn stays whole, and every earlier answer is
 replaced by one bracketed line saying what it was (path and line range, or pattern and
 hit count), that the model's own words about it are in its turn above, and the exact

@@ -17,8 +17,13 @@ Rules that keep the answer honest and the run resumable:
 - Cache breakpoints: the last tool definition, the shared system block (set by the
   proposer) and the last block of the newest user turn, so every turn reads the
   previous turn's prefix from the prompt cache.  A phase that folds older tool answers
-  (:mod:`graph.proposers.claude.fold`; the planner's) adds a fourth on the last folded
+  (:mod:`graph.proposers.agent.fold`; the planner's) adds a fourth on the last folded
   turn: that prefix is what the next turn repeats, the newest answer being folded then.
+- A ceiling on every request (:data:`REQUEST_CEILING` bytes of JSON body): a new
+  tool answer is sized to the room the next request leaves (the tools cut it and say
+  where to continue), and once a conversation that keeps its answers whole would pass
+  the ceiling, its older answers are folded like the planner's.  Both depend only on
+  the conversation, so a resumed run still sends the same requests.
 - A text-only answer (an endpoint that ignores ``tool_choice``) is searched for the
   call as JSON (:mod:`graph.proposers.text_calls`); one that qualifies is used as that
   call and noted for the draft, otherwise the turn gets its one follow-up.
@@ -27,6 +32,7 @@ Rules that keep the answer honest and the run resumable:
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -36,13 +42,26 @@ from pydantic import BaseModel, ValidationError
 from graph import costs
 from graph.jsontypes import JsonDict
 from graph.proposer import ProposalRejected
-from graph.proposers.claude.fold import Folding, fold_messages
+from graph.proposers.agent.fold import Folding, fold_messages
 from graph.proposers.text_calls import TextCall, recover_call
 
 CACHE = {"type": "ephemeral"}
+#: Bytes a request's JSON body may take at most.
+REQUEST_CEILING = 64_000
+#: Characters below which a new answer is not shrunk further while older answers of a
+#: conversation that keeps them whole could be folded instead.
+MIN_ROOM = 12_000
+#: Characters a tool answer is given even when the request has hardly any room left.
+FLOOR_ROOM = 1_500
+#: Bytes of a request a tool answer's JSON wrapping and budget line take besides its text.
+ANSWER_OVERHEAD = 400
+#: Bytes of JSON one character of a tool answer may take (escaped quotes, newlines).
+JSON_GROWTH = 1.15
 
 Send = Callable[[JsonDict], Any]
-RunTool = Callable[[str, Any], tuple[str, bool]]
+#: ``run_tool(name, input)``, or ``run_tool(name, input, room)`` with ``room`` the
+#: characters the answer may take (the tools cut it shorter and say where to go on).
+RunTool = Callable[..., tuple[str, bool]]
 #: Why the tools' schema refuses a call (unknown tool, invalid input), or None.
 Refusal = Callable[[str, Any], "str | None"]
 #: What a conversation's accepted answer becomes (a Plan, a Record, account sections…).
@@ -78,6 +97,8 @@ class Transcript:
     text_calls: int = 0
     #: (tool name, input) of every investigation call run, in order.
     inputs: list[tuple[str, Any]] = field(default_factory=list)
+    #: The characters each of those calls' answers was allowed (None: the tools' own).
+    rooms: list[int | None] = field(default_factory=list)
 
 
 @dataclass
@@ -90,14 +111,30 @@ class ToolLoop(Generic[ResultT]):
     transcript: Transcript = field(default_factory=Transcript)
     #: A call its schema refuses is answered with the reason and costs no budget.
     refusal: Refusal | None = None
+    #: Bytes a request may take at most (None: no ceiling).
+    ceiling: int | None = None
+    #: Folding used once a conversation that keeps its answers whole would pass the
+    #: ceiling (its ``span`` names a folded page's lines).
+    overflow: Folding = field(default_factory=Folding)
 
     # -- requests -------------------------------------------------------------------
 
+    def _folding(self, messages: list[JsonDict], forced: bool) -> Folding | None:
+        """The phase's folding, or, past the ceiling, the overflow folding."""
+        if self.phase.fold is not None or self.ceiling is None:
+            return self.phase.fold
+        if body_size(self._build(messages, forced, None)) > self.ceiling:
+            return self.overflow
+        return None
+
     def request(self, messages: list[JsonDict], forced: bool) -> JsonDict:
+        return self._build(messages, forced, self._folding(messages, forced))
+
+    def _build(self, messages: list[JsonDict], forced: bool, fold: Folding | None) -> JsonDict:
         tools = copy.deepcopy([*(self.tool_defs if self.run_tool else []), self.phase.terminal_def])
         tools[-1]["cache_control"] = CACHE
-        if self.phase.fold is not None:
-            msgs, boundary = fold_messages(messages, self.phase.fold)
+        if fold is not None:
+            msgs, boundary = fold_messages(messages, fold)
         else:
             msgs, boundary = copy.deepcopy(messages), None
         if boundary is not None and msgs[boundary]["content"]:
@@ -181,7 +218,7 @@ class ToolLoop(Generic[ResultT]):
                     f"never called {term}: stopped at the budget of {self.phase.budget} tool "
                     f"calls (flagged: the model kept investigating)"
                 )
-            messages += self._investigate(content, uses)
+            messages += self._investigate(content, uses, messages)
 
     def _from_text(self, blocks: list[Any], forced: bool) -> TextCall | None:
         """The call a text-only answer spells out as JSON, if one qualifies: only the
@@ -202,12 +239,41 @@ class ToolLoop(Generic[ResultT]):
             )
         return found
 
-    def _investigate(self, content: list[JsonDict], uses: list[Any]) -> list[JsonDict]:
+    def room(
+        self, messages: list[JsonDict], content: list[JsonDict], uses: list[Any]
+    ) -> int | None:
+        """Characters each answer to ``uses`` may take so the next request stays under
+        the ceiling (None: no ceiling).  Measured on the next request with empty
+        answers; a conversation that keeps its answers whole is measured folded when
+        whole it would leave less than :data:`MIN_ROOM`."""
+        if self.ceiling is None or not uses:
+            return None
+        blank = [_result(u.id, "", False) for u in uses]
+        nxt = [
+            *messages,
+            {"role": "assistant", "content": content},
+            {"role": "user", "content": blank},
+        ]
+        folds = [self.phase.fold] if self.phase.fold is not None else [None, self.overflow]
+        room = 0
+        for fold in folds:
+            free = self.ceiling - body_size(self._build(nxt, False, fold))
+            free -= ANSWER_OVERHEAD * len(uses) + 300  # the budget lines and spent note
+            room = int(free / JSON_GROWTH) // len(uses)
+            if room >= MIN_ROOM:
+                break
+        return max(FLOOR_ROOM, room)
+
+    def _investigate(
+        self, content: list[JsonDict], uses: list[Any], messages: list[JsonDict] | None = None
+    ) -> list[JsonDict]:
         """Run the requested tools within the budget; answer every tool_use, each answer
-        saying how much of the budget is left.  A call the tools' schema refuses is
-        answered with why and does not count (the model corrects it for free)."""
+        saying how much of the budget is left and sized to the room the next request
+        leaves.  A call the tools' schema refuses is answered with why and does not
+        count (the model corrects it for free)."""
         results = []
         budget = self.phase.budget
+        room = self.room(messages or [], content, uses)
         for u in uses:
             refused = self.refusal(u.name, u.input) if self.refusal is not None else None
             if refused is not None:
@@ -218,8 +284,12 @@ class ToolLoop(Generic[ResultT]):
                 self.transcript.tool_calls += 1
                 self.transcript.calls.append(u.name)
                 self.transcript.inputs.append((u.name, u.input))
+                self.transcript.rooms.append(room)
                 assert self.run_tool is not None
-                text, err = self.run_tool(u.name, u.input)
+                if room is None:
+                    text, err = self.run_tool(u.name, u.input)
+                else:
+                    text, err = self.run_tool(u.name, u.input, room)
             left = budget - self.transcript.tool_calls
             text += f"\n[budget: {left} of {budget} investigation tool calls left]"
             results.append(_result(u.id, text, err))
@@ -254,6 +324,11 @@ class ToolLoop(Generic[ResultT]):
     def _parse(self, block: Any) -> ResultT:
         """The submitted answer, converted; raises ValidationError or ValueError."""
         return self.phase.convert(self.phase.model.model_validate(block.input))
+
+
+def body_size(request: JsonDict) -> int:
+    """Bytes of a request's JSON body (an upper bound of what the SDK sends)."""
+    return len(json.dumps(request, ensure_ascii=False).encode("utf-8"))
 
 
 def _result(tool_use_id: str, text: str, is_error: bool) -> JsonDict:
