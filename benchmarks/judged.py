@@ -24,6 +24,7 @@ from evals.gold import load
 from evals.judge.cache import AnswerCache
 from evals.judge.model import AnthropicJudge, JudgeModel, JudgeUnavailable
 from evals.judge.pipeline import JudgedPair, prepare
+from evals.judge.quotes import restore_all
 from evals.judge.run import Caps, JudgeCapReached, JudgeRun, estimate
 from evals.judge.score import agreement, label_matrix
 from evals.labels import LabelSet, check_complete, load_labels
@@ -31,7 +32,7 @@ from evals.located import cached_fingerprint, cached_locate
 from evals.similarity import backend
 from evals.structure import code_map
 from evals.structure import load as load_code_map
-from evals.witnesses import locate_report
+from evals.witnesses import LocatedWitness, locate_report
 
 
 @dataclass
@@ -85,6 +86,7 @@ def _pairs(
             loc, text = cached_locate(saved), cached_fingerprint(saved)
             gw, dw = locate_report(gold, loc, text=text), locate_report(draft, loc, text=text)
             cmap, _ = load_code_map(data / f"{labels.name.rsplit('-', 1)[0]}.codemap.json")
+            shown = _restored(mirrors, gold, draft, labels, gw.by_record, dw.by_record)
         else:
             from drafter.snapshot import Snapshot
             from evals.evaluate import verifier_locate
@@ -98,17 +100,50 @@ def _pairs(
                 loc = verifier_locate(snap)
                 gw, dw = locate_report(gold, loc), locate_report(draft, loc)
                 cmap = code_map(snap)
-        jp = prepare(gold, draft, gw.by_record, dw.by_record, sim, cmap, model)
+            shown = None
+        jp = prepare(gold, draft, gw.by_record, dw.by_record, sim, cmap, model, shown)
         out.append(Pair(name, labels, gold, draft, jp))
     return out
 
 
+def _restored(
+    mirrors: Path,
+    gold: Report,
+    draft: Report,
+    labels: LabelSet,
+    gw: list[list[LocatedWitness]],
+    dw: list[list[LocatedWitness]],
+) -> tuple[list[list[LocatedWitness]], list[list[LocatedWitness]]] | None:
+    """The judge's view of a redacted pair's witnesses: quotes read back from the
+    system's mirror at the pair's revision (None when no mirror has that revision)."""
+    from drafter.errors import RepoError
+    from drafter.snapshot import Snapshot
+
+    repo = _mirror(mirrors, gold, labels)
+    rev = labels.revision or (draft.source.revision if draft.source else "")
+    if repo is None or not rev:
+        return None
+    try:
+        snap = Snapshot(str(repo), rev)
+    except RepoError:
+        return None
+    with snap:
+
+        def read(path: str) -> str | None:
+            try:
+                return snap.read_str(path)
+            except (RepoError, OSError, UnicodeError):
+                return None
+
+        return restore_all(gw, read), restore_all(dw, read)
+
+
 def _mirror(mirrors: Path, gold: Report, labels: LabelSet) -> Path | None:
     """The bare mirror of the pair's system (``<owner>+<name>/repo`` whose name is the
-    gold's system name), else None."""
-    system = (gold.system or labels.name.split("-")[0]).lower()
+    gold's system name or the pair name's first word), else None."""
+    names = {n.lower() for n in (gold.system, labels.name.split("-")[0]) if n}
     for d in sorted(mirrors.glob("*+*")):
-        if d.name.split("+", 1)[1].lower() == system and (d / "repo").exists():
+        if d.name.split("+", 1)[1].lower() in names and (d / "repo").exists():
             return d / "repo"
     return None
 

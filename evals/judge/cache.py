@@ -18,7 +18,7 @@ from evals.judge.model import Answer, Reply
 from evals.judge.request import JudgeRequest
 
 #: Bumped when the meaning of a stored answer changes.
-VERSION = 2
+VERSION = 3
 
 
 def request_key(request: JudgeRequest) -> str:

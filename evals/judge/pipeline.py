@@ -57,14 +57,23 @@ def prepare(
     text_similarity: TextSimilarity,
     code_map: CodeMap | None,
     model_name: str,
+    shown_witnesses: tuple[list[list[LocatedWitness]], list[list[LocatedWitness]]] | None = None,
 ) -> JudgedPair:
+    """The mechanical tier and the judge's requests; ``shown_witnesses`` (gold, draft)
+    are what the judge reads when they differ from the scored ones (a redacted saved
+    draft's quotes read back from the repository, :mod:`evals.judge.quotes`)."""
     gs = alignment.Side(gold.records, gold_witnesses)
     ds = alignment.Side(draft.records, draft_witnesses)
     mech = mechanical(gs, ds, text_similarity, code_map)
+    if shown_witnesses is not None:
+        gshow = alignment.Side(gold.records, shown_witnesses[0])
+        dshow = alignment.Side(draft.records, shown_witnesses[1])
+    else:
+        gshow, dshow = gs, ds
     requests = judge_run.plan(
         model_name,
-        gs,
-        ds,
+        gshow,
+        dshow,
         mech.score,
         mech.links,
         kind_free=mech.kind_free,

@@ -112,6 +112,7 @@ def plan(
         [named_files(r, w) for r, w in zip(draft.records, draft.witnesses, strict=True)],
     )
     lists = shortlist(score, linked, kind_free=kind_free, text=text, files=files)
+    labels = {r.id: r.label for r in gold.records}
     out: list[JudgeRequest | str] = []
     for i, cands in enumerate(lists):
         g = gold.records[i]
@@ -123,6 +124,7 @@ def plan(
                 model,
                 (g, gold.witnesses[i]),
                 [(draft.records[j], draft.witnesses[j]) for j in cands],
+                labels,
             )
         )
     return out
