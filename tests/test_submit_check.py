@@ -20,12 +20,12 @@ import httpx2
 import pytest
 from fakes import MODEL
 from gitrepo import git, make_repo
-from graph.proposers.claude.client import RetryPolicy
 from test_replay_adas import DATA, Replay
 
 from drafter.model import Record
 from graph.configuration import Configuration
 from graph.proposers.claude import ClaudeProposer
+from graph.proposers.providers.retry import RetryPolicy
 from graph.runner import RunResult, run_draft
 
 CLAIM = "record:RT-CLM-untrusted-code-warning"
