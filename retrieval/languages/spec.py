@@ -11,17 +11,12 @@ because rules import the survey and the survey imports this table).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from tree_sitter import Language as Grammar
 
 from retrieval.languages.facts import SourceFile
-
-if TYPE_CHECKING:
-    from retrieval.survey.registry import Registry
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +107,3 @@ class Language:
     def owns(self, path: str) -> bool:
         """Is ``path`` a source file of this language (by its suffix)?"""
         return path.endswith(self.suffixes)
-
-    def register_rules(self, registry: Registry) -> None:
-        """Add this language's survey rules to ``registry``, in their order."""
-        importlib.import_module(self.rules_module).register(registry)

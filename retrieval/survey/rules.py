@@ -10,6 +10,8 @@ identical findings is kept, so append new rules rather than insert them.
 
 from __future__ import annotations
 
+import importlib
+
 from retrieval.languages import LANGUAGES, for_path
 from retrieval.survey import claims, control, crossfile, prompts
 from retrieval.survey.base import Hit
@@ -19,8 +21,10 @@ from retrieval.survey.select import DOC_CLAIM_FILE
 RULES = Registry()
 
 # -- one parsed source file at a time: each language registers its own rules ----------
+# (the survey loads a language's rule module by the name its table row gives, so the
+# table itself never imports the survey)
 for _language in LANGUAGES:
-    _language.register_rules(RULES)
+    importlib.import_module(_language.rules_module).register(RULES)
 
 
 # -- one text file at a time (config, shell, prompt and documentation files) ------------
