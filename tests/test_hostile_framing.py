@@ -105,7 +105,8 @@ def test_drafter_dump_request_never_imports_it(evil_cwd, tmp_path: Path) -> None
     assert p.returncode == 0, p.stderr[-2000:]
     assert not marker.exists()
     data = json.loads(out.read_text())
-    assert len(data["requests"]) == 2  # the record's request and its repair
+    # the record's request, its fix-up turn, the repair and its fix-up turn
+    assert len(data["requests"]) == 4
 
 
 @pytest.fixture()
