@@ -259,20 +259,16 @@ def coverage_summary(report: Report) -> str:
     )
 
 
-def _outcome(console: Console, report: Report, config: Configuration) -> None:
+def _outcome(console: Console, report: Report) -> None:
     """Witnesses per section, and exit 1 for a partial draft (item 7 of the model path's
-    contract).  The offline path keeps its own rules for records, but a draft that says
-    "partial draft; missing" fails it too, as the README says, and so does a record ID
-    cited but not drafted (``drafter verify`` would)."""
+    contract): the gaps are :func:`graph.outcome.problems`', read from the draft itself
+    (what it says is missing, record IDs cited but not drafted, and for a model's draft
+    an empty plan or a record without a verified witness), as ``drafter verify`` would."""
     from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
-    if config.generator == "offline":
-        missing = list(report.meta.missing) if report.meta is not None else []
-        gaps = [*missing, *(str(d) for d in report.dangling())]
-    else:
-        gaps = problems(report)
+    gaps = problems(report)
     if gaps:
         console.print(f"[yellow]partial draft ({len(gaps)} gap(s)); exit 1:[/]")
         for g in gaps[:20]:
@@ -519,7 +515,7 @@ def _new_run(console: Console, request: DraftRequest, config: Configuration) -> 
         estimate_first=config.generator == "claude",
     )
     report = _finish(console, result, request.out, request.text_out)
-    _outcome(console, report, config)
+    _outcome(console, report)
 
 
 def _new_request(
@@ -683,7 +679,7 @@ def _resume(
         records=_records_so_far(stored),
     )  # fmt: skip
     report = _finish(console, result, out, text_out)
-    _outcome(console, report, config)
+    _outcome(console, report)
 
 
 def _records_so_far(stored: JsonDict) -> tuple[int, int] | None:

@@ -45,15 +45,27 @@ def witness_table(report: Report) -> Table:
 
 
 def problems(report: Report) -> list[str]:
-    """Why this draft is partial; empty when the run may exit 0."""
+    """Why this draft is partial; empty when the run may exit 0.
+
+    Every draft answers for what it planned and did not draft (``meta.missing``) and
+    for record IDs cited but not drafted.  A draft a model wrote (``meta.model`` set)
+    also answers for an empty plan and for a record left without a verified witness: a
+    model was asked for records with witnesses, while rules that find nothing to draft
+    give an empty draft, not a partial one.  The rule reads the draft, never the name of
+    the generator that wrote it."""
     out: list[str] = []
-    missing = list(report.meta.missing) if report.meta else []
-    plan_failed = report.meta.counts.plan_failed if report.meta else False
-    if not report.records and not plan_failed:  # a failed plan says why among ``missing``
+    meta = report.meta
+    missing = list(meta.missing) if meta else []
+    by_model = meta is not None and meta.model is not None
+    plan_failed = meta.counts.plan_failed if meta else False
+    if by_model and not report.records and not plan_failed:  # a failed plan says why
         out.append("the plan drafted no record")
     out.extend(missing)
-    for r in report.records:
-        if not any(w.verified for w in r.witnesses):
-            out.append(f"{r.id} kept no verified witness")
+    if by_model:
+        out.extend(
+            f"{r.id} kept no verified witness"
+            for r in report.records
+            if not any(w.verified for w in r.witnesses)
+        )
     out.extend(str(d) for d in report.dangling())
     return out

@@ -76,7 +76,7 @@ def _with_records(records: list[Record], missing: list[str]) -> Report:
         type=ReportType.runtime,
         source=Source(repository="r", revision="0" * 40),
         sections=sections,
-        meta=DraftMeta(generator="claude", missing=missing),
+        meta=DraftMeta(generator="claude", model="claude-sonnet-4-5", missing=missing),
     )
 
 

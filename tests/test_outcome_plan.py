@@ -13,12 +13,14 @@ def _empty(meta: DraftMeta) -> Report:
 
 
 def test_a_failed_plan_is_its_reason_alone() -> None:
-    failed = DraftMeta(missing=["plan: budget spent"], counts=DraftCounts(plan_failed=True))
+    failed = DraftMeta(
+        model="m", missing=["plan: budget spent"], counts=DraftCounts(plan_failed=True)
+    )
     assert problems(_empty(failed)) == ["plan: budget spent"]
 
 
 def test_a_message_that_looks_like_a_plan_failure_is_not_one() -> None:
-    worded = DraftMeta(missing=["plan: of the account"])
+    worded = DraftMeta(model="m", missing=["plan: of the account"])
     assert problems(_empty(worded)) == ["the plan drafted no record", "plan: of the account"]
 
 

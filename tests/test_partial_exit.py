@@ -56,7 +56,6 @@ def test_a_missing_plan_item_alone_makes_an_offline_draft_partial(
     from drafter.console import out_console
     from drafter.reportio import load_report
     from graph.cli import _outcome
-    from graph.configuration import Configuration
 
     out = tmp_path / "d.json"
     args = ["draft", str(sample.path), "--rev", sample.sha, "--offline", "--no-index"]
@@ -66,6 +65,6 @@ def test_a_missing_plan_item_alone_makes_an_offline_draft_partial(
     report.meta.missing = ["RT-OBJ-x (Scores in x.py): dropped, the proposer returned nothing"]
     capsys.readouterr()
     with pytest.raises(click.exceptions.Exit) as info:
-        _outcome(out_console(), report, Configuration(generator="offline"))
+        _outcome(out_console(), report)
     assert info.value.exit_code == 1
     assert "RT-OBJ-x" in capsys.readouterr().out
