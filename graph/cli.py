@@ -561,20 +561,13 @@ def _configuration(
 ) -> Configuration:
     """A new run's settings from the command's options; a bad value is bad input.  The
     proposer kind is the factory's choice (said on stderr when it falls back)."""
-    from graph.configuration import Configuration, resolve_model
-    from graph.proposers.factory import choose
+    from graph.cli_endpoint import chosen_model
+    from graph.configuration import Configuration
 
-    if provider != "anthropic" and model is None and not offline:
-        raise BadInput(f"--provider {provider} needs --model NAME (drafter knows no default)")
-    # an estimate sends nothing, so needs no key
-    choice = choose(offline, keyless=estimate_only, provider=provider)
-    if choice.notice:
-        click.echo(choice.notice, err=True)
-    generator = choice.generator
+    generator, chosen = chosen_model(offline, model, provider, estimate_only=estimate_only)
     if max_records is None:
         max_records = defaults.max_records(generator, thorough)
     try:
-        chosen = resolve_model(model)
         settings = endpoint.settings(chosen, generator, max_cost, provider)
         return Configuration(
             model=chosen,

@@ -36,3 +36,26 @@ def endpoint_options(f: _F) -> _F:
         return f(*args, endpoint=given, **kwargs)
 
     return cli_options.endpoint(command)  # type: ignore[return-value]
+
+
+def chosen_model(
+    offline: bool, model: str | None, provider: str, *, estimate_only: bool = False
+) -> tuple[str, str]:
+    """(generator, model) of a new ``draft`` or ``redraft`` run: the factory's choice
+    (said on stderr when it falls back to offline), and the model named, else the
+    default one.  A provider other than the default has no default model to fall back
+    on, so it needs ``--model`` (one line, exit 2)."""
+    import click
+
+    from drafter.errors import BadInput
+    from drafter.providers import DEFAULT
+    from graph.configuration import resolve_model
+    from graph.proposers.factory import choose
+
+    if provider != DEFAULT and model is None and not offline:
+        raise BadInput(f"--provider {provider} needs --model NAME (drafter knows no default)")
+    # an estimate sends nothing, so needs no key
+    choice = choose(offline, keyless=estimate_only, provider=provider)
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    return choice.generator, resolve_model(model)

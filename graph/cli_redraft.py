@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 @cli_options.data_dir
 @cli_options.chroma
 @cli_options.checkpoint
+@cli_options.provider
+@cli_options.base_url
 def redraft_cmd(
     draft: Path,
     store_path: str | None,
@@ -62,6 +64,8 @@ def redraft_cmd(
     data_dir: Path | None,
     chroma_url: str | None,
     checkpoint: str | None,
+    provider: str = "anthropic",
+    base_url: str | None = None,
 ) -> None:
     """Redraft the records of DRAFT rejected with a reason; other decisions survive.
 
@@ -79,7 +83,9 @@ def redraft_cmd(
     if out is not None:  # refused now, not after paying for the redraft
         check_output_path(out)
     repo = repository_of(report, repo, str(draft))
-    config = _configuration(offline, model, repair_rounds, max_cost, endpoint)
+    config = _configuration(
+        offline, model, repair_rounds, max_cost, endpoint, provider=provider, base_url=base_url
+    )
     console = out_console()
     store_file = resolve_store(store_path, draft, report)
     with ReviewStore(store_file) as store:
@@ -105,24 +111,27 @@ def _configuration(
     repair_rounds: int,
     max_cost: float | None,
     endpoint: EndpointOptions,
+    *,
+    provider: str = "anthropic",
+    base_url: str | None = None,
 ) -> Configuration:
-    """The redraft's settings; the proposer kind is the factory's choice (said on stderr
-    when it falls back to offline).  Cost cap, prices, token cap and window are turned
-    into settings as ``drafter draft`` does (the same default cap for Claude, the same
-    refusals), so a redraft on a local endpoint is bounded like the draft was."""
-    from graph.configuration import Configuration, resolve_model
-    from graph.proposers.factory import choose
+    """The redraft's settings, chosen as ``drafter draft`` chooses them
+    (:func:`graph.cli_endpoint.chosen_model`: the same fallback to offline, the same
+    provider and endpoint).  Cost cap, prices, token cap and window are turned into
+    settings as ``drafter draft`` does (the same default cap for a priced model, the
+    same refusals), so a redraft on a local endpoint is bounded like the draft was."""
+    from graph.cli_endpoint import chosen_model
+    from graph.configuration import Configuration
 
-    choice = choose(offline)
-    if choice.notice:
-        click.echo(choice.notice, err=True)
+    generator, chosen = chosen_model(offline, model, provider)
     try:
-        chosen = resolve_model(model)
         return Configuration(
             model=chosen,
-            generator=choice.generator,
+            generator=generator,
             repair_rounds=repair_rounds,
-            **endpoint.settings(chosen, choice.generator, max_cost),
+            **endpoint.settings(chosen, generator, max_cost, provider),
+            provider=provider,
+            base_url=base_url,
         )
     except ValueError as exc:
         raise BadInput(str(exc)) from exc

@@ -145,3 +145,37 @@ def test_claude_redraft_gets_the_default_cost_cap(monkeypatch) -> None:  # type:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a Claude run (nothing is sent)
     config = _configuration(False, DEFAULT_MODEL, 1, None, EndpointOptions())
     assert config.max_cost == MAX_COST_USD
+
+
+def test_redraft_through_the_openai_provider(rejected, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--provider openai --base-url URL`` as ``drafter draft`` takes them: the rejected
+    record is asked of the scripted Chat Completions server, with the provider's own key
+    variable, and nothing of the Anthropic endpoint is called."""
+    from openai_endpoint import OpenAIServer, call
+
+    claude = serve(rejected[3], tool(ANSWER))  # must stay unasked
+    oai = OpenAIServer()
+    oai.script(f"record:{rejected[3]}", call("submit_record", ANSWER))
+    out = tmp_path / "new.json"
+    env = env_for(claude, tmp_path / "d", OPENAI_API_KEY="local")
+    try:
+        args = redraft_args(rejected, out, "--provider", "openai", "--base-url", oai.url)
+        child = run(args, env)
+    finally:
+        oai.close()
+        claude.close()
+    assert child.code == 0, child.out[-3000:] + child.err[-3000:]
+    assert claude.received == 0
+    assert [b["model"] for b in oai.of(f"record:{rejected[3]}")][:1] == [MODEL]
+    new = Report.from_json(out.read_text())
+    assert new.record(rejected[3]).label == LABEL  # type: ignore[union-attr]
+
+
+def test_redraft_with_another_provider_needs_a_model(rejected, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    draft, repo, store, _ = rejected
+    out = tmp_path / "new.json"
+    args = ["redraft", str(draft), "--store", str(store), "--repo", str(repo), "--out", str(out)]
+    env = env_for(server, tmp_path / "d", OPENAI_API_KEY="local")
+    child = run([*args, "--provider", "openai", "--no-index"], env)
+    assert child.code == 2 and "--provider openai needs --model NAME" in child.err
+    assert server.received == 0 and not out.exists()
