@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,7 +25,9 @@ import click
 from drafter import cli_options, defaults
 from drafter.config import data_dir as resolve_data_dir
 from drafter.errors import BadInput, DrafterError
+from drafter.sanitize import markup_safe
 from graph.cli_endpoint import endpoint_options
+from graph.drive import drive
 from graph.jsontypes import JsonDict
 
 # LangGraph, the report model and the proposers are imported where they are used:
@@ -36,10 +38,12 @@ if TYPE_CHECKING:
     from drafter.model import Report
     from drafter.sample import SampleRepo
     from graph.configuration import Configuration, EndpointOptions
+    from graph.epistemic.workflow import EpiResult
     from graph.estimate import Estimate
     from graph.proposer import Proposer
     from graph.request import DraftRequest
     from graph.resources import Resources
+    from graph.runkind import WorkflowKind
     from graph.runner import ProposerFactory, RunResult
 
 #: Seconds between progress lines when the output is not a terminal.
@@ -163,40 +167,21 @@ def _execute(
     estimate_first: bool = False,
     records: tuple[int, int] | None = None,
 ) -> RunResult:
+    from graph.drive import Saved
+    from graph.proposers import factory
     from graph.runner import run_request
 
-    verb = "resuming" if resume else "run"
-    console.print(f"{verb} thread: [bold]{thread_id}[/]", soft_wrap=True)
     bar = _RunProgress(console)
     if records is not None:
         bar.seed(*records)
-    # The resume hint is printed once the run has a checkpoint (the first step's update
-    # arrives after it is on disk), never before: a run killed while it loads its
-    # libraries has nothing to resume, and the hint must not say otherwise.
-    saved = resume
-
-    def on_update(node: str, update: JsonDict) -> None:
-        nonlocal saved
-        if not saved:
-            saved = True
-            console.print(
-                f"run {thread_id} saved; if it stops, continue with: "
-                f"drafter draft --resume {thread_id}",
-                soft_wrap=True,
-            )
-        bar(node, update)
-
-    from graph.proposers import factory
-
     build = factory.build_proposer
-    from graph.interrupt import ctrl_c_stops
 
-    def say(line: str) -> None:
-        click.echo(line, err=True)
+    def go(saved: Saved) -> RunResult:
+        def on_update(node: str, update: JsonDict) -> None:
+            saved()
+            bar(node, update)
 
-    last = f"drafter: stopped; continue with: drafter draft --resume {thread_id}"
-    try:
-        with ctrl_c_stops(say, last), bar.progress:
+        with bar.progress:
             return run_request(
                 request,
                 config,
@@ -205,43 +190,28 @@ def _execute(
                 resume=resume,
                 on_update=on_update,
             )
-    except DrafterError as exc:
-        if not saved:
-            raise
-        raise type(exc)(
-            f"{exc} (run {thread_id} is saved; continue with --resume {thread_id})"
-        ) from exc
+
+    return drive(console, thread_id, resume, go)
 
 
 def _finish(console: Console, result: RunResult, out: Path, text_out: Path | None) -> Report:
-    from drafter.reportio import save_report
-    from drafter.sanitize import markup_safe
-    from graph.costs import summarize, usage_table
-    from graph.summary import draft_table, say_review_store
+    from graph.costs import summarize
+    from graph.drive import write_draft
 
     report = result.report
     if report is None:
         raise DrafterError(f"run {result.thread_id} ended without a draft")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_report(report, out, "json")
-    if text_out is not None:
-        text_out.parent.mkdir(parents=True, exist_ok=True)
-        save_report(report, text_out, "text")
-    console.print(draft_table(report))
-    index_line = coverage_summary(report)
-    if index_line:
-        console.print(index_line, soft_wrap=True, highlight=False)
-    if result.replayed:
-        console.print(
-            f"{result.replayed} model call(s) answered from the run's journal, not paid again"
-        )
-    usage = summarize(result.usage)
-    if usage:
-        console.print(usage_table(usage))
-    console.print(f"draft written to [bold]{markup_safe(str(out))}[/]", soft_wrap=True)
-    if text_out is not None:
-        console.print(f"rendered report: [bold]{markup_safe(str(text_out))}[/]", soft_wrap=True)
-    say_review_store(console, out, report)
+
+    def said() -> None:
+        index_line = coverage_summary(report)
+        if index_line:
+            console.print(index_line, soft_wrap=True, highlight=False)
+        if result.replayed:
+            console.print(
+                f"{result.replayed} model call(s) answered from the run's journal, not paid again"
+            )
+
+    write_draft(console, report, out, text_out, usage=summarize(result.usage), before_usage=said)
     return report
 
 
@@ -264,7 +234,6 @@ def _outcome(console: Console, report: Report) -> None:
     contract): the gaps are :func:`graph.outcome.problems`', read from the draft itself
     (what it says is missing, record IDs cited but not drafted, and for a model's draft
     an empty plan or a record without a verified witness), as ``drafter verify`` would."""
-    from drafter.sanitize import markup_safe
     from graph.outcome import problems, witness_table
 
     console.print(witness_table(report))
@@ -384,16 +353,16 @@ def _with(options: list[Callable[[_F], _F]]) -> Callable[[_F], _F]:
     return apply
 
 
-def _epistemic_resume(resume_thread: str | None, root: Path) -> str | None:
-    """The thread to resume when it is an epistemic run (the workflow its run recorded
-    when it started), else None."""
-    if not resume_thread:
-        return None
+def _resumed_kind(thread: str | None, root: Path, checkpoint: str | None) -> WorkflowKind | None:
+    """The workflow run ``thread`` recorded when it started (a run on a shared
+    checkpointer is a runtime run); None when no run is resumed."""
     from graph.runkind import WorkflowKind
     from graph.workflows import workflow_of
 
-    found = workflow_of(resume_thread, root)
-    return resume_thread if found is not None and found.kind == WorkflowKind.epistemic else None
+    if not thread:
+        return None
+    found = None if checkpoint else workflow_of(thread, root)
+    return WorkflowKind.runtime if found is None else found.kind
 
 
 @click.command("draft")
@@ -433,19 +402,17 @@ def draft_cmd(
     from drafter.console import out_console
 
     console, root = out_console(), resolve_data_dir(data_dir)
-    epi_resume = None if checkpoint else _epistemic_resume(resume_thread, root)
-    if report_type == "epistemic" or runtime_path is not None or epi_resume:
-        _runtime_only(endpoint, checkpoint)
-        from graph.epistemic.cli import draft_epistemic
-
-        if provider != "anthropic" or base_url:
-            raise BadInput("--provider, --base-url: for runtime drafts only, not --type epistemic")
-        draft_epistemic(
-            console, repo, rev, runtime_path, store_path, out, text_out, system, root,
-            offline=offline, model=model, max_cost=max_cost, resume_thread=epi_resume,
-            budgets={"record": record_tools, "account": account_tools},
+    resumed = _resumed_kind(resume_thread, root, checkpoint)
+    if report_type == "epistemic" or runtime_path is not None or resumed == "epistemic":
+        _runtime_only(endpoint, checkpoint, provider, base_url)
+        if resume_thread:
+            _resume_epistemic(console, resume_thread, root, out, text_out)
+            return
+        _draft_epistemic(
+            console, repo, rev, out, text_out, root, system,
+            _EpiOptions(runtime_path, store_path, offline, model, max_cost,
+                        {"record": record_tools, "account": account_tools}, allow_mismatch),
             estimate_only=estimate_only,
-            allow_mismatch=allow_mismatch,
         )  # fmt: skip
         return
     if resume_thread:
@@ -585,9 +552,17 @@ def _configuration(
         raise BadInput(str(exc)) from exc
 
 
-def _runtime_only(endpoint: EndpointOptions, checkpoint: str | None = None) -> None:
-    """The endpoint options are wired for runtime drafts only: an epistemic run refuses
-    them in one line rather than silently ignoring a price or a window."""
+def _runtime_only(
+    endpoint: EndpointOptions,
+    checkpoint: str | None = None,
+    provider: str = "anthropic",
+    base_url: str | None = None,
+) -> None:
+    """The endpoint and provider options are wired for runtime drafts only: an
+    epistemic run refuses them in one line rather than silently ignoring a price, a
+    window or another provider (its model proposer is the default provider's)."""
+    from drafter.providers import DEFAULT
+
     given = [
         flag
         for flag, value in (
@@ -596,6 +571,8 @@ def _runtime_only(endpoint: EndpointOptions, checkpoint: str | None = None) -> N
             ("--max-tokens-total", endpoint.max_tokens_total),
             ("--context-window", endpoint.context_window),
             ("--checkpoint", checkpoint),
+            ("--provider", None if provider == DEFAULT else provider),
+            ("--base-url", base_url),
         )
         if value is not None
     ]
@@ -688,6 +665,164 @@ def _recorded_path(value: object) -> Path | None:
     return Path(value) if isinstance(value, str) and value else None
 
 
+@dataclass(frozen=True)
+class _EpiOptions:
+    """What an epistemic draft takes beyond the request: its runtime input, the review
+    store limiting it, and the proposer's options."""
+
+    runtime_path: Path | None
+    store: str | None
+    offline: bool
+    model: str | None
+    max_cost: float | None
+    budgets: dict[str, int]
+    allow_mismatch: bool
+
+
+def _draft_epistemic(
+    console: Console,
+    repo: str | None,
+    rev: str,
+    out: Path | None,
+    text_out: Path | None,
+    root: Path,
+    system: str | None,
+    opts: _EpiOptions,
+    *,
+    estimate_only: bool,
+) -> None:
+    """A new epistemic run through the one runner, as a runtime run goes: the request
+    pinned once, the thread told, the draft written by :func:`graph.drive.write_draft`."""
+    from graph.epistemic.factory import build_epistemic_proposer, cost_cap, estimate_line
+    from graph.epistemic.workflow import run_epistemic
+    from graph.proposers.factory import choose
+    from graph.run import new_thread_id
+    from graph.runkind import WorkflowKind
+
+    request = _new_request(repo, rev, out, text_out, estimate_only, root, system)
+    runtime_path = opts.runtime_path
+    if runtime_path is None:
+        raise BadInput("--type epistemic needs --runtime RUNTIME (a runtime draft or report)")
+    _same_system(request, runtime_path, opts.allow_mismatch)
+    if estimate_only or request.out is None:
+        line = estimate_line(
+            request, runtime_path, opts.store,
+            model=opts.model, budgets=opts.budgets, max_cost=opts.max_cost,
+        )  # fmt: skip
+        console.print(markup_safe(line), soft_wrap=True)
+        return
+    choice = choose(opts.offline)
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    proposer = build_epistemic_proposer(
+        choice.generator, opts.model, opts.budgets, _announcer(console)
+    )
+    max_cost = cost_cap(opts.model, opts.max_cost) if proposer.model else opts.max_cost
+    proposer.max_cost = max_cost
+    settings = {
+        "generator": proposer.name,
+        "model": opts.model,
+        "max_cost": max_cost,
+        "budgets": opts.budgets,
+        "out": str(request.out),
+        "text_out": str(text_out) if text_out else None,
+    }
+    if opts.store is not None:
+        _say_store(console, opts.store, runtime_path)
+    thread = new_thread_id(kind=WorkflowKind.epistemic)
+    result = drive(
+        console, thread, False,
+        lambda saved: run_epistemic(
+            request.repo, request.sha, runtime_path, store=opts.store, system=system,
+            data_dir=root, proposer=proposer, max_cost=max_cost, settings=settings,
+            thread_id=thread, on_chunk=lambda _chunk: saved(),
+        ),
+    )  # fmt: skip
+    _epistemic_outcome(console, result, request.out, text_out)
+
+
+def _resume_epistemic(
+    console: Console, thread: str, root: Path, out: Path | None, text_out: Path | None
+) -> None:
+    """``--resume`` of an epistemic run: its stored inputs and settings; answered calls
+    are replayed from the journal."""
+    from graph.epistemic.factory import build_epistemic_proposer
+    from graph.epistemic.workflow import run_epistemic, stored_run
+    from graph.proposers.factory import API_KEY_ENV, api_key
+
+    stored = stored_run(thread, root)
+    settings = dict(stored.get("settings") or {})
+    generator = "claude" if settings.get("generator") == "claude" else "offline"
+    if generator == "claude" and not api_key():
+        raise BadInput(f"run {thread} was drafted with Claude: resuming needs {API_KEY_ENV}")
+    out = out or _recorded_path(settings.get("out"))
+    if out is None:
+        raise BadInput("--out is required (the run did not record where to write)")
+    text_out = text_out or _recorded_path(settings.get("text_out"))
+    proposer = build_epistemic_proposer(
+        generator, settings.get("model"), settings.get("budgets"), _announcer(console)
+    )
+    proposer.max_cost = settings.get("max_cost")
+    result = drive(
+        console, thread, True,
+        lambda saved: run_epistemic(
+            stored["repo"], stored["rev"], stored["runtime_path"], data_dir=root,
+            proposer=proposer, max_cost=proposer.max_cost, resume_thread=thread,
+            on_chunk=lambda _chunk: saved(),
+        ),
+    )  # fmt: skip
+    _epistemic_outcome(console, result, out, text_out)
+
+
+def _epistemic_outcome(
+    console: Console, result: EpiResult, out: Path, text_out: Path | None
+) -> None:
+    """Write the epistemic draft, then exit 1 when a witness or a table cell failed its
+    check or the draft is partial (the problems are printed and kept in its notes)."""
+    from drafter.verify import report_summary
+    from graph.drive import write_draft
+
+    report = result.report
+    usage = report.meta.usage if report.meta is not None else None
+    write_draft(console, report, out, text_out, title="Epistemic draft", usage=usage)
+    for p in result.problems:
+        what = "partial draft" if p.startswith("missing (") else "cell check"
+        console.print(f"[red]{what}:[/] {markup_safe(p)}", soft_wrap=True)
+    s = report_summary(report)
+    console.print(f"witnesses verified: {s.verified}/{s.total}; thread {result.thread_id}")
+    if result.problems or not s.ok:
+        raise click.exceptions.Exit(1)
+
+
+def _same_system(request: DraftRequest, runtime_path: Path, allow_mismatch: bool) -> None:
+    """Refuse a runtime input of another system or revision (unless allowed): it would
+    give an epistemic draft titled after one system and sourced at another's revision."""
+    from drafter.provenance import enforce, mismatch
+    from drafter.reportio import load_report
+
+    there = ("runtime", load_report(runtime_path))
+    here = (f"repository {request.repo}", None)
+    enforce(mismatch(there, here, pinned=request.sha), allow_mismatch)
+
+
+def _say_store(console: Console, store: str, runtime_path: Path) -> None:
+    """Say which review store limits the runtime records (the locator redacted)."""
+    from drafter.reportio import load_report
+    from drafter.review_identity import resolve_store
+    from drafter.store_locator import redact
+
+    found = resolve_store(store, runtime_path, load_report(runtime_path))
+    console.print(
+        f"runtime records: only those accepted in {markup_safe(redact(str(found)))}",
+        soft_wrap=True,
+    )
+
+
+def _announcer(console: Console) -> Callable[[str], None]:
+    """Announcements (the estimate before the first paid call) printed as literal text."""
+    return lambda line: console.print(markup_safe(line), soft_wrap=True)
+
+
 def _print_estimate(console: Console, request: DraftRequest, config: Configuration) -> None:
     """``--estimate``: survey the revision, print the range, spend nothing."""
     from graph.resources import Resources
@@ -720,7 +855,6 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     from drafter.console import out_console
     from drafter.sample import materialize
     from drafter.sample.typescript import TS_SAMPLE_NAME, materialize_typescript
-    from graph.epistemic.cli import demo_epistemic
 
     console = out_console()
     root = resolve_data_dir(None)
@@ -728,7 +862,7 @@ def demo_cmd(out_dir: Path | None, no_index: bool) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     sample = materialize(out_dir / "sample-repo")
     ok = _demo_runtime(console, sample, "tinkerbot", out_dir, root, no_index, "Python")
-    epi_ok = demo_epistemic(console, sample.path, sample.sha, out_dir / "draft.json", out_dir, root)
+    epi_ok = _demo_epistemic(console, sample, out_dir / "draft.json", out_dir, root)
     ts_dir = out_dir / "typescript"
     ts_dir.mkdir(exist_ok=True)
     ts = materialize_typescript(ts_dir / "sample-repo")
@@ -781,3 +915,26 @@ def _demo_runtime(
     console.print(f"draft JSON: {draft_path}", soft_wrap=True)
     console.print(f"rendered report: [bold]{text_path}[/]", soft_wrap=True)
     return bool(s.ok) and bool(report.records)
+
+
+def _demo_epistemic(
+    console: Console, sample: SampleRepo, runtime_draft: Path, out_dir: Path, root: Path
+) -> bool:
+    """The demo's second half: the epistemic draft of the sample from its runtime draft;
+    True when every witness verified and no table cell was flagged."""
+    from drafter.reportio import save_report
+    from drafter.verify import report_summary
+    from graph.epistemic.workflow import run_epistemic
+    from graph.summary import draft_table
+
+    result = run_epistemic(str(sample.path), sample.sha, runtime_draft, data_dir=root)
+    json_path, text_path = out_dir / "epistemic.json", out_dir / "epistemic.txt"
+    save_report(result.report, json_path, "json")
+    save_report(result.report, text_path, "text")
+    console.print(draft_table(result.report, title="Offline epistemic draft of the sample"))
+    for p in result.problems:
+        console.print(f"[red]cell check:[/] {markup_safe(p)}", soft_wrap=True)
+    s = report_summary(result.report)
+    console.print(f"epistemic witnesses verified: {s.verified}/{s.total}")
+    console.print(f"epistemic report: [bold]{markup_safe(str(text_path))}[/]", soft_wrap=True)
+    return s.ok and not result.problems

@@ -6,10 +6,11 @@ verifier found misses), and the runtime-account narrative (account).  Keeping th
 contract small is what lets the offline proposer and the Claude proposer run through
 the very same LangGraph nodes.
 
-Everything else the workflow may ask is declared on :class:`ProposerBase` with a
+Everything else the workflow may ask is declared on :class:`RuntimeProposer` with a
 default, so a new proposer overrides only what it needs and the nodes never probe
 for optional methods: the capability ``wants_chunks``, the :meth:`ProposerBase.start`
-hook that receives the run's handles, and :meth:`ProposerBase.prepare`.
+hook that receives the run's handles (every workflow's proposer has it), and
+:meth:`RuntimeProposer.prepare`.
 """
 
 from __future__ import annotations
@@ -212,22 +213,35 @@ class RunHandles:
 
 
 class ProposerBase:
-    """Base of every runtime proposer: the four calls, plus declared defaults.
+    """Base of every proposer of every workflow: what the one runner asks of any.
+
+    The runner (:func:`graph.engine.run`) starts a proposer with the run's handles and
+    reads its ``name`` for the draft's metadata; each workflow's spec
+    (:class:`graph.engine.Workflow`) names the protocol its nodes ask on top of this
+    one: :class:`RuntimeProposer` (four calls), the epistemic workflow's
+    :class:`graph.epistemic.proposer.EpistemicProposer` (one)."""
+
+    #: Shown in the draft's metadata (``generator``); a class attribute or a property.
+    name: str = "proposer"
+
+    def start(self, run: RunHandles) -> None:
+        """Called once by the run, in each process, before the first node, with the
+        run's resources and call journal (every run keeps one: answered calls are
+        replayed, not paid again): a proposer that reads the repository itself or
+        journals its calls keeps the handles; one that does neither ignores them."""
+
+
+class RuntimeProposer(ProposerBase):
+    """The runtime workflow's proposer: the four calls, plus declared defaults.
 
     A subclass sets ``name`` and implements :meth:`plan`, :meth:`draft_record`,
     :meth:`repair_record` and :meth:`account`; it overrides the rest only when it
     differs from the default (see the README, "a new proposer")."""
 
-    #: Shown in the draft's metadata (``generator``); a class attribute or a property.
-    name: str = "proposer"
     #: Capability: the workflow searches the index for each record and hands the hits
     #: in :attr:`RecordContext.chunks`.  A proposer that does its own retrieval says
     #: False, so no record waits for the index.
     wants_chunks: bool = True
-
-    def start(self, run: RunHandles) -> None:
-        """Called once by the run, in each process, before the first node: a proposer
-        that reads the repository itself or journals its calls keeps the handles."""
 
     def prepare(self, ctx: PlanContext) -> None:
         """Called before each model-facing node (plan, record, repair, account) with the
@@ -249,8 +263,8 @@ class ProposerBase:
         raise NotImplementedError
 
 
-#: The name the workflow types use: every proposer is a :class:`ProposerBase`.
-Proposer = ProposerBase
+#: The name the runtime workflow's types use: its proposers are :class:`RuntimeProposer`.
+Proposer = RuntimeProposer
 
 
 class ProposalRejected(Exception):

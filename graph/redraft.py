@@ -35,9 +35,9 @@ from graph.proposer import (
     PlanContext,
     PlanItem,
     Proposer,
-    ProposerBase,
     RecordContext,
     RunHandles,
+    RuntimeProposer,
 )
 
 if TYPE_CHECKING:  # graph.runner is imported when a redraft runs, not with this module
@@ -93,7 +93,7 @@ def item_for(t: Target) -> PlanItem:
 
 
 @dataclass
-class RedraftProposer(ProposerBase):
+class RedraftProposer(RuntimeProposer):
     """Wraps the run's real proposer; see the module docstring."""
 
     inner: Proposer

@@ -358,8 +358,8 @@ def test_bad_timeout_or_retry_settings_are_one_line_errors(monkeypatch, name, va
 
 def test_epistemic_estimate_and_cap_follow_the_same_price_rule() -> None:
     from drafter.errors import BadInput
-    from graph.epistemic.cli import _cost_cap
     from graph.epistemic.estimate import estimate_epistemic
+    from graph.epistemic.factory import cost_cap as _cost_cap
 
     local = estimate_epistemic("qwen3-coder", 40_000, [8_000] * 4, 20_000, 8, 6).line(None)
     assert "M tokens" in local and "$" not in local and "no known price" in local

@@ -22,7 +22,7 @@ from rich.console import Console
 from drafter.cli import main
 from drafter.model import Report, Source
 from drafter.review_store import ReviewStore
-from graph.epistemic.cli import _announcer
+from graph.cli import _announcer
 
 PAYLOAD = "[bold red]evil \x1b]0;owned\x07 [@click=app.quit]q"
 SHOWN = "[bold red]evil ⟨U+001B⟩]0;owned⟨U+0007⟩ [@click=app.quit]q"

@@ -1,4 +1,4 @@
-"""The proposer contract as declared on ProposerBase: a subclass that overrides only the
+"""The proposer contract as declared on RuntimeProposer: a subclass that overrides only the
 four calls and the members it differs on runs through the real workflow; the run hands
 it its handles once through ``start``; the factory says which proposer runs and why."""
 
@@ -16,9 +16,9 @@ from graph.proposer import (
     Plan,
     PlanContext,
     PlanItem,
-    ProposerBase,
     RecordContext,
     RunHandles,
+    RuntimeProposer,
 )
 from graph.proposers.factory import OFFLINE_NOTICE, choose
 from graph.resources import Resources
@@ -26,7 +26,7 @@ from graph.runner import run_draft
 from retrieval.survey import Survey
 
 
-class EntryPoints(ProposerBase):
+class EntryPoints(RuntimeProposer):
     """The README's example, completed: one CMP record per entry point, quoting the
     first line of the finding's snippet."""
 

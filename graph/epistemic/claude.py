@@ -40,7 +40,7 @@ from graph.epistemic.claude_sections import (
 from graph.epistemic.estimate import EpiEstimate, estimate_epistemic
 from graph.epistemic.idguard import guard_record
 from graph.epistemic.offline import OfflineEpistemicProposer
-from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposer
 from graph.proposer import ProposalRejected, RunHandles
 from graph.proposers.agent.loop import CACHE, Phase, ResultT, ToolLoop, Transcript
 from graph.proposers.agent.prompts import LEAD_HINTS, data_block
@@ -99,11 +99,10 @@ def excerpt(ctx: EpistemicContext, record: Record) -> str:
     return "\n\n".join(parts) or "(no verified lines)"
 
 
-class ClaudeEpistemicProposer(EpistemicProposerBase):
+class ClaudeEpistemicProposer(EpistemicProposer):
     """Epistemic drafts with Claude investigating each EPI record and the framing."""
 
     name = "claude"
-    uses_journal = True
 
     def __init__(self, inner: ClaudeProposer, announce: Callable[[str], None] | None = None):
         super().__init__()

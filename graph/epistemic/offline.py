@@ -22,7 +22,7 @@ from drafter.model import (
 )
 from drafter.textformat.parser import EPISTEMIC_ACCOUNT_SECTIONS
 from graph.epistemic.plan import EpiPlan, make_plan
-from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposer
 from graph.epistemic.records import object_record, route_record
 from graph.epistemic.scan import CheckKind
 from graph.epistemic.tables import (
@@ -34,7 +34,7 @@ from graph.epistemic.tables import (
 )
 
 
-class OfflineEpistemicProposer(EpistemicProposerBase):
+class OfflineEpistemicProposer(EpistemicProposer):
     """Drafts an epistemic report without a model."""
 
     name = "offline"

@@ -1,10 +1,11 @@
-"""The contract of an epistemic proposer (offline rules or Claude), with its defaults.
+"""The epistemic workflow's proposer protocol (offline rules or a model), with defaults.
 
-The epistemic workflow asks one thing, :meth:`EpistemicProposerBase.draft`; what else
-it reads or calls is declared here with a default, so the workflow never probes for
-optional members: ``start`` (the run's handles), ``uses_journal`` (whether the run
-keeps a call journal for it), ``notes`` and ``missing`` (what the last draft said
-about itself).
+Every proposer is a :class:`graph.proposer.ProposerBase`: the one runner starts it with
+the run's handles (resources and call journal) and reads its ``name``.  The epistemic
+workflow asks one thing more, :meth:`EpistemicProposer.draft`; what else it reads is
+declared here with a default, so the workflow never probes for optional members:
+``model``, ``max_cost``, ``notes`` and ``missing`` (what the last draft said about
+itself).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from drafter.model import Report
 from graph.epistemic.runtime_input import RuntimeInput
-from graph.proposer import RunHandles
+from graph.proposer import ProposerBase
 from retrieval.survey import Survey
 
 
@@ -31,14 +32,10 @@ class EpistemicContext:
     path_exists: Callable[[str], bool]
 
 
-class EpistemicProposerBase:
-    """Base of the epistemic proposers; a subclass sets ``name`` and implements
+class EpistemicProposer(ProposerBase):
+    """The epistemic workflow's proposer; a subclass sets ``name`` and implements
     :meth:`draft`."""
 
-    name: str = "proposer"
-    #: The run keeps a call journal beside its checkpoint for this proposer (a model
-    #: proposer: answered calls are replayed on resume, not paid again).
-    uses_journal: bool = False
     #: The USD cap of the run, for a proposer that prices its calls.
     max_cost: float | None = None
 
@@ -52,9 +49,6 @@ class EpistemicProposerBase:
     def model(self) -> str | None:
         """The model that drafts, for the draft's metadata (None: no model)."""
         return None
-
-    def start(self, run: RunHandles) -> None:
-        """Called once by the run, before its first node; default: nothing."""
 
     def draft(self, ctx: EpistemicContext) -> Report:
         raise NotImplementedError

@@ -12,7 +12,7 @@ absent path or an unknown record are listed in the draft's notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,12 +35,12 @@ from graph.checkpointer import OpenRun
 from graph.costs import Budget, metered, summarize
 from graph.engine import RunStart
 from graph.epistemic.offline import OfflineEpistemicProposer
-from graph.epistemic.proposer import EpistemicContext, EpistemicProposerBase
+from graph.epistemic.proposer import EpistemicContext, EpistemicProposer
 from graph.epistemic.runtime_input import RuntimeInput, load_runtime
 from graph.jsontypes import JsonDict
 from graph.proposer import RunHandles
 from graph.resources import Resources
-from graph.run import new_thread_id, stored_values
+from graph.run import ChunkHook, new_thread_id, stored_values
 from graph.runkind import WorkflowKind
 from graph.witness_policy import drop_unverified, settle_inline
 
@@ -70,7 +70,7 @@ class EpiState(TypedDict, total=False):
 @dataclass
 class EpiRunContext:
     resources: Resources
-    proposer: EpistemicProposerBase = field(default_factory=OfflineEpistemicProposer)
+    proposer: EpistemicProposer = field(default_factory=OfflineEpistemicProposer)
     budget: Budget = field(default_factory=Budget)
     _lines: dict[str, list[str] | None] = field(default_factory=dict)
 
@@ -218,7 +218,7 @@ EPISTEMIC = engine.Workflow(
     kind=WorkflowKind.epistemic,
     state=EpiState,
     build_graph=build_epistemic_graph,
-    proposer=EpistemicProposerBase,
+    proposer=EpistemicProposer,
     inputs=("repo", "rev", "runtime_path", "store", "system", "settings"),
     shared_checkpoints=False,
 )
@@ -239,20 +239,21 @@ def run_epistemic(
     store: str | Path | None = None,
     system: str | None = None,
     data_dir: Path | None = None,
-    proposer: EpistemicProposerBase | None = None,
+    proposer: EpistemicProposer | None = None,
     max_cost: float | None = None,
     settings: JsonDict | None = None,
+    thread_id: str | None = None,
     resume_thread: str | None = None,
-    on_saved: Callable[[str], None] | None = None,
+    on_chunk: ChunkHook | None = None,
 ) -> EpiResult:
-    """Run the workflow to the end with a SqliteSaver thread (and, for a model
-    proposer, the run's call journal beside the checkpoint).
+    """Run the workflow to the end through the one runner (:func:`graph.engine.run`:
+    its checkpoint, and the call journal beside it), as run ``thread_id`` (default: a
+    new one).
 
     With ``resume_thread`` the stored thread continues where it stopped; the journal
     answers every request and tool call made before, so nothing is paid twice.
-    ``on_saved(thread)`` is called once the run's first step is on disk: from then on
-    ``--resume`` has something to continue (the CLI prints the hint there, not before)."""
-    tid = resume_thread or new_thread_id(rev, WorkflowKind.epistemic)
+    ``on_chunk`` is called at each step the run streams, once that step is on disk."""
+    tid = resume_thread or thread_id or new_thread_id(rev, WorkflowKind.epistemic)
     proposer = proposer or OfflineEpistemicProposer()
     inputs: EpiState | None = None
     if resume_thread is None:
@@ -267,29 +268,21 @@ def run_epistemic(
             "system": system,
             "settings": settings or {},
         }
-    told = resume_thread is not None
 
     @contextmanager
     def context(opened: OpenRun) -> Iterator[EpiRunContext]:
         resources = Resources(repo=str(repo), rev=rev, data_dir=data_dir, use_index=False)
         try:
-            # only a model proposer answers paid calls from the journal
-            proposer.start(RunHandles(resources, opened.journal if proposer.uses_journal else None))
+            proposer.start(RunHandles(resources, opened.journal))
             yield EpiRunContext(resources, proposer, Budget(max_cost))
         finally:
             resources.close()
-
-    def each(_chunk: Mapping[str, object]) -> None:
-        nonlocal told
-        if not told and on_saved is not None:
-            on_saved(tid)
-        told = True
 
     def conf(_ctx: object) -> RunnableConfig:
         return {"configurable": {"thread_id": tid}}
 
     start = RunStart(tid, data_dir, inputs, conf)
-    final, _ = engine.run(EPISTEMIC, start, context, each)
+    final, _ = engine.run(EPISTEMIC, start, context, on_chunk)
     return EpiResult(tid, Report.model_validate(final["report"]), list(final["problems"]))
 
 

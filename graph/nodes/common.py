@@ -81,5 +81,5 @@ def plan_context(ctx: RunContext, system: str) -> PlanContext:
 
 def prepare_proposer(ctx: RunContext, system: str) -> None:
     """Let a proposer with shared per-run context (Claude's cached block) build it
-    (:meth:`graph.proposer.ProposerBase.prepare`; a no-op by default)."""
+    (:meth:`graph.proposer.RuntimeProposer.prepare`; a no-op by default)."""
     ctx.proposer.prepare(plan_context(ctx, system))

@@ -41,10 +41,10 @@ from graph.proposer import (
     PlanContext,
     PlanItem,
     ProposalRejected,
-    ProposerBase,
     ReadRange,
     RecordContext,
     RunHandles,
+    RuntimeProposer,
 )
 from graph.proposers.agent.claims import promises_section, state_section
 from graph.proposers.agent.context import (
@@ -117,7 +117,7 @@ class ToolBudgets:
     account: int = 10
 
 
-class ClaudeProposer(ProposerBase):
+class ClaudeProposer(RuntimeProposer):
     """Implements :class:`graph.proposer.Proposer` with Claude."""
 
     name = "claude"

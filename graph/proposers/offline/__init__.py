@@ -20,8 +20,8 @@ from graph.proposer import (
     Miss,
     Plan,
     PlanContext,
-    ProposerBase,
     RecordContext,
+    RuntimeProposer,
 )
 from graph.proposers.offline.account import account_sections
 from graph.proposers.offline.labels import relabel, unsupported
@@ -45,7 +45,7 @@ def _as_survey(obj: Any) -> Survey | None:
     return Survey.model_validate(obj)
 
 
-class OfflineProposer(ProposerBase):
+class OfflineProposer(RuntimeProposer):
     """Rule-based proposer over a survey; deterministic for a given revision."""
 
     name = "offline"
