@@ -1,9 +1,11 @@
 """One runner whatever answers: an offline draft, a draft over the Anthropic transport
 (a scripted Messages API on loopback) and one over the OpenAI-compatible transport (a
-scripted Chat Completions server) of the same repository, each by ``drafter draft`` in a
-child process.  Each is then continued by ``drafter draft --resume THREAD`` alone: the
-thread finds its run, its workflow and its settings the same way for every transport,
-and the finished run writes the same draft again without asking the model anything.
+scripted Chat Completions server) of the shipped sample, each by ``drafter draft`` in a
+child process.  Both servers are scripted with the same answers (a plan, three records,
+one of them read from a file first, and the account), each in its own API's shape.
+Each is then continued by ``drafter draft --resume THREAD`` alone: the thread finds
+its run, its workflow and its settings the same way for every transport, and the
+finished run writes the same draft again without asking the model anything.
 
 The tests name the transport and its server, never what the workflow does inside."""
 
@@ -18,19 +20,52 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from claude_scenario import ACCOUNT, PLAN, RUN_TASK_3, rec
 from claude_server import ClaudeServer
-from local_endpoint import MODEL, WINDOW, LocalAPI, make_repo, script_local
-from openai_endpoint import OpenAIServer, script_openai
+from fakes import FakeAPI, tool, use
+from openai_endpoint import OpenAIServer, call
 
 from drafter.model import Report
+from drafter.sample import SampleRepo
 
 DRAFTER = Path(sys.executable).with_name("drafter")
+MODEL = "claude-sonnet-4-5"
+
+#: The sample's plan cut to three records, each answered with quotes from the sample.
+SAMPLE_PLAN = {**PLAN, "items": [i for i in PLAN["items"] if i["id"] in (
+    "RT-CMP-claude", "RT-OBJ-run-log", "RT-RTE-run-task")]}  # fmt: skip
+CLAUDE = rec(
+    "Claude task model",
+    "Source-native identity: config.MODEL. Representational form: hosted model. "
+    "Storage substrate: provider.",
+    [("client = anthropic.Anthropic(api_key=config.api_key())", "tinkerbot/agent.py")],
+)
+RUN_LOG = rec(
+    "Run log",
+    "Source-native identity: runs.jsonl. Representational form: JSON lines. "
+    "Storage substrate: local file.",
+    [('RUNS_FILE = STATE_DIR / "runs.jsonl"', "tinkerbot/store.py")],
+)
+#: The account without its quote that is not in the sample.
+_ITEMS = [i for i in ACCOUNT["sections"][0]["items"] if i.get("text") != "MAX_TURNS = 800"]
+SAMPLE_ACCOUNT = {"sections": [{**ACCOUNT["sections"][0], "items": _ITEMS}]}
+READ = ("read_file", {"path": "tinkerbot/store.py", "start_line": 1, "end_line": 40})
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    path = tmp_path_factory.mktemp("bigagent") / "repo"
-    return path, make_repo(path)
+def _script_anthropic(fake: FakeAPI) -> None:
+    fake.script("plan", tool(SAMPLE_PLAN))
+    fake.script("record:RT-CMP-claude", tool(CLAUDE))
+    fake.script("record:RT-OBJ-run-log", use(READ), tool(RUN_LOG))
+    fake.script("record:RT-RTE-run-task", tool(RUN_TASK_3))
+    fake.script("account", tool(SAMPLE_ACCOUNT))
+
+
+def _script_openai(srv: OpenAIServer) -> None:
+    srv.script("plan", call("submit_plan", SAMPLE_PLAN))
+    srv.script("record:RT-CMP-claude", call("submit_record", CLAUDE))
+    srv.script("record:RT-OBJ-run-log", call(*READ), call("submit_record", RUN_LOG))
+    srv.script("record:RT-RTE-run-task", call("submit_record", RUN_TASK_3))
+    srv.script("account", call("submit_account", SAMPLE_ACCOUNT))
 
 
 def _env(data: Path, **extra: str) -> dict[str, str]:
@@ -49,21 +84,16 @@ def _offline() -> tuple[list[str], dict[str, str], Callable[[], int], Callable[[
 
 
 def _anthropic() -> tuple[list[str], dict[str, str], Callable[[], int], Callable[[], None]]:
-    fake = LocalAPI()
-    script_local(fake)
+    fake = FakeAPI()
+    _script_anthropic(fake)
     srv = ClaudeServer(fake)
     env = {"ANTHROPIC_BASE_URL": srv.url, "ANTHROPIC_API_KEY": "local"}
-    return (
-        ["--model", MODEL, "--context-window", str(WINDOW)],
-        env,
-        lambda: len(fake.log),
-        srv.close,
-    )
+    return ["--model", MODEL], env, lambda: len(fake.log), srv.close
 
 
 def _openai() -> tuple[list[str], dict[str, str], Callable[[], int], Callable[[], None]]:
     srv = OpenAIServer()
-    script_openai(srv)
+    _script_openai(srv)
     args = ["--provider", "openai", "--base-url", srv.url, "--model", MODEL]
     return args, {"OPENAI_API_KEY": "local"}, lambda: len(srv.paths), srv.close
 
@@ -88,15 +118,15 @@ def transport(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any]]:
 
 
 def test_every_transport_drafts_and_resumes_through_the_one_runner(
-    repo: tuple[Path, str], transport: tuple[str, Any], tmp_path: Path
+    sample: SampleRepo, transport: tuple[str, Any], tmp_path: Path
 ) -> None:
     name, (more, extra, sent, _close) = transport
     env = _env(tmp_path / "data", **extra)
     out = tmp_path / "draft.json"
-    path, sha = repo
-    first = _run(["draft", str(path), "--rev", sha, "--out", str(out), "--no-index",
-                  "--concurrency", "1", "--repair-rounds", "1", *more], env)  # fmt: skip
-    assert first.returncode in (0, 1), first.stdout[-2000:] + first.stderr[-2000:]
+    first = _run(["draft", str(sample.path), "--rev", sample.sha, "--out", str(out),
+                  "--no-index", "--concurrency", "1", "--repair-rounds", "1", *more],
+                 env)  # fmt: skip
+    assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-2000:]
     assert "Traceback" not in first.stderr
     report = Report.from_json(out.read_text(encoding="utf-8"))
     assert report.records and all(w.verified for w in report.witnesses)
@@ -104,6 +134,8 @@ def test_every_transport_drafts_and_resumes_through_the_one_runner(
     assert report.meta.generator.startswith(
         "offline" if name == "offline" else ("claude", "openai")
     )
+    if name != "offline":  # the scripted answers, whichever API carried them
+        assert sorted(r.id for r in report.records) == sorted(i["id"] for i in SAMPLE_PLAN["items"])
     thread = re.search(r"--resume (draft-[0-9a-f]+)", first.stdout)
     assert thread, first.stdout[-2000:]
     asked = sent()
