@@ -37,9 +37,9 @@ ACCOUNT_TOOL_CALLS = 10
 #: $DRAFTER_MODEL override it.
 MODEL = "claude-sonnet-5-5"
 
-#: USD a Claude draft may spend when ``--max-cost`` is not given.  A default
-#: HyperAgents draft is estimated at about $4–$29 (``drafter draft --estimate``); at the
-#: cap the run stops cleanly with a partial draft that lists what is missing.
+#: USD a Claude draft may spend when ``--max-cost`` is not given (the README's design
+#: notes say how it was chosen); at the cap the run stops cleanly with a partial draft
+#: that lists what is missing.
 MAX_COST_USD = 15.0
 
 

@@ -1,8 +1,8 @@
 """Whether two reports are about the same system at the same revision, from what they
 record.
 
-Why the revision decides: a system's name is not a reliable key (a gold report calls
-it "Darwin Gödel Machine", a draft of the same repository "dgm"), and neither is the
+Why the revision decides: a system's name is not a reliable key (a gold report may
+call it by its full name, a draft by its repository's short name), and neither is the
 repository's path (a mirror here, a clone there).  The pinned revision is: a report
 records it in ``source.revision``, and a hand-written one states it in its account
 ("SRC-1, the repository … at revision d88fdd6…").  Two reports whose revisions are

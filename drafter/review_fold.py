@@ -52,9 +52,10 @@ class DecisionSource(StrEnum):
     """How a decision was made: by the analyst, by a batch rule applied for them, or
     by the team's lead settling a conflict.
 
-    Why: ``--accept-verified`` used to be told apart by its note's wording; code that
-    must treat a batch acceptance differently (the export leaves its note out) reads
-    this instead, and a lead's decision must be known as one to settle a conflict."""
+    Why: a note's wording is not a fact about how a decision was made; code that must
+    treat a batch acceptance (``--accept-verified``) differently (the export leaves its
+    note out) reads this, and a lead's decision must be known as one to settle a
+    conflict."""
 
     analyst = "analyst"
     accept_verified = "accept_verified"

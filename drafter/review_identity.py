@@ -101,9 +101,9 @@ def resolve_store(
     or a draft's own; a locator string for a server, a path for an SQLite file.
 
     Why a draft path is accepted: the default store is named by a hash of the draft's
-    identity (``reviews/3f9c….sqlite``), which nobody types.  ``--store dgm.json``
+    identity (``reviews/3f9c….sqlite``), which nobody types.  ``--store draft.json``
     (any existing report file rather than a SQLite file) means "the store that
-    ``drafter review dgm.json`` uses"; without ``--store`` it is ``draft``'s own.  A
+    ``drafter review draft.json`` uses"; without ``--store`` it is ``draft``'s own.  A
     server locator or a folder holds one store per draft identity.
     """
     if given is None or not str(given).strip():

@@ -25,12 +25,11 @@ RULE_THRESHOLD = 0.85
 ONE_TO_ONE_THRESHOLD = 0.35
 #: Record alignment methods, and the default.
 METHODS = ("coverage", "coverage-mixed", "best-gold", "one-to-one")
-#: The default is the mixed score, not the fitted rule the fit prefers (a lead's choice,
-#: made after both were fitted): held out, the two agree with analysts about as well
-#: (worst "gold record is covered" / "draft record covers" figure 0.62 each), but the
-#: rule calls far more gold records covered on early offline drafts than analysts do
-#: (ADAS: 0.93 against the analyst's 0.53; the mixed score 0.60), and an eval that
-#: flatters a weak draft misleads more than one that under-credits a good one.
+#: The default is the mixed score, not the fitted rule the fit prefers: held out, the
+#: two agree with analysts about as well, but the rule calls far more gold records
+#: covered on weak drafts than analysts do, and an eval that flatters a weak draft
+#: misleads more than one that under-credits a good one (the figures: the README's
+#: design notes).
 DEFAULT_METHOD = "coverage-mixed"
 #: Text similarity backends (the keys of evals.similarity.BACKENDS).
 BACKEND_NAMES = ("embed", "lexical")

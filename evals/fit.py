@@ -266,7 +266,7 @@ def objective(agreement: dict[str, Agreement]) -> tuple[float, float]:
     """(worst claim figure over the training pairs, mean claim figure): larger is better.
 
     Per pair, not pooled per system: pooled, a system's good draft hides its poor one
-    (the ADAS model-path draft hid the early offline draft's over-claimed coverage).
+    (the README's design notes give the case).
 
     The claims -- "this gold record is covered", "this draft record covers something"
     -- are what the scorecard's record recall and precision count, so the fit aims at

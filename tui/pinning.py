@@ -84,8 +84,8 @@ def verify_at(report: Report, snapshot: Snapshot, *, mismatch: bool = False) -> 
     """Every witness of ``report`` checked again at ``snapshot``, in place.
 
     Saved verdicts are never shown as they are: a draft file may carry verdicts from
-    another revision, or verdicts nobody computed.  The verifier is cheap (the dgm
-    draft's 67 witnesses in well under a second).  The moved/stale anchor (and its
+    another revision, or verdicts nobody computed.  The verifier is cheap (a draft's
+    few dozen witnesses take well under a second).  The moved/stale anchor (and its
     message) that ``drafter reverify`` wrote is kept when the new verdict agrees with
     the old one.
     With ``mismatch`` (another system's repository: every path may be missing) a

@@ -1,8 +1,8 @@
 """What a language declares to the rest of drafter: one record per language.
 
 Why a record of data and small functions: the survey, the chunker, the call graph and
-the file roles each used to test ``path.endswith(".py")`` and carry Python's node types.
-Now they ask the language of a path (:func:`retrieval.languages.for_path`) and read its
+the file roles must not each test a suffix and carry one language's node types.  They
+ask the language of a path (:func:`retrieval.languages.for_path`) and read its
 record: the suffixes it owns, the grammar that parses it, the extractor filling the
 shared fact records, the node shapes the chunker cuts along, the naming conventions the
 call graph resolves by, and the module registering its survey rules (imported lazily,

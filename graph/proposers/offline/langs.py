@@ -1,9 +1,9 @@
 """What the offline recipes ask about a path's language, in one place.
 
-Why: the recipes used to test ``path.endswith(".py")`` to mean "code the survey read",
-and wrote ``python path`` for every entry point, so on a TypeScript system they
-skipped its code and named its routes after an interpreter it does not use.  They ask
-the language table (:mod:`retrieval.languages`) instead; nothing here names a suffix.
+Why: a suffix test (``path.endswith(".py")``) for "code the survey read", or an
+interpreter written into every entry point's command, would skip a TypeScript or Go
+system's code and name its routes after an interpreter it does not use.  The recipes
+ask the language table (:mod:`retrieval.languages`); nothing here names a suffix.
 """
 
 from __future__ import annotations
