@@ -94,9 +94,7 @@ def test_development_files_make_no_claims_and_no_prompts(survey: Survey) -> None
 
 
 def test_jsdoc_sentences_are_docstring_claims(survey: Survey) -> None:
-    found = {
-        (f.path, f.start_line): f for f in survey.findings if f.kind == "docstring"
-    }
+    found = {(f.path, f.start_line): f for f in survey.findings if f.kind == "docstring"}
     assert ("src/run.ts", 6) in found  # the promise sentence, not the @param tag
     assert found[("src/run.ts", 6)].detail["sentence"].startswith("Defaults to 10")
     assert not any(p == "src/run.test.ts" for p, _ in found)  # a test's fixture
