@@ -361,6 +361,27 @@ def in_test_code(path: str) -> bool:
     return is_test_path(path) or _TEST_DIRS.search(path) is not None
 
 
+#: Files about working on the repository rather than about the system: how to contribute,
+#: what changed in a release, and the instructions a coding agent is given for editing the
+#: repository (the ``AGENTS.md`` convention and its per-tool variants, execution plans).
+_TOOLING_NAME = re.compile(
+    r"^((?i:contributing|code_of_conduct|changelog|changes|history|releasing|release|maintainers"
+    r"|governance|support|copilot-instructions)|AGENTS|CLAUDE|GEMINI|PLANS)"
+    r"(\.(?i:md|mdx|markdown|rst|txt))?$"
+)
+#: A folder at the top of the repository whose name starts with a dot holds its tooling:
+#: CI, editor, release and coding-agent configuration (``.github/``, ``.changeset/``).
+_TOOLING_DIR = re.compile(r"^\.[^/]+/")
+
+
+def is_repo_tooling(path: str) -> bool:
+    """A file about developing the repository (contributor guides, changelogs, coding-agent
+    instructions, top-level dot folders): its sentences promise nothing about what the
+    system does, and its instructions address whoever edits the code, not the system's
+    model."""
+    return bool(_TOOLING_DIR.match(path) or _TOOLING_NAME.match(path.rsplit("/", 1)[-1]))
+
+
 def build_output_dirs(paths: Iterable[str]) -> frozenset[str]:
     """Build-output folders of the languages whose manifest a revision holds: a
     ``package.json`` makes ``dist/`` and ``build/`` the output of the JavaScript build."""

@@ -23,6 +23,9 @@ PROMISE = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
 MAX_CLAIMS_PER_FILE = 12
+#: An MDX page's module lines (``import Code from "..."``, ``export const x = ...``): code
+#: of the docs site, not prose.
+_MDX_CODE = re.compile(r"^(import|export)\s+[\w{*]")
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
@@ -41,7 +44,8 @@ def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
         prose = (
             bool(s)
             and not fenced
-            and not s.startswith(("#", "|", "<", "![", "[!", ">"))
+            and not s.startswith(("#", "|", "<", "![", "[!", ">", "{/*"))
+            and not _MDX_CODE.match(s)
             and not s.startswith("    ")
         )
         item = re.match(r"^([-*+]|\d+\.)\s+", s) is not None

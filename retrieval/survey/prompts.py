@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from retrieval.roles import is_repo_tooling
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.model import Category
 
@@ -69,11 +70,13 @@ def prompt_file(
     path: str, text: str, named_in_code: Callable[[str], bool] | None = None
 ) -> list[Hit]:
     """A shipped prompt file.  A file in a documentation or housekeeping folder (a
-    pull-request template, ``docs/configuration.md``) is a prompt only when the code
+    pull-request template, ``docs/configuration.md``) or about developing the repository
+    (a coding agent's ``AGENTS.md``, a skill under ``.agents/``) is a prompt only when the code
     names it (``named_in_code(path)``), i.e. when the system may send it to a model:
     "you must …" in a guide for people is not an instruction to a model."""
     name = path.rsplit("/", 1)[-1]
-    if _DOC_DIR.search(path) and not (named_in_code is not None and named_in_code(path)):
+    docs_or_tooling = _DOC_DIR.search(path) is not None or is_repo_tooling(path)
+    if docs_or_tooling and not (named_in_code is not None and named_in_code(path)):
         return []
     if not name.lower().endswith(PROMPT_EXT) or name.lower().startswith(
         ("readme", "license", "changelog", "contributing", "code_of_conduct", "requirements")

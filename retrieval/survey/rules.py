@@ -13,10 +13,11 @@ from __future__ import annotations
 import importlib
 
 from retrieval.languages import LANGUAGES, for_path
+from retrieval.roles import is_repo_tooling
 from retrieval.survey import claims, control, crossfile, prompts
 from retrieval.survey.base import Hit
 from retrieval.survey.registry import Registry, Repo, TextFile
-from retrieval.survey.select import DOC_CLAIM_FILE
+from retrieval.survey.select import DOC_CLAIM_FILE, doc_claim_file
 
 RULES = Registry()
 
@@ -32,6 +33,7 @@ def _instruction_file(tf: TextFile) -> bool:
     """A prompt file of prose that is not a documentation page making claims."""
     return (
         not DOC_CLAIM_FILE.search(tf.path)
+        and not is_repo_tooling(tf.path)
         and bool(tf.earlier.get("prompt files"))
         and tf.path.lower().endswith((".md", ".txt", ".markdown"))
     )
@@ -47,8 +49,9 @@ RULES.text(
 RULES.text(
     "documentation claims",
     claims.doc_claims,
-    applies_to="README*.md, docs/*.md and *SECURITY*.md",
-    when=lambda tf: bool(DOC_CLAIM_FILE.search(tf.path)),
+    applies_to="README*.md, docs/**/*.md(x) (not translations) and *SECURITY*.md, not"
+    " contributor, changelog or coding-agent files",
+    when=lambda tf: doc_claim_file(tf.path),
 )
 RULES.text(
     "instruction rules",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from retrieval.languages import for_path, text_names
-from retrieval.roles import Role
+from retrieval.roles import Role, is_repo_tooling
 from retrieval.survey.prompts import PROMPT_EXT
 
 MAX_TEXT_BYTES = 300_000
@@ -21,7 +21,33 @@ VENDORED = re.compile(
 GENERATED_MARK = re.compile(
     r"(@generated|\bauto-?generated\b|\bgenerated (?:by|from|with)\b|\bcode generated\b)", re.I
 )
-DOC_CLAIM_FILE = re.compile(r"(^|/)(README[^/]*\.md|docs?/[^/]+\.md|[^/]*SECURITY[^/]*\.md)$", re.I)
+#: Pages that describe the system to its users: READMEs, security notes and the pages of a
+#: docs folder at any depth, Markdown or MDX (the docs sites of JavaScript projects keep
+#: their guides in ``docs/src/content/docs/guides/*.mdx``).
+DOC_CLAIM_FILE = re.compile(
+    r"(^|/)(README[^/]*\.mdx?|docs?/(?:[^/]+/)*[^/]+\.mdx?|[^/]*SECURITY[^/]*\.md)$", re.I
+)
+#: A folder of translated pages inside a docs folder (``docs/ja/``, ``docs/zh-cn/``): the
+#: same promises again in another language.
+_LOCALE_DIR = re.compile(
+    r"(^|/)docs?/(?:[^/]+/)*?(ar|bg|bn|cs|da|de|el|es|fa|fi|fr|he|hi|hu|id|it|ja|ko|ms|nl"
+    r"|no|pl|pt|pt-br|ro|ru|sv|th|tr|uk|vi|zh|zh-cn|zh-tw|zh-hans|zh-hant)/",
+    re.I,
+)
+
+
+def doc_claim_file(path: str) -> bool:
+    """A page whose sentences promise what the system does: a README, a security note or
+    a docs page, not a translation of one and not a file about developing the repository
+    (a contributor guide, a changelog, a coding agent's instructions, a top-level dot
+    folder)."""
+    return (
+        DOC_CLAIM_FILE.search(path) is not None
+        and _LOCALE_DIR.search(path) is None
+        and not is_repo_tooling(path)
+    )
+
+
 #: Manifests the languages' text rules read (``pyproject.toml``, ``package.json``, ...).
 CONFIG_NAMES = text_names()
 #: File roles (:mod:`retrieval.roles`) the survey does not read.
@@ -77,7 +103,7 @@ def wants_text(path: str, kind: str, size: int) -> bool:
         return False
     if name in CONFIG_NAMES or name.startswith("Dockerfile") or name.endswith((".sh", ".bash")):
         return True
-    if DOC_CLAIM_FILE.search(path):
+    if doc_claim_file(path):
         return True
     if name.lower().endswith(PROMPT_EXT):
         return True

@@ -14,7 +14,7 @@ import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
 from retrieval.languages.hits import call_hit
-from retrieval.languages.javascript import package
+from retrieval.languages.javascript import claims, package
 from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ConfigDetail, ModelCallDetail
@@ -795,6 +795,18 @@ def register_es(rules: Registry, language: str) -> None:
     rules.source(language, f"{language} prompt strings", es_prompts, applies_to=every)
     rules.source(language, f"{language} gating", es_gating, applies_to=every)
     rules.source(language, f"{language} environment reads", es_env, applies_to=every)
+    rules.source(
+        language,
+        f"{language} doc comment claims",
+        claims.es_doc_comment_claims,
+        applies_to=f"documentation comments (/** */) of {language} files outside tests",
+    )
+    rules.source(
+        language,
+        f"{language} tool description claims",
+        claims.es_tool_description_claims,
+        applies_to=f"descriptions of tool declarations in {language} files outside tests",
+    )
 
 
 def register_es_repository(rules: Registry) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from retrieval.roles import is_repo_tooling
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.claims import MAX_CLAIMS_PER_FILE, PROMISE
 from retrieval.survey.model import Category
@@ -14,6 +15,8 @@ from retrieval.survey.source import PyFile
 
 def docstring_claims(pf: PyFile) -> list[Hit]:
     hits: list[Hit] = []
+    if is_repo_tooling(pf.path):  # scripts of the repository's CI or coding agents
+        return hits
     for d in pf.defs:
         if not d.docstring or not d.docstring_lines:
             continue
