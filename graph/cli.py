@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
 
@@ -752,7 +752,9 @@ def _resume_epistemic(
 
     stored = stored_run(thread, root)
     settings = dict(stored.get("settings") or {})
-    generator = "claude" if settings.get("generator") == "claude" else "offline"
+    generator: Literal["claude", "offline"] = (
+        "claude" if settings.get("generator") == "claude" else "offline"
+    )
     if generator == "claude" and not api_key():
         raise BadInput(f"run {thread} was drafted with Claude: resuming needs {API_KEY_ENV}")
     out = out or _recorded_path(settings.get("out"))

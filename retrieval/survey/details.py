@@ -169,6 +169,7 @@ class ClaimDetail(TypedDict, total=False):
 
     sentence: str
     function: str  # docstring: the function whose docstring it is
+    why: str  # why the sentence counts as a promise (ES claims)
 
 
 #: What one rule writes: exactly one category's keys (the rules' side of the contract).
