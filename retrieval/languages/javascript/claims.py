@@ -85,8 +85,7 @@ def _enclosing(pf: SourceFile, line: int) -> str:
         nxt = min(after, key=lambda d: d.start_line)
         if nxt.start_line - line <= 12:
             return nxt.symbol
-    holders = [d for d in pf.defs if d.start_line <= line <= d.end_line]
-    return max(holders, key=lambda d: d.start_line).symbol if holders else "<module>"
+    return _enclosing_def(pf, line)
 
 
 def es_doc_comment_claims(pf: SourceFile) -> list[Hit]:
@@ -182,5 +181,6 @@ def es_tool_description_claims(pf: SourceFile) -> list[Hit]:
 
 
 def _enclosing_def(pf: SourceFile, line: int) -> str:
+    """The innermost definition whose lines hold ``line``, else ``<module>``."""
     holders = [d for d in pf.defs if d.start_line <= line <= d.end_line]
     return max(holders, key=lambda d: d.start_line).symbol if holders else "<module>"
