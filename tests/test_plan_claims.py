@@ -154,3 +154,30 @@ def test_a_location_past_the_file_is_refused_once(repo, tmp_path) -> None:
     (retry,) = fake.calls("plan+retry")
     assert "path:first-last" in retry["messages"][-1]["content"][0]["content"]
     assert result.state["plan"]["items"][0]["facts"] == []
+
+
+TOOLS = (
+    "TOOLS = [\n"
+    "    {\n"
+    '        "name": "bash",\n'
+    '        "description": "Runs the command inside a sandbox container; it never'
+    ' writes outside the workspace",\n'
+    '        "input_schema": {"type": "object"},\n'
+    "    },\n"
+    "]\n"
+)
+
+
+def test_a_tool_description_is_a_promise_the_planner_is_shown(tmp_path) -> None:
+    # what a tool's description tells the model it does is a documented promise the code
+    # can bear out or contradict, as a docstring's is
+    files = {"README.md": "# tools\n", "main.py": MAIN, "agent/tools.py": TOOLS}
+    path = make_repo(tmp_path / "repo", files)
+    sha = git(path, "rev-parse", "HEAD")
+    fake = FakeAPI()
+    fake.script("plan", tool(_plan([])))
+    fake.script("account", tool({"sections": []}))
+    fake.draft(path, sha, tmp_path / "out", use_index=False)
+    rows = _promises(_opening(fake))
+    (row,) = [r for r in rows if r.startswith("agent/tools.py:4 ")]
+    assert "; tool description]" in row and "isolation" in row, row

@@ -64,7 +64,10 @@ _RUN_DIRS = frozenset("predictions prediction logs log outputs output results ru
 #: A longer "sentence" is a data dump (a logged conversation), not a promise.
 MAX_PROMISE_LINE = 600
 _HELP = re.compile(r"""\bhelp\s*=\s*(["'])(.{20,300}?)\1""")
-_CLAIM_KINDS = ("doc_sentence", "instruction_rule", "docstring")
+_CLAIM_KINDS = ("doc_sentence", "instruction_rule", "docstring", "tool_description")
+
+# how the planner names a claim finding's source; any other claim kind is "docs"
+_CLAIM_SOURCE = {"docstring": "docstring", "tool_description": "tool description"}
 
 TextFn = Callable[[str], "str | None"]
 
@@ -152,7 +155,7 @@ def promises(paths: list[str], text_of: TextFn, survey: Survey | None) -> list[P
                 found.setdefault((p.path, p.line), p)
     for f in findings:
         if f.category == Category.CLAIM and f.kind in _CLAIM_KINDS:
-            source = "docstring" if f.kind == "docstring" else "docs"
+            source = _CLAIM_SOURCE.get(f.kind, "docs")
         elif f.category == Category.PROMPT and path_class(f.path) == 0:
             source = "prompt"
         else:
@@ -184,10 +187,11 @@ def promises_section(paths: list[str], text_of: TextFn, survey: Survey | None) -
     if not found:
         return None
     return (
-        "Documented promises (README, docs, help texts, shipped prompts and docstrings) the"
-        " code could bear out or contradict, most checkable first: `path:line [kinds;"
-        " source] text`. Claim records (CLM) test these: what was promised and where, what"
-        " the code does, with a witness from the document and one from the code.\n"
+        "Documented promises (README, docs, help texts, shipped prompts, docstrings and tool"
+        " descriptions) the code could bear out or contradict, most checkable first:"
+        " `path:line [kinds; source] text`. Claim records (CLM) test these: what was"
+        " promised and where, what the code does, with a witness from the document and one"
+        " from the code.\n"
         + data_block("promises", "\n".join(p.row() for p in found), count=str(len(found)))
     )
 
