@@ -116,6 +116,8 @@ def test_grep_patterns_are_bounded_in_length_and_time(tools) -> None:
     slow = SnapshotTools(t.res, grep_seconds=0.05)
     out, err = slow.run("grep", {"pattern": r"(a|aa|aaa)*(b|c)$"})
     assert not err and "[grep stopped after 0.05 s" in out
+    # the count in the first line says it covers only the files searched
+    assert " files (stopped early)" in out.splitlines()[0], out.splitlines()[0]
     out, _ = t.run("grep", {"pattern": r"return a\.f\(\)", "path_glob": "pkg/*"})
     assert "pkg/b.py:5: return a.f()" in out
 

@@ -417,7 +417,6 @@ class SnapshotTools:
         except (regex.error, OverflowError) as exc:
             raise ToolError(f"bad pattern: {exc}") from exc
         snap = self.res.snapshot()
-        deadline = time.monotonic() + self.grep_seconds
         exclude = clean_glob(args.exclude_glob) if args.exclude_glob else None
         matched = [
             e
@@ -433,8 +432,11 @@ class SnapshotTools:
         skipped = [(e.path, _too_big(e.path)) for e in matched if e.size > GREP_MAX_BYTES]
         paths = [e.path for e in matched if e.size <= GREP_MAX_BYTES]
         snap.prefetch(paths)  # one exchange with git, then every read is a cache hit
+        # the time limit bounds the pattern's work, so it starts once the files are in
+        # hand: on a loaded machine the prefetch alone could use it all up
+        deadline = time.monotonic() + self.grep_seconds
         hits: list[str] = []
-        stopped, binary = "", 0
+        stopped, binary, searched = "", 0, len(paths)
         for n, path in enumerate(paths):
             try:
                 tf = snap.read_text(path)
@@ -447,6 +449,7 @@ class SnapshotTools:
             try:
                 self._grep_file(rx, path, tf.text, deadline, hits, args.max_hits)
             except TimeoutError:
+                searched = n
                 stopped = (
                     f"[grep stopped after {self.grep_seconds:g} s with {n} of {len(paths)} "
                     "files searched; narrow path_glob or simplify the pattern]"
@@ -456,6 +459,8 @@ class SnapshotTools:
                 stopped = f"[stopped at max_hits={args.max_hits}; more hits may exist]"
                 break
         head = f"grep {args.pattern!r} in {glob!r} @ {self.sha[:12]}: {len(hits)} hit(s)"
+        if searched < len(paths):  # a count over part of the files is not a negative
+            head += f" in the first {searched} of {len(paths)} files (stopped early)"
         if binary:
             head += f" ({binary} binary file(s) not searched)"
         body = data_block("grep_hits", "\n".join(hits) or "(no hits)")
