@@ -189,3 +189,50 @@ def test_nearby_files_are_the_folders_siblings_and_say_what_is_left() -> None:
 def test_an_item_is_not_given_another_items_files() -> None:
     item = PlanItem(id=RID, kind="RTE", label="x", files=["a/x.py"])
     assert "b/w.py" not in nearby_files(["a/x.py", "b/w.py"], item.files)
+
+
+def _turn_answers(fake: FakeAPI, kind: str) -> list[str]:
+    """The tool answers of the conversation's last turn of calls, as the next request
+    carries them."""
+    last = fake.calls(kind)[-1]["messages"][-1]["content"]
+    return [b["content"] for b in last if b.get("type") == "tool_result"]
+
+
+def _one_turn(repo, tmp_path: Path, *paths: str) -> list[str]:
+    """A plan conversation that reads three large pages, then calls ``paths`` in one
+    turn: the answers of that turn share what room the request has left."""
+    path, sha = repo
+    item = {"id": RID, "kind": "RTE", "label": "main loop", "files": ["main.py"]}
+    fake = FakeAPI()
+    reads = [("read_file", {"path": p, "start_line": 1, "end_line": 400}) for p in paths]
+    fake.script(
+        "plan",
+        *_reads(*list(BIG)[:3]),
+        use(*reads),
+        tool({"system": "big", "items": [item]}),
+    )
+    fake.script(f"record:{RID}", tool(RECORD))
+    fake.script("account", tool({"sections": []}))
+    fake.draft(path, sha, tmp_path, use_index=False)
+    assert all(body_size(b) <= REQUEST_CEILING for b in fake.log)
+    return _turn_answers(fake, "plan")
+
+
+def test_a_turns_calls_share_the_room_a_short_answer_leaves(repo, tmp_path) -> None:
+    big = "pkg/mod3.py"
+    three = _one_turn(repo, tmp_path / "a", big, big.replace("3", "2"), big.replace("3", "1"))
+    mixed = _one_turn(repo, tmp_path / "b", big, "pkg/small0.py", "pkg/small1.py")
+    assert len(three) == len(mixed) == 3
+    # three long pages split the room evenly; beside two one-line files the long page
+    # gets the room the short ones leave (before: 12,307 characters in both turns)
+    assert "[cut at line" in three[0] and "[cut at line" in mixed[0]
+    assert len(mixed[0]) > 1.8 * len(three[0]), (len(mixed[0]), len(three[0]))
+    assert "X = 0" in mixed[1] and "X = 1" in mixed[2]
+
+
+def test_the_level_keeps_short_answers_whole() -> None:
+    from graph.proposers.agent.loop import _level
+
+    assert _level([100, 200, 5_000], 3_000) == 2_700
+    assert _level([100, 200], 3_000) == 3_000
+    assert _level([5_000, 5_000], 3_000) == 1_500

@@ -305,22 +305,26 @@ class ToolLoop(Generic[ResultT]):
         results = []
         budget = self.phase.budget
         room = self.room(messages or [], content, uses)
+        refused: dict[str, str] = {}
+        to_run: list[Any] = []
         for u in uses:
-            refused = self.refusal(u.name, u.input) if self.refusal is not None else None
-            if refused is not None:
-                text, err = refused + " (refused by the schema: not counted)", True
-            elif self.transcript.tool_calls >= budget:
-                text, err = f"not run: the budget of {budget} tool calls is spent", True
+            why = self.refusal(u.name, u.input) if self.refusal is not None else None
+            if why is not None:
+                refused[u.id] = why + " (refused by the schema: not counted)"
+            elif self.transcript.tool_calls + len(to_run) >= budget:
+                refused[u.id] = f"not run: the budget of {budget} tool calls is spent"
             else:
+                to_run.append(u)
+        answers = self._run_sharing(to_run, None if room is None else room * len(uses))
+        for u in uses:
+            if u.id in refused:
+                text, err = refused[u.id], True
+            else:
+                text, err, cap = answers[u.id]
                 self.transcript.tool_calls += 1
                 self.transcript.calls.append(u.name)
                 self.transcript.inputs.append((u.name, u.input))
-                self.transcript.rooms.append(room)
-                assert self.run_tool is not None
-                if room is None:
-                    text, err = self.run_tool(u.name, u.input)
-                else:
-                    text, err = self.run_tool(u.name, u.input, room)
+                self.transcript.rooms.append(cap)
             left = budget - self.transcript.tool_calls
             text += f"\n[budget: {left} of {budget} investigation tool calls left]"
             results.append(_result(u.id, text, err))
@@ -334,6 +338,33 @@ class ToolLoop(Generic[ResultT]):
                 }
             )
         return [{"role": "assistant", "content": content}, {"role": "user", "content": results}]
+
+    def _run_sharing(
+        self, uses: list[Any], total: int | None
+    ) -> dict[str, tuple[str, bool, int | None]]:
+        """(text, error, cap) of each call, the calls of one turn sharing ``total``
+        characters: an answer shorter than an even share leaves the rest to the others,
+        so one long page beside two short greps is not cut to a third of the room.
+        Each call runs with the whole room first; those longer than the level at which
+        the answers fit together run again capped at that level (the tools are
+        deterministic, and a cut page says where to go on)."""
+        if not uses:
+            return {}
+        run = self.run_tool
+        assert run is not None
+        if total is None:
+            return {u.id: (*run(u.name, u.input), None) for u in uses}
+        first = {u.id: run(u.name, u.input, total) for u in uses}
+        level = max(FLOOR_ROOM, _level([len(t) for t, _ in first.values()], total))
+        out: dict[str, tuple[str, bool, int | None]] = {}
+        for u in uses:
+            text, err = first[u.id]
+            if len(text) > level:
+                text, err = run(u.name, u.input, level)
+                out[u.id] = (text, err, level)
+            else:
+                out[u.id] = (text, err, total)
+        return out
 
     def _answer(
         self,
@@ -355,6 +386,18 @@ class ToolLoop(Generic[ResultT]):
     def _parse(self, block: Any) -> ResultT:
         """The submitted answer, converted; raises ValidationError or ValueError."""
         return self.phase.convert(self.phase.model.model_validate(block.input))
+
+
+def _level(sizes: list[int], total: int) -> int:
+    """The largest cap L with sum(min(size, L)) <= total: answers under L keep their
+    length and the longer ones share what is left evenly."""
+    left, rest = total, len(sizes)
+    for size in sorted(sizes):
+        if size * rest > left:
+            return left // rest
+        left -= size
+        rest -= 1
+    return total
 
 
 def body_size(request: JsonDict) -> int:
