@@ -81,7 +81,8 @@ same gate in a sibling module), where best covers one of the copies;
 - "{PARTS[1]}": the draft split the reference record and this candidate is another piece \
 of it (the object a route writes, drafted as its own record);
 - "{PARTS[2]}": it states a step of the same mechanism that best lacks.
-No also without a best: when best is null, also is empty. Otherwise leave also empty.
+No also without a best: when best is null, also is empty; it is empty too when no other \
+candidate is one of these.
 
 Claim records (RT-CLM): the thing is the documented promise (README, docs, help text, tool \
 description) set against the code it is about; the point is the finding on how the code \
