@@ -19,12 +19,13 @@ from drafter.config import data_dir
 from drafter.defaults import MODEL
 from drafter.endpoint import request_timeout, retry_count
 from drafter.model import Report
-from drafter.prices import table_price
+from drafter.prices import Price, table_price
 from evals.gold import load
 from evals.judge.cache import AnswerCache
 from evals.judge.model import AnthropicJudge, JudgeModel, JudgeUnavailable
 from evals.judge.pipeline import JudgedPair, prepare
 from evals.judge.quotes import restore_all
+from evals.judge.request import JudgeRequest
 from evals.judge.run import Caps, JudgeCapReached, JudgeRun, estimate
 from evals.judge.score import agreement, label_matrix
 from evals.labels import LabelSet, check_complete, load_labels
@@ -206,12 +207,7 @@ def report(
     cache = AnswerCache(data_dir() / "judge-cache")
     price = table_price(model)
     if estimate_only:
-        total = 0
-        for p in pairs:
-            est = estimate(p.judged.requests, cache, price)
-            total += est.calls
-            print(f"{p.name:<36} {est.line()}")
-        print(f"requests to answer in all: {total}")
+        _estimates(pairs, cache, price)
         return
     key = os.environ.get("ANTHROPIC_API_KEY") or None
     judge = (
@@ -228,6 +224,28 @@ def report(
     )
     for p, (run, made, err) in zip(pairs, results, strict=True):
         _row(p, run, made, err, why)
+
+
+def _estimates(pairs: list[Pair], cache: AnswerCache, price: Price | None) -> None:
+    """What judging each pair would take, and the size of its requests as sent (every
+    request, cached or not, so two rubrics' request sizes can be compared)."""
+    total = 0
+    sizes: list[int] = []
+    for p in pairs:
+        est = estimate(p.judged.requests, cache, price)
+        total += est.calls
+        mine = [len(r.text().encode()) for r in p.judged.requests if isinstance(r, JudgeRequest)]
+        sizes += mine
+        print(f"{p.name:<36} {est.line()}")
+        print(f"{'':<36} request bytes: {_bytes(mine)}")
+    print(f"requests to answer in all: {total}; request bytes in all: {_bytes(sizes)}")
+
+
+def _bytes(sizes: list[int]) -> str:
+    if not sizes:
+        return "none"
+    mean = sum(sizes) // len(sizes)
+    return f"{sum(sizes):,} over {len(sizes)} (mean {mean:,}, max {max(sizes):,})"
 
 
 def _row(

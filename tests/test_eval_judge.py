@@ -25,7 +25,7 @@ from evals.judge.cache import AnswerCache
 from evals.judge.labelfile import label_data, write_labels
 from evals.judge.model import AnthropicJudge
 from evals.judge.pipeline import JudgedPair, prepare
-from evals.judge.request import TAG
+from evals.judge.request import PARTS, TAG
 from evals.judge.run import Caps, JudgeCapReached
 from evals.judge.shortlist import MAX_CANDIDATES, shortlist
 from evals.labels import check_complete, load_labels
@@ -114,6 +114,69 @@ def test_off_schema_answers_are_refused(tmp_path: Path, tiny_repo: Any) -> None:
     assert "not one of this call's candidates" in refused["RT-CMP-model"]
     assert "without calling submit_judgement" in refused["RT-OBJ-results"]
     assert not made.any()  # a refused answer links nothing
+
+
+def test_no_also_without_a_best(tmp_path: Path, tiny_repo: Any) -> None:
+    """An answer saying no candidate covers the reference record, with parts listed
+    anyway, links nothing (the parts are dropped, none is promoted to best); with a
+    best, each part is kept with its kind of part in its reason."""
+    _, _, jp = _pair(gold_records(), tiny_repo)
+
+    def parts(body: dict[str, Any]) -> dict[str, Any]:
+        data = records_of(body)
+        cands = [c["id"] for c in data["candidates"]]
+        also = [{"id": c, "part": "split part", "reason": "the object it writes"} for c in cands]
+        if data["reference"]["id"] == "RT-CMP-model":
+            return {"best": None, "also": also, "reason": "none states the point"}
+        return {"best": cands[0], "also": also, "reason": "same thing, same point"}
+
+    run, made = jp.judge(_judge(JudgeAPI(parts)), AnswerCache(tmp_path), CAPS, "m")
+    none = next(j for j in run.judgements if j.gold == "RT-CMP-model")
+    assert none.best is None and none.also == () and not none.refused
+    assert not made[jp.gold_ids.index("RT-CMP-model")].any()
+    kept = [j for j in run.judgements if j.best and len(j.candidates) > 1]
+    assert kept, "the tiny pair shortlists more than one candidate for some record"
+    for j in kept:
+        assert j.best not in j.also and len(j.also) == len(j.candidates) - 1
+        assert all(r == "split part: the object it writes" for r in j.also_reasons)
+
+
+def test_an_also_that_names_no_part_is_refused(tmp_path: Path, tiny_repo: Any) -> None:
+    """``also`` entries must say which part they are (parallel copy, split part or
+    missing step); an entry without one, or with another, refuses the answer."""
+    _, _, jp = _pair(gold_records(), tiny_repo)
+
+    def vague(body: dict[str, Any]) -> dict[str, Any]:
+        cands = [c["id"] for c in records_of(body)["candidates"]]
+        part = "related" if records_of(body)["reference"]["id"] == "RT-CMP-model" else None
+        item = {"id": cands[-1], "reason": "shares a file"}
+        also = [item | ({"part": part} if part else {})]
+        return {"best": cands[0], "also": also, "reason": "same thing"}
+
+    api = JudgeAPI(vague)
+    run, made = jp.judge(_judge(api), AnswerCache(tmp_path), CAPS, "m")
+    schema = api.log[0]["tools"][0]["input_schema"]["properties"]["also"]["items"]
+    assert schema["properties"]["part"]["enum"] == list(PARTS)
+    assert "part" in schema["required"]
+    asked = [j for j in run.judgements if j.candidates]
+    assert asked and all(j.refused and "each part one of" in j.refused for j in asked)
+    assert not made.any()
+
+
+def test_the_cache_version_keeps_older_answers_out(
+    tmp_path: Path, tiny_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer stored under an older rubric's cache version is not reused."""
+    import evals.judge.cache as cache_mod
+
+    _, _, jp = _pair(gold_records(), tiny_repo)
+    cache = AnswerCache(tmp_path)
+    monkeypatch.setattr(cache_mod, "VERSION", cache_mod.VERSION - 1)
+    old, _ = jp.judge(_judge(JudgeAPI()), cache, CAPS, "m")
+    monkeypatch.undo()
+    api = JudgeAPI()
+    new, _ = jp.judge(_judge(api), cache, CAPS, "m")
+    assert old.calls == new.calls == len(api.log) > 0 and new.cached == 0
 
 
 def test_a_draft_that_instructs_the_judge_gets_nothing(tmp_path: Path, tiny_repo: Any) -> None:

@@ -19,7 +19,7 @@ PAIR = "sample-offline"
 def _first_with_reasons(body: dict[str, object]) -> dict[str, object]:
     """Best: the first candidate; also: the second, each with a reason."""
     cands = [c["id"] for c in records_of(body)["candidates"]]
-    also = [{"id": cands[1], "reason": "part"}] if len(cands) > 1 else []
+    also = [{"id": cands[1], "part": "split part", "reason": "part"}] if len(cands) > 1 else []
     return {"best": cands[0], "reason": "first", "also": also}
 
 

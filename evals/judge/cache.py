@@ -17,8 +17,9 @@ from typing import Any
 from evals.judge.model import Answer, Reply
 from evals.judge.request import JudgeRequest
 
-#: Bumped when the meaning of a stored answer changes.
-VERSION = 3
+#: Bumped when the meaning of a stored answer changes (4: rubric v4, where ``also``
+#: holds only named parts and needs a ``best``).
+VERSION = 4
 
 
 def request_key(request: JudgeRequest) -> str:

@@ -8,8 +8,10 @@ path: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (read by the SDK), the timeout an
 retry count of :mod:`drafter.endpoint`; the SDK's own retries honour ``retry-after``.
 
 The answer is model output, so it is checked, never trusted: a tool input that names
-an ID outside the call's candidates, misses a field, or comes as text is *refused*
-(no link is credited for it, and the scorecard says so).
+an ID outside the call's candidates, misses a field (an ``also`` entry's part among
+them), or comes as text is *refused* (no link is credited for it, and the scorecard
+says so).  An answer with no ``best`` credits no ``also`` either: a part is a part of
+a cover, so "none covers it" with parts listed is read as none.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import anthropic
 import httpx2
 
 from drafter.errors import BadInput, DrafterError
-from evals.judge.request import REASON_CHARS, TOOL, JudgeRequest
+from evals.judge.request import PARTS, REASON_CHARS, TOOL, JudgeRequest
 
 
 class JudgeUnavailable(DrafterError):
@@ -37,7 +39,8 @@ class Answer:
     best: str | None
     also: tuple[str, ...]
     reason: str
-    #: One line per ``also`` entry (same order): which part of the reference it covers.
+    #: One line per ``also`` entry (same order): its part (one of ``PARTS``), a colon,
+    #: and which part of the reference record it covers.
     also_reasons: tuple[str, ...] = ()
 
 
@@ -75,24 +78,24 @@ def check_answer(request: JudgeRequest, content: list[Any], stop: str | None) ->
     if not isinstance(also, list) or not all(_also_ok(a, allowed) for a in also):
         return Reply(
             None,
-            "also must list objects {id, reason} naming this call's candidates",
+            "also must list objects {id, part, reason} naming this call's candidates, "
+            f"each part one of: {', '.join(PARTS)}",
         )
     if not isinstance(reason, str) or not reason.strip():
         return Reply(None, "no reason given")
     why: dict[str, str] = {}
-    for a in also:
+    # "none covers it" leaves nothing for a part to be part of: no also without a best
+    for a in also if best is not None else []:
         if a["id"] != best and a["id"] not in why:
-            why[a["id"]] = _line(a["reason"])
-    extra = tuple(why)
-    if best is None and extra:  # "none covers it" with partial covers: the first leads
-        best, extra = extra[0], extra[1:]
-    return Reply(Answer(best, extra, _line(reason), tuple(why[a] for a in extra)), None)
+            why[a["id"]] = _line(f"{a['part']}: {a['reason']}")
+    return Reply(Answer(best, tuple(why), _line(reason), tuple(why.values())), None)
 
 
 def _also_ok(item: Any, allowed: set[str]) -> bool:
     return (
         isinstance(item, dict)
         and item.get("id") in allowed
+        and item.get("part") in PARTS
         and isinstance(item.get("reason"), str)
         and bool(item["reason"].strip())
     )
