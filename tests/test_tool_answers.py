@@ -9,6 +9,7 @@ next to the sources, and ``grep`` suggested ``read_file`` for a large binary.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,31 @@ def test_the_account_request_carries_record_summaries_not_whole_records() -> Non
     assert "(and 3 more witnesses)" in text and 'a.py: "x = 3"' in text
     assert len(text) < 2 * len(long)  # two 2,000-character paragraphs, clipped
     assert any(len(ln) == PARAGRAPH_CHARS for ln in text.splitlines())
+
+
+def test_the_account_data_fits_its_budget_and_names_every_record() -> None:
+    """The account's first request reached 66 KB on a relay run (15 records beside the
+    shared block): the summaries shrink to the room the ceiling leaves."""
+    from drafter.model import Paragraph, Record, Witness, WitnessBlock
+    from graph.proposers.agent.requests import account_data
+
+    def rec(i: int) -> Record:
+        quotes = (WitnessBlock(witness=Witness(quote="q" * 150, path=f"m{j}.py")) for j in range(5))
+        return Record(
+            id=f"RT-RTE-r{i}", label=f"r{i}", blocks=[Paragraph(text="step " * 200), *quotes]
+        )
+
+    records = [rec(i) for i in range(15)]
+    whole = account_data(records)
+    fewer = account_data(records, len(whole.encode()) * 2 // 3)
+    assert len(fewer.encode()) <= len(whole.encode()) * 2 // 3
+    assert all(f'id="RT-RTE-r{i}"' in fewer for i in range(15))  # each still summarised
+    assert "witness (" in fewer and "more witnesses)" in fewer
+    tight = account_data(records, 3_000)
+    assert len(json.dumps(tight, ensure_ascii=False).encode()) <= 3_000
+    # the records that did not fit are named, in order, to be read in the draft
+    assert "not summarised for want of room" in tight and "RT-RTE-r14" in tight
+    assert account_data(records, None) == whole
 
 
 def test_a_universal_statement_without_a_witnessed_call_is_flagged() -> None:

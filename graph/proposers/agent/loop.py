@@ -67,6 +67,8 @@ Send = Callable[[JsonDict], Any]
 RunTool = Callable[..., tuple[str, bool]]
 #: Why the tools' schema refuses a call (unknown tool, invalid input), or None.
 Refusal = Callable[[str, Any], "str | None"]
+#: A ``tool_use`` block of an assistant turn (the SDK's object, or one read back).
+Use = Any
 #: What a conversation's accepted answer becomes (a Plan, a Record, account sections…).
 ResultT = TypeVar("ResultT")
 
@@ -168,7 +170,7 @@ class ToolLoop(Generic[ResultT]):
             msg = self.send(self.request(messages, forced))
             self.transcript.turns += 1
             content = [b.model_dump(mode="json", exclude_none=True) for b in msg.content]
-            uses: list[Any] = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
+            uses: list[Use] = [b for b in msg.content if getattr(b, "type", "") == "tool_use"]
             if not uses and msg.stop_reason != "max_tokens":
                 found = self._from_text(msg.content, forced)
                 if found is not None:
@@ -271,7 +273,7 @@ class ToolLoop(Generic[ResultT]):
         return found
 
     def room(
-        self, messages: list[JsonDict], content: list[JsonDict], uses: list[Any]
+        self, messages: list[JsonDict], content: list[JsonDict], uses: list[Use]
     ) -> int | None:
         """Characters each answer to ``uses`` may take so the next request stays under
         the ceiling (None: no ceiling).  Measured on the next request with empty
@@ -296,7 +298,7 @@ class ToolLoop(Generic[ResultT]):
         return max(FLOOR_ROOM, room)
 
     def _investigate(
-        self, content: list[JsonDict], uses: list[Any], messages: list[JsonDict] | None = None
+        self, content: list[JsonDict], uses: list[Use], messages: list[JsonDict] | None = None
     ) -> list[JsonDict]:
         """Run the requested tools within the budget; answer every tool_use, each answer
         saying how much of the budget is left and sized to the room the next request
@@ -306,7 +308,7 @@ class ToolLoop(Generic[ResultT]):
         budget = self.phase.budget
         room = self.room(messages or [], content, uses)
         refused: dict[str, str] = {}
-        to_run: list[Any] = []
+        to_run: list[Use] = []
         for u in uses:
             why = self.refusal(u.name, u.input) if self.refusal is not None else None
             if why is not None:
@@ -340,7 +342,7 @@ class ToolLoop(Generic[ResultT]):
         return [{"role": "assistant", "content": content}, {"role": "user", "content": results}]
 
     def _run_sharing(
-        self, uses: list[Any], total: int | None
+        self, uses: list[Use], total: int | None
     ) -> dict[str, tuple[str, bool, int | None]]:
         """(text, error, cap) of each call, the calls of one turn sharing ``total``
         characters: an answer shorter than an even share leaves the rest to the others,
@@ -369,7 +371,7 @@ class ToolLoop(Generic[ResultT]):
     def _answer(
         self,
         content: list[JsonDict],
-        uses: list[Any],
+        uses: list[Use],
         errors: dict[str, str],
         note: str | None,
         default: str,

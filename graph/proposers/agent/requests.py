@@ -133,7 +133,7 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def record_text(record: Record) -> str:
+def record_text(record: Record, witnesses: int = SUMMARY_WITNESSES) -> str:
     """One record summarised for the account writer: its lead, its fields, the first
     sentence-length of each paragraph and its verified witnesses' paths and quote
     openings.
@@ -150,8 +150,8 @@ def record_text(record: Record) -> str:
     rows.extend(
         f"- {b.name}: {_clip(b.value, FIELD_CHARS)}" for b in record.blocks if isinstance(b, Bullet)
     )
-    witnesses = [b.witness for b in record.blocks if isinstance(b, WitnessBlock)]
-    for w in witnesses[:SUMMARY_WITNESSES]:
+    found = [b.witness for b in record.blocks if isinstance(b, WitnessBlock)]
+    for w in found[:witnesses]:
         status = w.verification.status if w.verification else "unchecked"
         where = (
             f"{w.path}:{w.verification.lines.start}"
@@ -160,15 +160,41 @@ def record_text(record: Record) -> str:
         )
         quote = json.dumps(_clip(w.quote, QUOTE_CHARS), ensure_ascii=False)
         rows.append(f"witness ({status}) {where}: {quote}")
-    if len(witnesses) > SUMMARY_WITNESSES:
-        rows.append(f"(and {len(witnesses) - SUMMARY_WITNESSES} more witnesses)")
+    if len(found) > witnesses:
+        rows.append(f"(and {len(found) - witnesses} more witnesses)")
     rows.extend(f"flag: {f.text}" for f in record.flags)
     return "\n".join(rows)
 
 
-def account_data(records: list[Record]) -> str:
+def account_data(records: list[Record], budget: int | None = None) -> str:
     """The drafted records, summarised (:func:`record_text`) and framed as data (they
-    quote repository text)."""
+    quote repository text).  With ``budget`` (bytes the data may take in the request's
+    JSON), the summaries name fewer witnesses until they fit, then the records that do
+    not fit are listed by ID only: the account request stays under the ceiling however
+    many records there are, and a detail it lacks is one ``read_file`` away."""
     if not records:
         return "(no records were drafted)"
-    return "\n\n".join(data_block("drafted_record", record_text(r), id=r.id) for r in records)
+
+    def joined(n: int) -> str:
+        return "\n\n".join(
+            data_block("drafted_record", record_text(r, n), id=r.id) for r in records
+        )
+
+    for n in range(SUMMARY_WITNESSES, -1, -1):
+        text = joined(n)
+        if budget is None or _json_bytes(text) <= budget:
+            return text
+    assert budget is not None
+    kept: list[str] = []
+    for i, r in enumerate(records):
+        block = data_block("drafted_record", record_text(r, 0), id=r.id)
+        rest = ", ".join(x.id for x in records[i:])
+        tail = f"(not summarised for want of room; read them in the draft's order: {rest})"
+        if _json_bytes("\n\n".join([*kept, block, tail])) > budget:
+            return "\n\n".join([*kept, tail])
+        kept.append(block)
+    return "\n\n".join(kept)
+
+
+def _json_bytes(text: str) -> int:
+    return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))

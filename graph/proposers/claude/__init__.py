@@ -105,6 +105,9 @@ from graph.resources import Resources
 #: Bytes the planner's first request may take: the finding-ID index gets what the
 #: rest leaves, so the turns that follow have room under the request ceiling.
 PLAN_OPENING_BYTES = 46_000
+#: Bytes the account's first request keeps free under the ceiling besides the records'
+#: summaries (the cache marker and the JSON framing of the data block).
+ACCOUNT_MARGIN = 300
 
 
 @dataclass(frozen=True)
@@ -407,7 +410,12 @@ class ClaudeProposer(RuntimeProposer):
         self._ensure_shared()
         listing = "\n".join(f"{r.id}: {r.label}" for r in ctx.records) or "(no records)"
         task = render("account", records=listing, budget=self.budgets.account)
-        return [task, account_data(ctx.records)]
+        if self.window is not None:  # a context window cuts the request itself
+            return [task, account_data(ctx.records)]
+        # the records' summaries get what the request's ceiling leaves beside the rest
+        loop = self._loop("account", self._account_phase())
+        bare = body_size(loop.request(_opening([task, ""]), forced=loop.run_tool is None))
+        return [task, account_data(ctx.records, REQUEST_CEILING - bare - ACCOUNT_MARGIN)]
 
     # -- first requests (what graph.dump_request shows) ----------------------------
 
