@@ -167,6 +167,23 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
             )
         )
         assert len(text.encode("utf-8")) <= budget + RANGES_EXTRA, budget
+        # with a cap (what the request's ceiling leaves), the item's ranges fit in it too
+        capped = build_record_data(
+            RecordData(
+                item=item,
+                findings=[],
+                chunks=[],
+                reads=reads,
+                page=lambda p, k: span(p, 1, k),
+                lines_of=lines_of,
+                siblings=None,
+                budget=budget,
+                span=span,
+                cap=budget,
+            )
+        )
+        # (the list of what is not shown, a line per file, comes on top)
+        assert len(capped.encode("utf-8")) <= max(budget, 1_000) + 1_000, (budget, len(capped))
         seen = [(p, n) for p, n, _ in _rows(text)]
         assert len(seen) == len(set(seen)), budget
         # each (merged) range is shown, cut, or listed with its call

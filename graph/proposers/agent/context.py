@@ -737,6 +737,9 @@ class RecordData:
     shared: frozenset[str] = frozenset()
     #: the other files of the item's folders (the record map's file list is shorter)
     nearby: list[str] = field(default_factory=list)
+    #: bytes the turn may take at most, the item's own ranges included (None: no cap):
+    #: what the request's ceiling leaves beside the system block, tools and later turns
+    cap: int | None = None
 
 
 def ranges_bytes(ranges: list[ReadRange], lines_of: LinesFn) -> int:
@@ -758,6 +761,8 @@ def build_record_data(d: RecordData) -> str:
     picked = item_ranges(d.item, d.reads, d.findings, d.shared) if d.span is not None else []
     want = ranges_bytes(picked, d.lines_of) if picked else 0
     budget = max(1_000, d.budget) + min(RANGES_EXTRA, want)
+    if d.cap is not None:
+        budget = max(1_000, min(budget, d.cap))
     notes_budget = int(budget * NOTES_SHARE)
     notes = notes_section(d.item, d.reads, notes_budget)
     ranges = ""

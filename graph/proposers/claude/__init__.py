@@ -58,6 +58,7 @@ from graph.proposers.agent.facts import FactCheck
 from graph.proposers.agent.fold import Folding
 from graph.proposers.agent.loop import (
     CACHE,
+    MIN_ROOM,
     REQUEST_CEILING,
     Phase,
     ResultT,
@@ -371,8 +372,20 @@ class ClaudeProposer(RuntimeProposer):
                 span=span,
                 shared=frozenset(p for i in ctx.plan.items if i.id != ctx.item.id for p in i.files),
                 nearby=nearby_files(self._files or list(ctx.file_texts), ctx.item.files),
+                cap=self._record_cap(used),
             )
         )
+
+    def _record_cap(self, used: int) -> int | None:
+        """Bytes a record's data turn may take so the conversation keeps MIN_ROOM under
+        the ceiling for its turns: a large map (a big TypeScript repository's) leaves
+        the opening less, instead of leaving the reads a page of a few lines."""
+        if self.window is not None:  # a context window cuts the request itself
+            return None
+        fixed = body_size(
+            {"tools": [*self.tool_defs(), RECORD_TOOL_DEF], "system": self._system(brief=True)}
+        )
+        return REQUEST_CEILING - fixed - used - MIN_ROOM - ACCOUNT_MARGIN
 
     def repair_opening(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> list[str]:
         self._ensure_shared()
