@@ -96,7 +96,7 @@ def test_a_call_on_a_handed_model_is_a_model_call_that_says_why(tmp_path: Path) 
     ]
     why = str(calls[0].detail["why"])
     assert why.startswith("stream() on this.config.model: a call of a model object")
-    assert calls[0].detail["provider"] == "model"
+    assert calls[0].detail["provider"] == "injected"
 
 
 def test_the_loop_that_reaches_it_through_a_method_is_a_model_loop(tmp_path: Path) -> None:

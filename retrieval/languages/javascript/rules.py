@@ -310,7 +310,7 @@ def _handed_model_call(pf: SourceFile, c: Call) -> Hit | None:
         return None
     detail: ModelCallDetail = {
         "call": c.callee,
-        "provider": "model",
+        "provider": "injected",
         "why": f"{verb}() on {clip(recv, 40)}: a call of a model object the code is handed"
         " (its provider is chosen where the object is made)",
     }
