@@ -261,14 +261,60 @@ def _call_entries(pf: SourceFile) -> list[Hit]:
 def es_model_calls(pf: SourceFile) -> list[Hit]:
     """Calls of the model SDKs agent code uses, each with its provider from the call's
     shape: a client constructed from an SDK, a method chain of a client, or a function
-    of the ``ai`` package."""
+    of the ``ai`` package; outside tests, also a model object the code is handed."""
     pkg = imports_any(pf, tuple(p for p, _ in MODEL_PACKAGES))
     out: list[Hit] = []
+    test = in_test_code(pf.path)
     for c in pf.calls:
-        hit = _model_call(pf, c, pkg)
+        hit = _model_call(pf, c, pkg) or (None if test else _handed_model_call(pf, c))
         if hit is not None:
             out.append(hit)
     return out
+
+
+#: Methods of a model object the code is handed -> kind: the verbs model interfaces
+#: and the SDKs' model objects share (``stream``, ``generate``, ``getResponse``...).
+_HANDED_VERBS: dict[str, ModelCallKind] = {
+    "stream": "generate",
+    "generate": "generate",
+    "complete": "completion",
+    "doStream": "generate",
+    "doGenerate": "generate",
+    "generateText": "generate",
+    "streamText": "generate",
+    "generateContent": "generate",
+    "generateContentStream": "generate",
+    "chat": "chat",
+    "createMessage": "chat",
+    "getResponse": "chat",
+    "getStreamedResponse": "chat",
+    "sendMessage": "chat",
+    "sendMessageStream": "chat",
+}
+#: A receiver named as a model instance: ``model``, ``this.config.model``, ``chatModel``,
+#: ``llm`` (a lower-case last name; ``Model.generate`` is a class, not an instance).
+_HANDED_RECEIVER = re.compile(r"(^|\.)(model|llm|[a-z]\w*(Model|Llm|LLM))$")
+
+
+def _handed_model_call(pf: SourceFile, c: Call) -> Hit | None:
+    """A model reached through an object the code is handed rather than one it builds
+    from an SDK: agent loops call ``this.config.model.stream(request)`` on their own
+    model interface, and which provider stands behind it is chosen where the object is
+    made.  Without this the loop that calls it is no model loop (the call graph cannot
+    follow an interface to its implementations)."""
+    if c.callee_type != "attribute" or c.is_new:
+        return None
+    recv, _, verb = c.callee.rpartition(".")
+    kind = _HANDED_VERBS.get(verb)
+    if kind is None or not _HANDED_RECEIVER.search(recv):
+        return None
+    detail: ModelCallDetail = {
+        "call": c.callee,
+        "provider": "injected",
+        "why": f"{verb}() on {clip(recv, 40)}: a call of a model object the code is handed"
+        " (its provider is chosen where the object is made)",
+    }
+    return _model_hit(pf, c, kind, detail)
 
 
 def _provider(package_name: str | None) -> str:
