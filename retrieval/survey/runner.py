@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from drafter.collect import fewer_collections
 from drafter.console import progress_bar
 from drafter.errors import RepoError
 from drafter.snapshot import FileEntry, Snapshot
@@ -59,6 +60,11 @@ class _Read:
 def run_survey(snapshot: Snapshot, progress: bool = False, rules: Registry = RULES) -> Survey:
     """Survey ``snapshot`` with ``rules``; never raises on odd repository content, only on
     unreadable repos."""
+    with fewer_collections():
+        return _survey(snapshot, progress, rules)
+
+
+def _survey(snapshot: Snapshot, progress: bool, rules: Registry) -> Survey:
     entries = list(snapshot.entries())
     survey = Survey(repository=snapshot.name, revision=snapshot.sha, files_total=len(entries))
     read = _read_files(snapshot, entries, survey, progress)
