@@ -99,6 +99,37 @@ _LEAVES = frozenset(
         "jsx_text",
     }
 )
+#: Node types :meth:`_Walk.visit` has a branch for, opens a frame for, or binds a name
+#: to (a function or class value); any other node is walked through without the call.
+#: ``tests/test_es_walk_skip.py`` checks that the skip changes no fact.
+_VISITED = frozenset(
+    {
+        *_SIMPLE,
+        *_COMPOUND,
+        *_FUNCTION_DECLS,
+        *_CLASS_DECLS,
+        *_FUNCTION_VALUES,
+        *_LOOPS,
+        "method_definition",
+        "variable_declarator",
+        "public_field_definition",
+        "assignment_expression",
+        "call_expression",
+        "new_expression",
+        "string",
+        "template_string",
+        "if_statement",
+        "switch_statement",
+        "object",
+        "member_expression",
+        "subscript_expression",
+        "hash_bang_line",
+        "required_parameter",
+        "optional_parameter",
+        "interface_declaration",
+        "export_statement",
+    }
+)
 #: Subtrees of types and of literals already read whole: their children are not walked.
 _OPAQUE = frozenset(
     {
@@ -227,8 +258,10 @@ class _Walk:
             self.steps += 1
             if self.steps % 2000 == 0:
                 self.budget.check()
-            f = self.visit(node, f)
-            if node.type in _OPAQUE:
+            t = node.type
+            if t in _VISITED:
+                f = self.visit(node, f)
+            if t in _OPAQUE:
                 continue
             kids = node.named_children
             for child in reversed(kids):
