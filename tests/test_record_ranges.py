@@ -152,8 +152,9 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
     ]
     item = PlanItem(id=RID, kind="RTE", label="m", files=list(texts), notes=notes)
     reads = [ReadRange(path=f"m{i}.py", start_line=100, end_line=290) for i in range(6)]
-    for budget in (1_500, 4_000, 9_000, 16_000):
-        text = build_record_data(
+
+    def data(budget: int, cap: int | None = None) -> str:
+        return build_record_data(
             RecordData(
                 item=item,
                 findings=[],
@@ -164,24 +165,15 @@ def test_many_ranges_fit_the_budget_and_never_repeat_a_line() -> None:
                 siblings=None,
                 budget=budget,
                 span=span,
+                cap=cap,
             )
         )
+
+    for budget in (1_500, 4_000, 9_000, 16_000):
+        text = data(budget)
         assert len(text.encode("utf-8")) <= budget + RANGES_EXTRA, budget
         # with a cap (what the request's ceiling leaves), the item's ranges fit in it too
-        capped = build_record_data(
-            RecordData(
-                item=item,
-                findings=[],
-                chunks=[],
-                reads=reads,
-                page=lambda p, k: span(p, 1, k),
-                lines_of=lines_of,
-                siblings=None,
-                budget=budget,
-                span=span,
-                cap=budget,
-            )
-        )
+        capped = data(budget, cap=budget)
         # (the list of what is not shown, a line per file, comes on top)
         assert len(capped.encode("utf-8")) <= max(budget, 1_000) + 1_000, (budget, len(capped))
         seen = [(p, n) for p, n, _ in _rows(text)]
