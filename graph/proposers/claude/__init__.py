@@ -106,9 +106,9 @@ from graph.resources import Resources
 #: Bytes the planner's first request may take: the finding-ID index gets what the
 #: rest leaves, so the turns that follow have room under the request ceiling.
 PLAN_OPENING_BYTES = 46_000
-#: Bytes the account's first request keeps free under the ceiling besides the records'
-#: summaries (the cache marker and the JSON framing of the data block).
-ACCOUNT_MARGIN = 300
+#: Bytes a first request keeps free under the ceiling beside its data turn (the cache
+#: marker and the JSON framing of the data block).
+FRAMING_MARGIN = 300
 
 
 @dataclass(frozen=True)
@@ -275,9 +275,7 @@ class ClaudeProposer(RuntimeProposer):
         state = state_section(ctx.survey)
         if state is not None:
             opening.append(state)
-        fixed = body_size(
-            {"tools": [*self.tool_defs(), PLAN_TOOL_DEF], "system": self._system()}
-        ) + sum(len(t.encode("utf-8")) + 40 for t in opening)
+        fixed = self._fixed_bytes(PLAN_TOOL_DEF) + sum(len(t.encode("utf-8")) + 40 for t in opening)
         ids = finding_ids(ctx.survey, max(1_000, PLAN_OPENING_BYTES - fixed - 1_200))
         if ids is not None:
             opening.append(ids)
@@ -382,10 +380,19 @@ class ClaudeProposer(RuntimeProposer):
         the opening less, instead of leaving the reads a page of a few lines."""
         if self.window is not None:  # a context window cuts the request itself
             return None
-        fixed = body_size(
-            {"tools": [*self.tool_defs(), RECORD_TOOL_DEF], "system": self._system(brief=True)}
+        return (
+            REQUEST_CEILING
+            - self._fixed_bytes(RECORD_TOOL_DEF, brief=True)
+            - used
+            - MIN_ROOM
+            - FRAMING_MARGIN
         )
-        return REQUEST_CEILING - fixed - used - MIN_ROOM - ACCOUNT_MARGIN
+
+    def _fixed_bytes(self, terminal: JsonDict, brief: bool = False) -> int:
+        """Bytes every request of a conversation spends on its tools (the investigation
+        tools and its ``terminal`` submit tool) and its system block (``brief``: the
+        record conversations' shorter map)."""
+        return body_size({"tools": [*self.tool_defs(), terminal], "system": self._system(brief)})
 
     def repair_opening(self, ctx: RecordContext, record: Record, misses: list[Miss]) -> list[str]:
         self._ensure_shared()
@@ -428,7 +435,7 @@ class ClaudeProposer(RuntimeProposer):
         # the records' summaries get what the request's ceiling leaves beside the rest
         loop = self._loop("account", self._account_phase())
         bare = body_size(loop.request(_opening([task, ""]), forced=loop.run_tool is None))
-        return [task, account_data(ctx.records, REQUEST_CEILING - bare - ACCOUNT_MARGIN)]
+        return [task, account_data(ctx.records, REQUEST_CEILING - bare - FRAMING_MARGIN)]
 
     # -- first requests (what graph.dump_request shows) ----------------------------
 
