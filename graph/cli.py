@@ -108,9 +108,16 @@ class _RunProgress:
         self.done = 0
         self.total: int | None = None
 
-    def seed(self, done: int, total: int) -> None:
+    def seed(self, done: int, total: int, repairing: int = 0) -> None:
         """A resumed run's records: the plan and the drafts its checkpoint holds (the
-        plan node, which would say the total, does not run again)."""
+        plan node, which would say the total, does not run again).  A run stopped in a
+        repair round has every record counted already, so it resumes as repairs, not as
+        more records than the plan holds."""
+        if repairing:
+            desc = f"repairing {repairing} record(s)"
+            self.progress.update(self.task, description=desc, total=None)
+            self.total, self.done = None, done
+            return
         self.progress.update(self.task, description="drafting records", total=total, completed=done)
         self.total, self.done = total, done
 
@@ -137,7 +144,8 @@ class _RunProgress:
         elif node == "draft_record":
             p.advance(t)
             self.done += 1
-            self._say("drafting records", force=self.done == self.total)
+            stage = "drafting records" if self.total is not None else self.stage
+            self._say(stage, force=self.done == self.total)
         elif node == "verify":
             pending = update.get("pending") or {}
             desc = f"repairing {len(pending)} record(s)" if pending else "writing the account"
@@ -165,7 +173,7 @@ def _execute(
     thread_id: str,
     resume: bool,
     estimate_first: bool = False,
-    records: tuple[int, int] | None = None,
+    records: tuple[int, int, int] | None = None,
 ) -> RunResult:
     from graph.drive import Saved
     from graph.proposers import factory
@@ -470,6 +478,8 @@ def _new_run(console: Console, request: DraftRequest, config: Configuration) -> 
         "out": str(request.out.absolute()),
         "text": str(request.text_out.absolute()) if request.text_out else None,
         "settings": config.to_dict(),
+        # --resume keeps the run's search as it started: no index unless the run had one
+        "use_index": request.use_index,
     }
     if not _shared_checkpoint(request):
         record_request(thread, asked, request.data_dir)
@@ -640,7 +650,7 @@ def _resume(
         out,
         text_out,
         chroma_url=chroma_url,
-        use_index=not no_index,
+        use_index=not no_index and asked.get("use_index", True) is not False,
         system=stored.get("system"),
         checkpoint=checkpoint,
     )
@@ -652,13 +662,16 @@ def _resume(
     _outcome(console, report)
 
 
-def _records_so_far(stored: JsonDict) -> tuple[int, int] | None:
-    """(records drafted, records planned) of a stored run, None before its plan."""
+def _records_so_far(stored: JsonDict) -> tuple[int, int, int] | None:
+    """(records drafted, records planned, records waiting for repair) of a stored run,
+    None before its plan."""
     items = (stored.get("plan") or {}).get("items") or []
     if not items:
         return None
     drafts = stored.get("drafts") or {}
-    return sum(1 for i in items if i.get("id") in drafts), len(items)
+    pending = stored.get("pending") or {}
+    repairing = len(pending) if isinstance(pending, dict | list) else 0
+    return sum(1 for i in items if i.get("id") in drafts), len(items), repairing
 
 
 def _recorded_path(value: object) -> Path | None:

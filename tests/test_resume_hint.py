@@ -78,6 +78,8 @@ def test_killed_before_anything_is_saved_no_hint(sample: SampleRepo, tmp_path: P
     assert r.returncode == 0, r.stderr[-2000:]
     assert "saved no step before it stopped; starting it again" in r.stdout
     assert (tmp_path / "a.json").is_file() and (tmp_path / "a.txt").is_file()
+    # started with --no-index: resuming without the flag keeps the run's choice
+    assert not (tmp_path / "data" / "chroma").exists()
 
 
 def test_a_run_without_a_recorded_request_still_says_nothing_to_resume(
@@ -99,6 +101,7 @@ def test_killed_after_the_first_step_the_hint_holds(sample: SampleRepo, tmp_path
     r = _resume(thread, env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert (tmp_path / "a.json").is_file() and (tmp_path / "a.txt").is_file()
+    assert not (tmp_path / "data" / "chroma").exists()
 
 
 _EPI_KILLER = """
