@@ -33,8 +33,8 @@ MAX_TOKENS = 900
 #: What the judge reads of the reference record (the one being judged: nearly whole)
 #: and of each candidate.  The candidates' prose shares one budget per request: short
 #: records are shown whole and what they leave is shared among the long ones (on the
-#: labelled drafts every candidate fits whole: at most 14 records of about 2,200
-#: chars offline, 12 of up to 4,300 from the model path).  Prose is cut only between
+#: labelled drafts nearly every candidate fits whole: up to 20 records of about
+#: 2,200 chars offline, 12 of up to 4,300 from the model path).  Prose is cut only between
 #: its lines, so a field ("Selection predicate: ...") is there entire or counted as
 #: omitted.
 REFERENCE_BODY_CHARS = 6_000
