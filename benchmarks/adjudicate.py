@@ -8,8 +8,9 @@ file the reader does not open.
 
     .venv/bin/python benchmarks/adjudicate.py [--out /work/team/adjudicate] [--pairs ...]
 
-It reads the judge's cached answers only (no key needed, no call made): a pair whose
-requests are not all cached is reported and skipped.  It also lists the shortlist
+It reads the judge's cached answers only (no key needed, no call made), those of the
+current rubric (:data:`evals.judge.cache.VERSION`): a pair whose requests are not all
+cached is reported and skipped.  It also lists the shortlist
 misses (labelled links whose draft record the judge was never shown) with the rank
 the draft record had in the shortlist's kind-free mixed score.
 """
@@ -120,9 +121,11 @@ def misses_of(pair: Any, acc: np.ndarray) -> list[dict[str, Any]]:
 
 
 def write(items: list[dict[str, Any]], misses: list[dict[str, Any]], out: Path) -> None:
+    from evals.judge.cache import VERSION
+
     out.mkdir(parents=True, exist_ok=True)
     lines = [
-        "# Blind adjudication items (judge rubric v4 vs labels)",
+        f"# Blind adjudication items (judge rubric v{VERSION} vs labels)",
         "",
         "For each item read both records (and, if you need, the repository at the pair's",
         "revision) and answer the question. Do not look at key.json before answering.",
