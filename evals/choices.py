@@ -85,4 +85,4 @@ MECHANICAL_AGREEMENT = "links P 0.45-0.88, R 0.60-0.94, gold-covered verdicts 0.
 JUDGE_AGREEMENT = "links P 0.70-0.87, R 0.62-1.00, gold-covered verdicts 0.84-1.00"
 #: Share of the analysts' links whose draft record the shortlist shows the judge (the
 #: ceiling of the judge's link recall), on the same five pairs.
-SHORTLIST_RECALL = "0.94-1.00 of the analysts' links (at most 14 candidates per call)"
+SHORTLIST_RECALL = "1.00 of the analysts' links (at most 20 candidates per call)"

@@ -141,6 +141,37 @@ def test_no_also_without_a_best(tmp_path: Path, tiny_repo: Any) -> None:
         assert all(r == "split part: the object it writes" for r in j.also_reasons)
 
 
+def test_the_judge_reads_the_other_reference_records(tmp_path: Path, tiny_repo: Any) -> None:
+    """Rubric v5: each request lists the reference report's other records (ID and label,
+    never the one judged), so a draft record about another reference record's thing can
+    be left to it; a split reference answered with a best and split parts links them
+    all, and the rules for split references and one home per draft record are in the
+    instructions the endpoint receives."""
+    _, _, jp = _pair(gold_records(), tiny_repo)
+
+    def split(body: dict[str, Any]) -> dict[str, Any]:
+        cands = [c["id"] for c in records_of(body)["candidates"]]
+        also = [{"id": c, "part": "split part", "reason": "the rest of it"} for c in cands[1:]]
+        return {"best": cands[0], "also": also, "reason": "largest share"}
+
+    api = JudgeAPI(split)
+    run, made = jp.judge(_judge(api), AnswerCache(tmp_path), CAPS, "m")
+    assert api.log and len(api.log) <= len(jp.gold_ids)
+    for body in api.log:
+        data = records_of(body)
+        ref = data["reference"]["id"]
+        others = data["other_reference_records"]
+        assert set(others) == set(jp.gold_ids) - {ref}
+        assert others == {r.id: r.label for r in jp.gold.records if r.id != ref}
+        assert (
+            "Split references" in body["system"] and "One home per draft record" in body["system"]
+        )
+    for j in run.judgements:
+        if j.candidates:
+            row = made[jp.gold_ids.index(j.gold)]
+            assert {jp.draft_ids[k] for k in np.nonzero(row)[0]} == set(j.candidates)
+
+
 def test_an_also_that_names_no_part_is_refused(tmp_path: Path, tiny_repo: Any) -> None:
     """``also`` entries must say which part they are (parallel copy, split part or
     missing step); an entry without one, or with another, refuses the answer."""

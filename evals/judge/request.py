@@ -33,8 +33,8 @@ MAX_TOKENS = 900
 #: What the judge reads of the reference record (the one being judged: nearly whole)
 #: and of each candidate.  The candidates' prose shares one budget per request: short
 #: records are shown whole and what they leave is shared among the long ones (on the
-#: labelled drafts every candidate fits whole: at most 14 records of about 2,200
-#: chars offline, 12 of up to 4,300 from the model path).  Prose is cut only between
+#: labelled drafts nearly every candidate fits whole: up to 20 records of about
+#: 2,200 chars offline, 12 of up to 4,300 from the model path).  Prose is cut only between
 #: its lines, so a field ("Selection predicate: ...") is there entire or counted as
 #: omitted.
 REFERENCE_BODY_CHARS = 6_000
@@ -69,28 +69,60 @@ files; a broad record (overview, inventory, list of routes or objects) that name
 without stating the point; a record mainly about another thing that touches this one in \
 passing; the same thing with a different point.
 
-best: the candidate that covers the reference record most fully; null when none states \
-its main point. A partial best: a candidate that states the main point but misses a part \
-the reference names (a step, condition, property, object or copy) is still best, and the \
-reason says what it misses. A candidate stating only a side detail, not the main point, is \
-not best.
+best: the candidate that covers the reference record most fully; null only when no \
+candidate states its main point, alone or with others. A partial best: a candidate that \
+states the main point but misses a part the reference names (a step, condition, property, \
+object or copy) is still best, and the reason says what it misses. A candidate stating \
+only a side detail, not the main point, is not best.
+
+Split references: when the draft spread a broad reference record (a route of several \
+stages, an object with several parts, a claim bundling several promises) over several \
+records, so that only together do they state its point, best is the one stating the \
+largest share of it (for a route: the one carrying its entry point and main effect) and \
+each other one stating a further piece is a "{PARTS[1]}". Do not answer null because no \
+single candidate states the whole.
+
+One home per draft record: "other_reference_records" lists the reference report's other \
+records. A candidate whose main subject is the thing of one of those (an object or \
+boundary this record only mentions, where the reference report has a record of its own \
+for it) is that record's counterpart, not this one's: it is "also" here only when it \
+states a step of this record's point that no better candidate states. When two candidates \
+are about this record's thing in different kinds (an object and the boundary it feeds), \
+best is the one whose main subject is this record's thing, usually the one of its kind.
 
 also: only for a part you can name, each with its part and a one-line reason:
-- "{PARTS[0]}": the same mechanism again in another place (one route per benchmark, the \
-same gate in a sibling module), where best covers one of the copies;
+- "{PARTS[0]}": the same mechanism again in another place (one route or file per \
+benchmark or domain, the same gate in a sibling module), where best covers one of the \
+copies and the reference record is about the mechanism in general or all its copies \
+(when it names one copy only, the others are not parts of it);
 - "{PARTS[1]}": the draft split the reference record and this candidate is another piece \
-of it (the object a route writes, drafted as its own record);
+of it (above);
 - "{PARTS[2]}": it states a step of the same mechanism that best lacks.
 No also without a best: when best is null, also is empty; it is empty too when no other \
 candidate is one of these.
+
+Records of another kind: kinds do not decide coverage, subjects and points do. A draft \
+claim whose finding states a step, condition or effect of a reference route, object or \
+boundary is a part of it ("{PARTS[1]}" or "{PARTS[2]}"), and best only when it states \
+the main point; a route, object or boundary record covers a reference claim when its \
+prose states the claim's finding about the same code.
+
+Offline records: drafts made without a model state their point in labelled fields \
+(entry, steps, writes, read-back, admission, status) and code lines, not prose. A field \
+naming the step, effect or condition the reference states is the record stating it; an \
+entry-point route (console script, CLI file) whose steps name this route's calls and \
+effect covers it when no candidate is about it more narrowly. A record that only lists \
+code lines, or names the thing as one item among many, with no field saying what happens \
+to it, states no point.
 
 Claim records (RT-CLM): the thing is the documented promise (README, docs, help text, tool \
 description) set against the code it is about; the point is the finding on how the code \
 bears on it. A candidate setting the same promise against the same code and stating that \
 finding covers it. One that sets the same promise against the same code but gives no \
 verdict ("not established", "not assessed offline") is a partial best when no candidate \
-states the finding: the reason says the verdict is missing. A candidate of another kind \
-covers a claim only when its prose states the claim's finding about the same code. A \
+states the finding: the reason says the verdict is missing. A draft claim restating \
+the same documented promise is about the same thing even when it cites other code or none: \
+a partial best when no candidate states the finding (the reason says what is missing). A \
 reference claim with no verdict of its own is covered by a candidate that sets the same \
 promise against the same code.
 
@@ -98,8 +130,9 @@ Object records (RT-OBJ): the thing is the object itself (file, table, in-memory 
 structure). A candidate about the same object that contradicts a property the reference \
 states is still about it: judge it on what it gets right; name the contradiction.
 
-"referenced" gives the labels of other reference records this one names by ID: context \
-only; a candidate covering only a referenced record does not cover this one.
+"referenced" gives the labels of other reference records this one names by ID, and \
+"other_reference_records" those of all the others: context only; a candidate covering \
+only one of them does not cover this one.
 
 Witnesses are verbatim quotes with path and lines; "status" says whether the quote was \
 found at the draft's pinned revision ("verified") or not ("not found": it proves nothing). \
@@ -279,13 +312,16 @@ def build_request(
     refs = referenced(gold[0], others or {})
     if refs:
         ref["referenced"] = refs
+    data_others = {rid: label for rid, label in sorted((others or {}).items()) if rid != gold[0].id}
     shares = body_shares([len(r.body_text()) for r, _ in candidates])
     shown = list(gold[1][:REFERENCE_WITNESSES])
     views = [
         record_view(r, w, body_chars=n, seen=shown)
         for (r, w), n in zip(candidates, shares, strict=True)
     ]
-    data = {"reference": ref, "candidates": views}
+    data: dict[str, Any] = {"reference": ref, "candidates": views}
+    if data_others:
+        data["other_reference_records"] = data_others
     quoted = frame_escape(json.dumps(data, indent=1, ensure_ascii=False), TAG)
     ids = tuple(r.id for r, _ in candidates)
     user = (

@@ -32,7 +32,7 @@ from drafter.model import Record
 from evals.witnesses import LocatedWitness
 
 #: At most this many draft records per reference record (the bound of one call).
-MAX_CANDIDATES = 14
+MAX_CANDIDATES = 20
 #: A draft record scoring below this (kind-free mixed score) is not shown unless
 #: linked or sharing a file with the reference record.
 FLOOR = 0.02
