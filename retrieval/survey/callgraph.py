@@ -20,6 +20,7 @@ from retrieval.languages.facts import Call, SourceFile
 from retrieval.languages.spec import GraphShape
 from retrieval.roles import in_test_code
 from retrieval.survey.crossings import add_crossings
+from retrieval.survey.dispatch import add_dispatch
 from retrieval.survey.model import CallGraph, FunctionNode
 
 PyFile = SourceFile
@@ -127,6 +128,7 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
     edges: dict[str, list[str]] = {}
     for lang, group in by_lang.items():
         edges.update(_edges(group, graph, resolvers[lang].resolve))
+        add_dispatch(graph, resolvers[lang], group, edges, _in_tests)
         for path, offered in resolvers[lang].offered.items():
             if not offered:
                 continue
@@ -533,9 +535,10 @@ class _Names:
         return None
 
     def _named_arguments(self, pf: SourceFile, c: Call) -> list[str]:
-        """Functions of the repository handed to a call by name (``withSpan(run)``)."""
+        """Functions of the repository handed to a call by name (``withSpan(run)``), or
+        as a property of an object argument (``withTimeout({ invoke: run })``)."""
         out: list[str] = []
-        for ref in c.positional:
+        for ref in [*c.positional, *(v for v in c.kwargs.values() if v not in c.positional)]:
             if not _BARE_NAME.fullmatch(ref):
                 continue
             hit = self._enclosed(pf, c.symbol, ref) or self.resolve_name(pf, ref)

@@ -31,6 +31,7 @@ from retrieval.languages.facts import (
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
 from retrieval.languages.facts import node_text as _text
+from retrieval.languages.javascript import registries
 from retrieval.languages.scm import Matches, matches
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
@@ -74,6 +75,8 @@ _LOOPS = {
     "do_statement": "while",
 }
 _WS = re.compile(r"\s+")
+#: A property key usable as a definition's name.
+_KEY_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 #: Nodes with nothing inside that a record needs: never pushed on the walk's stack.
 _LEAVES = frozenset(
     {
@@ -224,6 +227,8 @@ class _Walk:
         self.steps = 0
         #: Function and class values bound to a name, by node id: the scope their body opens.
         self.named: dict[int, str] = {}
+        #: Local names bound to a registry lookup (``const t = tools.get(n)``), by scope.
+        self.lookups: dict[str, dict[str, str]] = {}
 
     # -- helpers ------------------------------------------------------------------
 
@@ -483,6 +488,8 @@ class _Walk:
             return f
         if self.require(name, value):
             return f
+        if name.type == "identifier":
+            self.registry_binding(_text(name), value, f)
         if name.type == "identifier" and value.type in _FUNCTION_VALUES | _CLASS_DECLS:
             kind = "class" if value.type in _CLASS_DECLS else "function"
             self.add_def(value, _text(name), kind, f, value.child_by_field_name("parameters"))
@@ -511,6 +518,7 @@ class _Walk:
             self.named[value.id] = _text(name)
             return f
         lhs = f"this.{_text(name)}"
+        self.registry_binding(lhs, value, f)
         extra = {"lhs": lhs, "rhs_type": _rhs_type(value), "rhs": _text(value)}
         self.sf.assigns.append(self.span(node, f, extra))
         return f
@@ -524,6 +532,13 @@ class _Walk:
             self.sf.exports[lhs.rsplit(".", 1)[-1]] = lhs
         extra = {"lhs": lhs, "rhs_type": _rhs_type(right), "rhs": _text(right)}
         self.sf.assigns.append(self.span(node, f, extra))
+        if left.type == "subscript_expression":
+            reg = _callee_text(left.child_by_field_name("object") or left)
+            if registries.is_registry(reg):  # ``handlers[name] = fn``
+                sym = self.symbol(f)
+                self.sf.registrations.append(registries.registration(reg, right, sym))
+        else:
+            self.registry_binding(lhs, right, f)
 
     # -- calls, strings, conditions -------------------------------------------------
 
@@ -573,6 +588,8 @@ class _Walk:
                 is_new=is_new,
             )
         )
+        if not is_new:
+            self.registry_call(registries.flat(fn), args, sym, node)
 
     def string(self, node: Node, f: _Frame) -> None:
         if node.parent is not None and node.parent.type in (
@@ -638,6 +655,63 @@ class _Walk:
             "pairs": str(len(keys)),
         }
         self.sf.dicts.append(self.span(node, f, extra))
+        bound = registries.bound_registry(node) is not None
+        declares = registries.declares_tool(node, set(keys))
+        if bound or declares:
+            self.handlers_of(node, f, bound, declares)
+
+    # -- tool registries (:mod:`.registries`) -----------------------------------------
+
+    def registry_binding(self, lhs: str, value: Node, f: _Frame) -> None:
+        """A name bound to a registry lookup, or a registry bound to a collection literal."""
+        sym = self.symbol(f)
+        reg = registries.lookup_of(value)
+        if reg is not None:
+            self.lookups.setdefault(sym, {})[lhs] = reg
+        if registries.is_registry(lhs):
+            for v in registries.collection_values(value):
+                self.sf.registrations.append(registries.registration(lhs, v, sym))
+
+    def registry_call(self, callee: str, args: Node | None, sym: str, node: Node) -> None:
+        """A value added to a registry (``R.set(k, v)``), or a handler dispatched from one."""
+        added = registries.added_values(callee, args)
+        if added is not None:
+            for v in added[1]:
+                self.sf.registrations.append(registries.registration(added[0], v, sym))
+            return
+        hit = registries.dispatch_of(callee, self.lookups.get(sym, {}))
+        if hit is not None:
+            extra = {"registry": hit[0], "verb": hit[1]}
+            self.sf.dispatches.append(Span(callee[:120], _line(node), _end(node), sym, extra))
+
+    def handlers_of(self, node: Node, f: _Frame, bound: bool, declares: bool) -> None:
+        """The functions an object holds that run a tool: under a handler key of a tool
+        declaration, or any function value of a registry literal.  A function value
+        becomes a definition of its own (named by its key), so a dispatch can reach it."""
+        tool = registries.name_literal(node)
+        for pair in node.named_children:
+            if pair.type == "method_definition":
+                key = _text(pair.child_by_field_name("name"))
+                if bound or key in registries.HANDLER_KEYS:
+                    self.add_handler(pair, key, ".".join((*f.scope, key)), tool, declares)
+                continue
+            if pair.type != "pair":
+                continue
+            key = _text(pair.child_by_field_name("key")).strip("'\"`")
+            val = pair.child_by_field_name("value")
+            if val is None or not (bound or key in registries.HANDLER_KEYS):
+                continue
+            if val.type in _FUNCTION_VALUES and _KEY_NAME.fullmatch(key):
+                self.add_def(val, key, "function", f, val.child_by_field_name("parameters"))
+                self.named[val.id] = key
+                self.add_handler(val, key, ".".join((*f.scope, key)), tool, declares)
+            elif declares and val.type in ("identifier", "member_expression"):
+                extra = {"ref": registries.flat(val), "tool": tool, "declared": "1"}
+                self.sf.handlers.append(Span(key, _line(val), _end(val), self.symbol(f), extra))
+
+    def add_handler(self, node: Node, key: str, symbol: str, tool: str, declares: bool) -> None:
+        extra = {"def": symbol, "tool": tool, "declared": "1" if declares else ""}
+        self.sf.handlers.append(Span(key, _line(node), _end(node), symbol, extra))
 
     def env_read(self, node: Node, f: _Frame) -> None:
         obj = node.child_by_field_name("object")
