@@ -14,7 +14,7 @@ import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
 from retrieval.languages.hits import call_hit
-from retrieval.languages.javascript import claims, package
+from retrieval.languages.javascript import claims, package, state
 from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
 from retrieval.survey.details import ConfigDetail, ModelCallDetail
@@ -852,6 +852,13 @@ def register_es(rules: Registry, language: str) -> None:
         f"{language} tool description claims",
         claims.es_tool_description_claims,
         applies_to=f"descriptions of tool declarations in {language} files outside tests",
+    )
+    rules.source(
+        language,
+        f"{language} in-memory state",
+        state.es_state,
+        applies_to=f"class fields, module bindings and serializable classes of {language}"
+        " files outside tests",
     )
 
 

@@ -1,0 +1,116 @@
+"""Core in-memory state: what a run keeps in process memory and changes (operative objects).
+
+The survey's ``state`` findings (:mod:`retrieval.languages.javascript.state`) name a
+collection or state object, the functions that use and change it, and the lines that
+do; this recipe makes the most central of them object records.  Central means, in
+turn: the system's own code before tooling and tests, used on a route from an entry
+point, a state class that serializes itself (a run meant to pause and resume), then
+the most functions using it.  The witnesses are the line that makes the state, the
+lines that change it, and one that reads it.
+"""
+
+from __future__ import annotations
+
+from drafter.ids import slug
+from drafter.model import Block, Record
+from graph.proposer import PlanItem
+from graph.proposers.offline.prose import join_names, para, where
+from graph.proposers.offline.rank import path_class
+from graph.proposers.offline.recipe import DraftContext, PlanState
+from retrieval.survey import Finding
+from retrieval.survey.model import Category
+
+MAX_STATES = 3
+_MAIN = ("serialized", "field", "module")
+
+
+def _users(f: Finding) -> list[str]:
+    return [s.strip() for s in str(f.detail.get("touched_by") or "").split(",") if s.strip()]
+
+
+class CoreState:
+    name = "core_state"
+    kind = "OBJ"
+
+    def plan(self, st: PlanState) -> list[PlanItem]:
+        found = st.ix.category(Category.STATE)
+        mains = [f for f in found if f.kind in _MAIN]
+        if not mains:
+            return []
+        route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+
+        def rank(f: Finding) -> tuple[int, int, int, int, str, int]:
+            nodes = {f"{f.path}::{s}" for s in _users(f)} | {f.node}
+            return (
+                path_class(f.path),
+                0 if nodes & route_nodes else 1,
+                _MAIN.index(str(f.kind)),
+                -len(_users(f)),
+                f.path,
+                f.start_line,
+            )
+
+        items = []
+        for f in sorted(mains, key=rank)[:MAX_STATES]:
+            name = str(f.detail.get("state") or f.symbol)
+            lines = [
+                g
+                for g in found
+                if g.path == f.path and g.kind not in _MAIN and g.detail.get("state") == name
+            ]
+            writes = [g for g in lines if g.kind == "state_write"]
+            reads = [g for g in lines if g.kind == "state_read"]
+            holds = str(f.detail.get("holds") or "")
+            items.append(
+                st.item(
+                    self,
+                    slug("state", name.replace("#", "")),
+                    f"In-memory state: {name} ({holds})",
+                    [f, *writes[:2], *reads[:1]],
+                    f"Kept in memory and changed by {join_names([w.symbol for w in writes], 3)}.",
+                    {"state": name},
+                )
+            )
+        return items
+
+    def draft(self, ctx: DraftContext) -> Record | None:
+        fs = ctx.findings
+        main = next((f for f in fs if f.kind in _MAIN), None)
+        if main is None:
+            return None
+        name = str(main.detail.get("state") or main.symbol)
+        holds = str(main.detail.get("holds") or "collection")
+        writes = [f for f in fs if f.kind == "state_write"]
+        reads = [f for f in fs if f.kind == "state_read"]
+        users = _users(main)
+        writers = [s.strip() for s in str(main.detail.get("written_by") or "").split(",") if s]
+        if main.kind == "serialized":
+            what = f"a class whose instances hold the state and serialize themselves ({holds})"
+            substrate = (
+                "process memory; its serialized form is handed to the caller, which decides "
+                "where (if anywhere) it is kept"
+            )
+        else:
+            owner = "a field of its class" if main.kind == "field" else "a module-level binding"
+            what = f"{owner}, made as {'a ' + holds if holds[:1].isupper() else 'an ' + holds}"
+            substrate = "process memory of one run, gone when the process ends"
+        blocks: list[Block] = [
+            para(
+                f"Source-native identity: {name}, {what} ({where(main)}). Representational "
+                f"form: in-memory {holds}. Storage substrate: {substrate}."
+            ),
+            para(
+                f"Used by {len(users)} functions ({join_names(users, 5)}); changed by "
+                f"{join_names(writers, 4)}"
+                + (
+                    f", for example at {join_names([where(w) for w in writes], 2)}"
+                    if writes
+                    else ""
+                )
+                + (f"; read at {where(reads[0])}" if reads else "")
+                + ". What one call leaves in it is what the next call finds, so it carries the "
+                "run from one step to the next; whether it is also written to a file is not "
+                "established by this finding."
+            ),
+        ]
+        return ctx.record(blocks, [main, *writes, *reads])
