@@ -261,3 +261,11 @@ def test_a_lookup_of_a_collection_not_named_as_tools_is_no_dispatch(tmp_path: Pa
     }
     sv = _survey(tmp_path, files)
     assert not any(is_dispatch(n) for n in sv.call_graph.functions)
+
+
+def test_the_dispatch_line_is_a_tool_dispatch_finding_that_says_why(tmp_path: Path) -> None:
+    sv = _survey(tmp_path, MAP_FILES)
+    found = [f for f in sv.findings if f.kind == "registry_dispatch"]
+    assert [(f.path, f.start_line, f.symbol) for f in found] == [("src/loop.ts", 8, "runTurn")]
+    assert found[0].detail["why"] == "a handler looked up in tools is run (.execute())"
+    assert found[0].snippet.strip() == "return await tool.execute(call.input);"

@@ -83,6 +83,7 @@ ToolKind = Literal[
     "tool_schema",
     "mcp",
     "switch_dispatch",
+    "registry_dispatch",
 ]
 ExecKind = Literal["subprocess", "os_process", "docker", "exec_eval", "delegated_exec"]
 PersistenceKind = Literal[

@@ -17,7 +17,7 @@ from retrieval.languages.hits import call_hit
 from retrieval.languages.javascript import claims, package, state
 from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
-from retrieval.survey.details import ConfigDetail, ModelCallDetail
+from retrieval.survey.details import ConfigDetail, ModelCallDetail, ToolDetail
 from retrieval.survey.model import Category, GatingKind, ModelCallKind, PersistenceKind
 from retrieval.survey.registry import Registry, Repo
 
@@ -465,7 +465,7 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     },
                 )
             )
-    out += _tool_objects(pf) + _tool_switches(pf)
+    out += _tool_objects(pf) + _tool_switches(pf) + _registry_dispatches(pf, out)
     if in_test_code(pf.path):
         # a test declares tools as fixtures for the code it tests: not the system's tools
         out = [h for h in out if h.kind != "tool_schema"]
@@ -507,6 +507,40 @@ def _tool_objects(pf: SourceFile) -> list[Hit]:
                     detail={"why": "functionDeclarations: tools declared to a Gemini model"},
                 )
             )
+    return out
+
+
+def _registry_dispatches(pf: SourceFile, found: list[Hit]) -> list[Hit]:
+    """A tool picked out of a registry and run (``tools.get(name).execute(...)``, a local
+    bound to such a lookup, ``tool.invoke(...)``): the line the call graph's dispatch
+    node starts from (:mod:`retrieval.survey.dispatch`), outside tests."""
+    if in_test_code(pf.path):
+        return []
+    taken = {h.start_line for h in found if h.kind == "subscript_dispatch"}
+    out: list[Hit] = []
+    for d in pf.dispatches:
+        if d.start_line in taken:
+            continue
+        reg = d.extra.get("registry", "")
+        run = f".{d.extra['verb']}()" if d.extra.get("verb") else "it"
+        why = (
+            f"a handler looked up in {reg} is run ({run})"
+            if reg
+            else f"{d.text}(): a tool handed to this code is run"
+        )
+        detail: ToolDetail = {"callee": clip(d.text, 80), "why": why}
+        if reg:
+            detail["target"] = reg
+        out.append(
+            Hit.at_line(
+                pf.path,
+                d.start_line,
+                symbol=d.symbol,
+                category=Category.TOOL_DISPATCH,
+                kind="registry_dispatch",
+                detail=detail,
+            )
+        )
     return out
 
 

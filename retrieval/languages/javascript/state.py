@@ -211,15 +211,27 @@ def _hits(
         )
     ]
     shown: set[str] = set()
-    for n, sym in uses.writes:
+    # a change call (``set``, ``push``) by a method callers use says most: first
+    calls = re.compile(rf"\.(?:{_CHANGE_CALLS})\(")
+    writes = sorted(
+        uses.writes,
+        key=lambda w: (not calls.search(pf.lines[w[0] - 1]), _internal(w[1]), w[0]),
+    )
+    reads = sorted(uses.reads, key=lambda r: (_internal(r[1]), r[0]))
+    for n, sym in writes:
         if sym not in shown and len(shown) < _WRITES_SHOWN:
             shown.add(sym)
             out.append(_line_hit(pf, n, sym, "state_write", name, "write"))
-    for n, sym in uses.reads:
+    for n, sym in reads:
         if sym not in uses.writers or not others:
             out.append(_line_hit(pf, n, sym, "state_read", name, "read"))
             break
     return out
+
+
+def _internal(symbol: str) -> bool:
+    """A method named as internal (``_rebuild``, ``#set``)."""
+    return symbol.rsplit(".", 1)[-1].startswith(("_", "#"))
 
 
 def _line_hit(pf: SourceFile, n: int, sym: str, kind: StateKind, name: str, access: str) -> Hit:

@@ -79,38 +79,66 @@ class CoreState:
         if main is None:
             return None
         name = str(main.detail.get("state") or main.symbol)
-        holds = str(main.detail.get("holds") or "collection")
         writes = [f for f in fs if f.kind == "state_write"]
         reads = [f for f in fs if f.kind == "state_read"]
-        users = _users(main)
-        writers = [s.strip() for s in str(main.detail.get("written_by") or "").split(",") if s]
         if main.kind == "serialized":
-            what = f"a class whose instances hold the state and serialize themselves ({holds})"
-            substrate = (
-                "process memory; its serialized form is handed to the caller, which decides "
-                "where (if anywhere) it is kept"
-            )
+            blocks = _serialized_blocks(name, main, writes, reads)
         else:
-            owner = "a field of its class" if main.kind == "field" else "a module-level binding"
-            what = f"{owner}, made as {'a ' + holds if holds[:1].isupper() else 'an ' + holds}"
-            substrate = "process memory of one run, gone when the process ends"
-        blocks: list[Block] = [
-            para(
-                f"Source-native identity: {name}, {what} ({where(main)}). Representational "
-                f"form: in-memory {holds}. Storage substrate: {substrate}."
-            ),
-            para(
-                f"Used by {len(users)} functions ({join_names(users, 5)}); changed by "
-                f"{join_names(writers, 4)}"
-                + (
-                    f", for example at {join_names([where(w) for w in writes], 2)}"
-                    if writes
-                    else ""
-                )
-                + (f"; read at {where(reads[0])}" if reads else "")
-                + ". What one call leaves in it is what the next call finds, so it carries the "
-                "run from one step to the next; whether it is also written to a file is not "
-                "established by this finding."
-            ),
-        ]
+            blocks = _kept_blocks(name, main, writes, reads)
         return ctx.record(blocks, [main, *writes, *reads])
+
+
+def _public_first(names: list[str]) -> list[str]:
+    """Methods a caller may call (``approveTool``) before internal ones (``_rebuild``)."""
+    return sorted(names, key=lambda s: s.rsplit(".", 1)[-1].startswith(("_", "#")))
+
+
+def _kept_blocks(
+    name: str, main: Finding, writes: list[Finding], reads: list[Finding]
+) -> list[Block]:
+    holds = str(main.detail.get("holds") or "collection")
+    owner = "a field of its class" if main.kind == "field" else "a module-level binding"
+    made = "a " + holds if holds[:1].isupper() else "an " + holds
+    users = _public_first(_users(main))
+    writers = _public_first(
+        [s.strip() for s in str(main.detail.get("written_by") or "").split(",") if s.strip()]
+    )
+    return [
+        para(
+            f"Source-native identity: {name}, {owner}, made as {made} ({where(main)}). "
+            f"Representational form: in-memory {holds}. Storage substrate: process memory "
+            "of one run, gone when the process ends."
+        ),
+        para(
+            f"Used by {len(users)} functions ({join_names(users, 5)}); changed by "
+            f"{join_names(writers, 4)}"
+            + (f", for example at {join_names([where(w) for w in writes], 2)}" if writes else "")
+            + (f"; read at {where(reads[0])}" if reads else "")
+            + ". What one call leaves in it is what the next call finds, so it carries the "
+            "run from one step to the next; whether it is also written to a file is not "
+            "established by this finding."
+        ),
+    ]
+
+
+def _serialized_blocks(
+    name: str, main: Finding, writes: list[Finding], reads: list[Finding]
+) -> list[Block]:
+    out = f"{writes[0].symbol.rsplit('.', 1)[-1]}()" if writes else "its serializer"
+    back = f"{reads[0].symbol.rsplit('.', 1)[-1]}()" if reads else "its parser"
+    return [
+        para(
+            f"Source-native identity: {name}, a class whose instances hold a run's state "
+            f"({where(main)}). Representational form: an in-memory object of class {name}, "
+            f"with a serialized form made by {out} and read back by {back}. Storage "
+            "substrate: process memory; the serialized form is handed to the caller, which "
+            "decides where (if anywhere) it is kept."
+        ),
+        para(
+            (f"Serialized at {where(writes[0])}" if writes else "Serialized by the class")
+            + (f" and rebuilt at {where(reads[0])}" if reads else "")
+            + ": a run can be paused, its state carried out of the process and resumed from "
+            "it. What the serialized form holds, and whether anything checks it when it is "
+            "read back, is not established by this finding."
+        ),
+    ]
