@@ -269,3 +269,63 @@ def test_the_dispatch_line_is_a_tool_dispatch_finding_that_says_why(tmp_path: Pa
     assert [(f.path, f.start_line, f.symbol) for f in found] == [("src/loop.ts", 8, "runTurn")]
     assert found[0].detail["why"] == "a handler looked up in tools is run (.execute())"
     assert found[0].snippet.strip() == "return await tool.execute(call.input);"
+
+
+SESSION_FILES = {
+    "src/session.ts": """export interface Session {
+  execCommand(cmd: string): Promise<string>;
+}
+
+export type SessionLike<T = unknown> = Session | Readonly<T>;
+
+export function requireBound(session?: SessionLike): SessionLike {
+  if (!session) throw new Error("unbound");
+  return session;
+}
+""",
+    "src/local.ts": """import { spawn } from "node:child_process";
+import type { Session } from "./session";
+
+export class LocalSession implements Session {
+  async execCommand(cmd: string): Promise<string> {
+    spawn("sh", ["-c", cmd]);
+    return "";
+  }
+}
+""",
+    "src/shell.ts": """import { requireBound, type SessionLike } from "./session";
+
+export class ShellCapability {
+  constructor(private readonly bound?: SessionLike) {}
+
+  tools() {
+    const session = requireBound(this.bound);
+    return [
+      {
+        name: "exec_command",
+        description: "Runs a command",
+        execute: async (input: { cmd: string }) => session.execCommand(input.cmd),
+      },
+    ];
+  }
+}
+""",
+    "src/loop.ts": """export async function runTool(tool: { invoke(i: unknown): Promise<string> }) {
+  return tool.invoke({});
+}
+""",
+}
+
+
+def test_a_value_returned_as_a_type_alias_resolves_to_its_implementations(
+    tmp_path: Path,
+) -> None:
+    """``const session = requireBound(...)`` declared to return ``SessionLike``, an alias
+    of the ``Session`` interface: the call on it reaches the class implementing it, so a
+    tool handed to the loop reaches the process it starts."""
+    sv = _survey(tmp_path, SESSION_FILES)
+    handler = "src/shell.ts::ShellCapability.tools.execute"
+    assert "src/local.ts::LocalSession.execCommand" in sv.call_graph.edges.get(handler, [])
+    _, targets = _dispatched(sv, "src/loop.ts::runTool")
+    assert targets == [handler]
+    assert _exec_reached(sv, "src/loop.ts::runTool") == {"src/local.ts"}

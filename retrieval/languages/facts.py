@@ -134,6 +134,11 @@ class SourceFile:
     #: Calls that run a handler picked out of a registry: ``extra["registry"]`` the
     #: collection looked up ("" for a value named as a tool), ``extra["verb"]`` the method.
     dispatches: list[Span] = field(default_factory=list)
+    #: Top-level type aliases and the named types they stand for (``type Like = Session
+    #: | Other``): an alias's implementations are those of the types it names.
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    #: Declared return types by function symbol (``Promise<T>`` read as ``T``).
+    returns: dict[str, list[str]] = field(default_factory=dict)
     _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def snippet(self, start: int, end: int) -> str:

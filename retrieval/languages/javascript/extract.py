@@ -130,6 +130,7 @@ _VISITED = frozenset(
         "required_parameter",
         "optional_parameter",
         "interface_declaration",
+        "type_alias_declaration",
         "export_statement",
     }
 )
@@ -315,6 +316,11 @@ class _Walk:
             self.parameter(node, f)
         elif t == "interface_declaration":
             self.interface(node, f)
+        elif t == "type_alias_declaration" and not f.scope:
+            value = node.child_by_field_name("value")
+            names = _type_names(value) if value is not None else []
+            if names:
+                self.sf.aliases[_text(node.child_by_field_name("name"))] = names
         return f
 
     # -- modules ------------------------------------------------------------------
@@ -401,6 +407,11 @@ class _Walk:
                     start_node = decl.parent
         decorators = [_text(c)[1:].strip() for c in node.children if c.type == "decorator"]
         symbol = ".".join((*f.scope, name))
+        returned = node.child_by_field_name("return_type")
+        if returned is not None:
+            types = [n for c in returned.named_children for n in _type_names(c, awaited=True)]
+            if types:
+                self.sf.returns[symbol] = types
         self.sf.defs.append(
             Def(
                 symbol=symbol,
@@ -548,6 +559,8 @@ class _Walk:
         args = node.child_by_field_name("arguments")
         if fn is None:
             return
+        if fn.type == "non_null_expression" and fn.named_children:
+            fn = fn.named_children[0]  # ``session.execCommand!(...)`` calls the member
         if fn.type in ("identifier", "member_expression"):
             callee, ctype = (
                 _callee_text(fn),
@@ -733,17 +746,24 @@ class _Walk:
 _TYPE_REFS = frozenset({"type_identifier", "nested_type_identifier", "identifier"})
 
 
-def _type_names(t: Node) -> list[str]:
+def _type_names(t: Node, awaited: bool = False) -> list[str]:
     """The named types ``t`` stands for: ``Model``, ``ns.Model``, ``Model<T>`` (its
-    generic arguments dropped), each member of a union, and an extended expression."""
+    generic arguments dropped), each member of a union, and an extended expression;
+    ``awaited``: a ``Promise<T>`` (a return type) stands for ``T``."""
     if t.type in _TYPE_REFS:
         return [_text(t)]
     if t.type == "member_expression":
         return [_callee_text(t)]
     if t.type == "generic_type":
-        return _type_names(t.named_children[0]) if t.named_children else []
+        head = t.named_children[0] if t.named_children else None
+        if awaited and head is not None and _text(head) in ("Promise", "PromiseLike"):
+            args = t.child_by_field_name("type_arguments") or (
+                t.named_children[1] if len(t.named_children) > 1 else None
+            )
+            return [n for c in (args.named_children if args else []) for n in _type_names(c)]
+        return _type_names(head) if head is not None else []
     if t.type in ("union_type", "parenthesized_type", "readonly_type"):
-        return [n for c in t.named_children for n in _type_names(c)]
+        return [n for c in t.named_children for n in _type_names(c, awaited)]
     return []
 
 
