@@ -35,6 +35,7 @@ from retrieval.survey.model import Category, StateKind
 MIN_TOUCHING = 3
 _MADE = re.compile(r"^\s*(?:new\s+(Map|Set|WeakMap|Array)\b|(\[)|(\{))")
 _CHANGE_CALLS = "set|push|unshift|splice|delete|add|clear|pop|shift|sort|reverse"
+_GROWS = re.compile(r"\.(?:set|push|unshift|add|splice)\(")
 _OUT = frozenset({"toJSON", "serialize"})
 _IN = frozenset({"fromJSON", "fromString", "deserialize", "fromObject"})
 _WRITES_SHOWN = 2
@@ -211,11 +212,11 @@ def _hits(
         )
     ]
     shown: set[str] = set()
-    # a change call (``set``, ``push``) by a method callers use says most: first
-    calls = re.compile(rf"\.(?:{_CHANGE_CALLS})\(")
+    # a call that adds to it (``set``, ``push``) says most, then other changes; by a
+    # method callers use before an internal one
     writes = sorted(
         uses.writes,
-        key=lambda w: (not calls.search(pf.lines[w[0] - 1]), _internal(w[1]), w[0]),
+        key=lambda w: (not _GROWS.search(pf.lines[w[0] - 1]), _internal(w[1]), w[0]),
     )
     reads = sorted(uses.reads, key=lambda r: (_internal(r[1]), r[0]))
     for n, sym in writes:

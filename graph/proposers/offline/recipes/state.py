@@ -5,7 +5,7 @@ collection or state object, the functions that use and change it, and the lines 
 do; this recipe makes the most central of them object records.  Central means, in
 turn: the system's own code before tooling and tests, used on a route from an entry
 point, a state class that serializes itself (a run meant to pause and resume), then
-the most functions using it.  The witnesses are the line that makes the state, the
+the most functions changing it and using it.  The witnesses are the line that makes the state, the
 lines that change it, and one that reads it.
 """
 
@@ -39,12 +39,14 @@ class CoreState:
             return []
         route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
 
-        def rank(f: Finding) -> tuple[int, int, int, int, str, int]:
+        def rank(f: Finding) -> tuple[int, int, int, int, int, str, int]:
             nodes = {f"{f.path}::{s}" for s in _users(f)} | {f.node}
+            writers = str(f.detail.get("written_by") or "").split(",")
             return (
                 path_class(f.path),
                 0 if nodes & route_nodes else 1,
                 _MAIN.index(str(f.kind)),
+                -len(writers),  # changed in many places: state, not settings read everywhere
                 -len(_users(f)),
                 f.path,
                 f.start_line,
