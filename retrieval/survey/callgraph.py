@@ -241,6 +241,8 @@ class _Names:
                 start_line=pf.main_guard[0],
                 end_line=pf.main_guard[1],
             )
+        # a tool handler is a property of an object, not a name of the module
+        handlers = {h.extra.get("def") for h in pf.handlers} if pf.handlers else set()
         for d in pf.defs:
             nid = f"{pf.path}::{d.symbol}"
             graph.functions[nid] = FunctionNode.model_construct(
@@ -251,7 +253,9 @@ class _Names:
                 end_line=d.end_line,
                 docstring=(d.docstring or "")[:400] or None,
             )
-            if "." not in d.symbol:
+            if d.symbol in handlers:
+                pass
+            elif "." not in d.symbol:
                 self.top[pf.path][d.name] = nid
                 if d.kind == "class":
                     self.classes[pf.path][d.name] = nid

@@ -181,6 +181,8 @@ class StateDetail(TypedDict, total=False):
     touched_by: str  # the functions that use it, comma-joined
     written_by: str  # those that change it, comma-joined
     access: str  # state_write / state_read: "write" or "read"
+    uses: int  # how many functions use it
+    changes: int  # how many of them change it
 
 
 #: What one rule writes: exactly one category's keys (the rules' side of the contract).

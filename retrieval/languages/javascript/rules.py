@@ -210,7 +210,8 @@ def _call_entries(pf: SourceFile) -> list[Hit]:
     """Top-level ``main()`` calls, CLI frameworks and servers that listen."""
     out: list[Hit] = []
     cli = imports_any(pf, _CLI_PACKAGES)
-    local = {d.name for d in pf.defs if "." not in d.symbol}
+    handlers = {h.extra.get("def") for h in pf.handlers}  # properties, not module names
+    local = {d.name for d in pf.defs if "." not in d.symbol and d.symbol not in handlers}
     for c in pf.calls:
         bare = c.callee.split(".")[-1]
         if (

@@ -198,6 +198,8 @@ def _hits(
         "touched_by": ", ".join(uses.touching[:12]),
         "written_by": ", ".join(uses.writers[:12]),
         "why": why,
+        "uses": len(uses.touching),
+        "changes": len(uses.writers),
     }
     end = min(a.end_line, a.start_line + 2)
     out = [

@@ -3,13 +3,16 @@
 The survey's ``state`` findings (:mod:`retrieval.languages.javascript.state`) name a
 collection or state object, the functions that use and change it, and the lines that
 do; this recipe makes the most central of them object records.  Central means, in
-turn: the system's own code before tooling and tests, used on a route from an entry
-point, a state class that serializes itself (a run meant to pause and resume), then
-the most functions changing it and using it.  The witnesses are the line that makes the state, the
-lines that change it, and one that reads it.
+turn: the system's own code before tooling and tests, used soonest on the primary
+route (fewest calls from its entry), a state class that serializes itself (a run
+meant to pause and resume), then the most functions changing it and using it.  The
+witnesses are the line that makes the state, the lines that change it, and one that
+reads it.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from drafter.ids import slug
 from drafter.model import Block, Record
@@ -18,9 +21,12 @@ from graph.proposers.offline.prose import join_names, para, where
 from graph.proposers.offline.rank import path_class
 from graph.proposers.offline.recipe import DraftContext, PlanState
 from retrieval.survey import Finding
+from retrieval.survey.index import SurveyIndex
 from retrieval.survey.model import Category
 
 MAX_STATES = 3
+#: Calls followed from the primary route to rank state by how soon the route uses it.
+MAX_DEPTH = 8
 _MAIN = ("serialized", "field", "module")
 
 
@@ -37,17 +43,17 @@ class CoreState:
         mains = [f for f in found if f.kind in _MAIN]
         if not mains:
             return []
-        route_nodes = {n for u in st.units for n in st.ix.reachable(u.node)}
+        depth = _depths(st.ix, st.units[0].node) if st.units else {}
 
         def rank(f: Finding) -> tuple[int, int, int, int, int, str, int]:
             nodes = {f"{f.path}::{s}" for s in _users(f)} | {f.node}
-            writers = str(f.detail.get("written_by") or "").split(",")
             return (
                 path_class(f.path),
-                0 if nodes & route_nodes else 1,
+                # the state the primary route reaches soonest is the loop's own
+                min((depth[n] for n in nodes if n in depth), default=MAX_DEPTH + 1),
                 _MAIN.index(str(f.kind)),
-                -len(writers),  # changed in many places: state, not settings read everywhere
-                -len(_users(f)),
+                -int(f.detail.get("changes") or 0),
+                -int(f.detail.get("uses") or len(_users(f))),
                 f.path,
                 f.start_line,
             )
@@ -88,6 +94,21 @@ class CoreState:
         else:
             blocks = _kept_blocks(name, main, writes, reads)
         return ctx.record(blocks, [main, *writes, *reads])
+
+
+def _depths(ix: SurveyIndex, start: str) -> dict[str, int]:
+    """Calls from ``start`` to each node it reaches (breadth first, at most MAX_DEPTH)."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if seen[node] >= MAX_DEPTH:
+            continue
+        for nxt in ix.callees(node):
+            if nxt not in seen:
+                seen[nxt] = seen[node] + 1
+                queue.append(nxt)
+    return seen
 
 
 def _public_first(names: list[str]) -> list[str]:
