@@ -3,11 +3,11 @@
 The survey's ``state`` findings (:mod:`retrieval.languages.javascript.state`) name a
 collection or state object, the functions that use and change it, and the lines that
 do; this recipe makes the most central of them object records.  Central means, in
-turn: the system's own code before tooling and tests, used soonest on the primary
-route (fewest calls from its entry), a state class that serializes itself (a run
-meant to pause and resume), then the most functions changing it and using it.  The
-witnesses are the line that makes the state, the lines that change it, and one that
-reads it.
+turn: the system's own code before tooling and tests, used soonest by the system's
+model loops (fewest calls from one; the primary route when there is none), a state
+class that serializes itself (a run meant to pause and resume), then the most
+functions changing it and using it.  The witnesses are the line that makes the
+state, the lines that change it, and one that reads it.
 """
 
 from __future__ import annotations
@@ -43,13 +43,20 @@ class CoreState:
         mains = [f for f in found if f.kind in _MAIN]
         if not mains:
             return []
-        depth = _depths(st.ix, st.units[0].node) if st.units else {}
+        # the system's own model loops, else the primary route: where a run turns
+        loops = [
+            f.node
+            for f in st.ix.category(Category.MODEL_LOOP)
+            if f.kind in ("for", "while", "loop") and path_class(f.path) == 0
+        ]
+        depth = _depths(st.ix, loops or [u.node for u in st.units[:1]])
 
         def rank(f: Finding) -> tuple[int, int, int, int, int, str, int]:
-            nodes = {f"{f.path}::{s}" for s in _users(f)} | {f.node}
+            own = f"{f.symbol}." if f.kind == "serialized" else ""
+            nodes = {f"{f.path}::{own}{s}" for s in _users(f)} | {f.node}
             return (
                 path_class(f.path),
-                # the state the primary route reaches soonest is the loop's own
+                # the state the loop reaches soonest is the loop's own
                 min((depth[n] for n in nodes if n in depth), default=MAX_DEPTH + 1),
                 _MAIN.index(str(f.kind)),
                 -int(f.detail.get("changes") or 0),
@@ -96,10 +103,10 @@ class CoreState:
         return ctx.record(blocks, [main, *writes, *reads])
 
 
-def _depths(ix: SurveyIndex, start: str) -> dict[str, int]:
-    """Calls from ``start`` to each node it reaches (breadth first, at most MAX_DEPTH)."""
-    seen = {start: 0}
-    queue = deque([start])
+def _depths(ix: SurveyIndex, starts: list[str]) -> dict[str, int]:
+    """Fewest calls from one of ``starts`` to each node they reach (at most MAX_DEPTH)."""
+    seen = dict.fromkeys(starts, 0)
+    queue = deque(starts)
     while queue:
         node = queue.popleft()
         if seen[node] >= MAX_DEPTH:
