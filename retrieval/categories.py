@@ -25,6 +25,10 @@ class Category(StrEnum):
     EXEC_EFFECT = "exec_effect"
     PERSISTENCE = "persistence"
     READ_BACK = "read_back"
+    #: In-memory state an agent loop carries between turns (a class's Map of approvals,
+    #: its message list, a state class that serializes itself): no file, but the
+    #: operative object of a run all the same.
+    STATE = "state"
     PROMPT = "prompt"
     MODEL_LOOP = "model_loop"
     GATING = "gating"

@@ -180,6 +180,7 @@ def test_every_recipe_drafts_on_the_sample_in_the_long_form(tmp_path: Path) -> N
     recipe = {i["id"]: i["recipe"] for i in result.state["plan"]["items"]}
     drafted = {recipe[r.id] for r in result.report.records}
     elsewhere = {"role_model", "external_agent", "model_loop", "pinned_model", "stored_state"}
+    elsewhere.add("core_state")  # TypeScript state: tests/test_survey_es_state.py
     assert set(RECIPES) - elsewhere <= drafted, set(RECIPES) - elsewhere - drafted
     short = run_offline(sample.path, sample.sha, tmp_path / "d", system="t", max_records=5)
     assert short.report is not None and len(short.report.records) <= 5

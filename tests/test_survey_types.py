@@ -46,7 +46,9 @@ def test_unknown_category_is_refused() -> None:
 def test_categories_keep_the_table_order() -> None:
     assert CATEGORIES[0] == "entry_point" and CATEGORIES[-1] == "claim"
     assert CATEGORIES == tuple(c.value for c in Category)
-    assert len(set(CATEGORIES)) == 11
+    assert len(set(CATEGORIES)) == 12
+    # in-memory state sits beside what is written and read back
+    assert CATEGORIES.index("state") == CATEGORIES.index("read_back") + 1
 
 
 def test_survey_json_of_the_sample_uses_plain_category_strings(sample_survey: Survey) -> None:

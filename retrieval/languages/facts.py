@@ -122,6 +122,23 @@ class SourceFile:
     #: variable): ``extra["lhs"]`` the name (``this.x`` for a field), ``extra["types"]``
     #: the comma-joined type names as written.
     typed: list[Span] = field(default_factory=list)
+    #: Functions that run a tool: a handler key's function in a tool declaration, or a
+    #: function value of a registry literal; ``extra["def"]`` the handler's symbol (or
+    #: ``extra["ref"]`` the name it refers to), ``extra["tool"]`` the tool's name literal,
+    #: ``extra["declared"]`` "1" when the object declares a tool.
+    handlers: list[Span] = field(default_factory=list)
+    #: Values put into a collection named as holding tools or handlers:
+    #: ``extra["registry"]`` the collection as written (``this.tools``), ``extra["ref"]``
+    #: the name the value refers to, ``extra["value_type"]`` its syntax.
+    registrations: list[Span] = field(default_factory=list)
+    #: Calls that run a handler picked out of a registry: ``extra["registry"]`` the
+    #: collection looked up ("" for a value named as a tool), ``extra["verb"]`` the method.
+    dispatches: list[Span] = field(default_factory=list)
+    #: Top-level type aliases and the named types they stand for (``type Like = Session
+    #: | Other``): an alias's implementations are those of the types it names.
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    #: Declared return types by function symbol (``Promise<T>`` read as ``T``).
+    returns: dict[str, list[str]] = field(default_factory=dict)
     _uses_cache: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def snippet(self, start: int, end: int) -> str:

@@ -20,6 +20,7 @@ from retrieval.languages.facts import Call, SourceFile
 from retrieval.languages.spec import GraphShape
 from retrieval.roles import in_test_code
 from retrieval.survey.crossings import add_crossings
+from retrieval.survey.dispatch import add_dispatch
 from retrieval.survey.model import CallGraph, FunctionNode
 
 PyFile = SourceFile
@@ -120,6 +121,8 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
                 names.add_heritage(pf)
             for pf in group:
                 names.add_typed(pf)
+            for pf in group:
+                names.add_returned(pf)
         if names.shape.reexports:
             for pf in group:
                 names.add_offered(pf)
@@ -127,6 +130,7 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
     edges: dict[str, list[str]] = {}
     for lang, group in by_lang.items():
         edges.update(_edges(group, graph, resolvers[lang].resolve))
+        add_dispatch(graph, resolvers[lang], group, edges, _in_tests)
         for path, offered in resolvers[lang].offered.items():
             if not offered:
                 continue
@@ -182,6 +186,10 @@ def _in_tests(path_or_node: str) -> bool:
 _NAME = r"[A-Za-z_$][A-Za-z0-9_$]*"
 _CLASS_CALL = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\(")
 _REF = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+#: The function an assigned call runs (``await bound(x)`` -> ``bound``).
+_CALLEE = re.compile(
+    r"^\s*(?:await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)\s*(?:<[^()]*>)?\("
+)
 
 
 class _Names:
@@ -233,6 +241,8 @@ class _Names:
                 start_line=pf.main_guard[0],
                 end_line=pf.main_guard[1],
             )
+        # a tool handler is a property of an object, not a name of the module
+        handlers = {h.extra.get("def") for h in pf.handlers} if pf.handlers else set()
         for d in pf.defs:
             nid = f"{pf.path}::{d.symbol}"
             graph.functions[nid] = FunctionNode.model_construct(
@@ -243,7 +253,9 @@ class _Names:
                 end_line=d.end_line,
                 docstring=(d.docstring or "")[:400] or None,
             )
-            if "." not in d.symbol:
+            if d.symbol in handlers:
+                pass
+            elif "." not in d.symbol:
                 self.top[pf.path][d.name] = nid
                 if d.kind == "class":
                     self.classes[pf.path][d.name] = nid
@@ -254,6 +266,7 @@ class _Names:
             own = self.types[pf.path]
             own.update(self.classes[pf.path])
             own.update({n: f"{pf.path}::{n}" for n in pf.interfaces})
+            own.update({n: f"{pf.path}::{n}" for n in pf.aliases})
             for exported, local in pf.exports.items():
                 if local in own:
                     own.setdefault(exported, own[local])
@@ -359,6 +372,15 @@ class _Names:
                 if sup is not None and sup != sub and sub not in self.subtypes[sup]:
                     self.subtypes[sup].append(sub)
                     self.supertypes[sub].append(sup)
+        for alias, names in pf.aliases.items():
+            # ``type Like = Session | Other``: what implements Session implements Like
+            key = self.types[pf.path].get(alias)
+            for name in names:
+                target = self.type_key(pf, name)
+                if key is not None and target is not None and target != key:
+                    if target not in self.subtypes[key]:
+                        self.subtypes[key].append(target)
+                        self.supertypes[target].append(key)
 
     def add_typed(self, pf: SourceFile) -> None:
         """Names declared with a type (``model: Model``) bound to the classes a call on
@@ -379,6 +401,44 @@ class _Names:
                         found.append(k)
             if found:
                 scope = t.symbol.split(".")[0] if self._on_self(lhs) else t.symbol
+                bound = self.var_types[(pf.path, scope)].setdefault(lhs, [])
+                bound += [f for f in found if f not in bound]
+
+    def _implementations(self, caller: str, key: str) -> list[str]:
+        """The classes a value of declared type ``key`` may be: the type itself when a
+        class, and every class deriving from it (outside tests for a caller outside them)."""
+        tests = _in_tests(caller)
+        return [
+            k
+            for k in (key, *self._descendants(key))
+            if k in self.graph.functions and (tests or not _in_tests(k))
+        ]
+
+    def add_returned(self, pf: SourceFile) -> None:
+        """Names bound to what a repository function returns (``const s = bound(x)``)
+        bound to the classes its declared return type may be."""
+        for a in pf.assigns:
+            lhs = a.extra.get("lhs", "")
+            if a.extra.get("rhs_type") != "call" or not self.bound_name.fullmatch(lhs):
+                continue
+            m = _CALLEE.match(a.extra.get("rhs", ""))
+            if m is None:
+                continue
+            callee = m.group(1)
+            if callee.startswith("this.") and callee.count(".") == 1:
+                fn = self.method_of(f"{pf.path}::{a.symbol.split('.')[0]}", callee[5:])
+            else:
+                fn = self.resolve_name(pf, callee) if "." not in callee else None
+            home = self.files.get(fn.split("::", 1)[0]) if fn else None
+            if fn is None or home is None:
+                continue
+            found: list[str] = []
+            for name in home.returns.get(fn.split("::", 1)[1], []):
+                key = self.type_key(home, name)
+                if key is not None:
+                    found += [k for k in self._implementations(pf.path, key) if k not in found]
+            if found:
+                scope = a.symbol.split(".")[0] if self._on_self(lhs) else a.symbol
                 bound = self.var_types[(pf.path, scope)].setdefault(lhs, [])
                 bound += [f for f in found if f not in bound]
 
@@ -474,7 +534,15 @@ class _Names:
 
     def typed(self, pf: PyFile, c: Call, head: str) -> list[str]:
         scope = c.symbol.split(".")[0] if self._on_self(head) else c.symbol
-        return self.var_types.get((pf.path, scope), {}).get(head, [])
+        got = self.var_types.get((pf.path, scope), {}).get(head, [])
+        if got or not self.shape.closures or self._on_self(head):
+            return got
+        # a closure uses the names of the functions enclosing it (innermost first)
+        parts = scope.split(".")[:-1]
+        while parts and not got:
+            got = self.var_types.get((pf.path, ".".join(parts)), {}).get(head, [])
+            parts.pop()
+        return got
 
     # -- call sites --------------------------------------------------------------------
 
@@ -533,9 +601,10 @@ class _Names:
         return None
 
     def _named_arguments(self, pf: SourceFile, c: Call) -> list[str]:
-        """Functions of the repository handed to a call by name (``withSpan(run)``)."""
+        """Functions of the repository handed to a call by name (``withSpan(run)``), or
+        as a property of an object argument (``withTimeout({ invoke: run })``)."""
         out: list[str] = []
-        for ref in c.positional:
+        for ref in [*c.positional, *(v for v in c.kwargs.values() if v not in c.positional)]:
             if not _BARE_NAME.fullmatch(ref):
                 continue
             hit = self._enclosed(pf, c.symbol, ref) or self.resolve_name(pf, ref)

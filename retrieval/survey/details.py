@@ -172,6 +172,19 @@ class ClaimDetail(TypedDict, total=False):
     why: str  # why the sentence counts as a promise (ES claims)
 
 
+class StateDetail(TypedDict, total=False):
+    """``state``: a collection or state object a run keeps in memory and changes."""
+
+    why: str
+    state: str  # the state as the code names it: ``RunContext.#approvals``, ``tools``
+    holds: str  # what it is made as: Map, Set, array, object, a class
+    touched_by: str  # the functions that use it, comma-joined
+    written_by: str  # those that change it, comma-joined
+    access: str  # state_write / state_read: "write" or "read"
+    uses: int  # how many functions use it
+    changes: int  # how many of them change it
+
+
 #: What one rule writes: exactly one category's keys (the rules' side of the contract).
 AnyDetail = (
     EntryDetail
@@ -185,6 +198,7 @@ AnyDetail = (
     | GatingDetail
     | ConfigDetail
     | ClaimDetail
+    | StateDetail
 )
 
 
@@ -200,6 +214,7 @@ class Detail(
     GatingDetail,
     ConfigDetail,
     ClaimDetail,
+    StateDetail,
     total=False,
 ):
     """Any finding's ``detail`` as proposers read it: every category's keys in one

@@ -83,6 +83,7 @@ ToolKind = Literal[
     "tool_schema",
     "mcp",
     "switch_dispatch",
+    "registry_dispatch",
 ]
 ExecKind = Literal["subprocess", "os_process", "docker", "exec_eval", "delegated_exec"]
 PersistenceKind = Literal[
@@ -143,6 +144,7 @@ ConfigKind = Literal[
     "model_setting",
 ]
 ClaimKind = Literal["doc_sentence", "instruction_rule", "docstring", "tool_description"]
+StateKind = Literal["field", "module", "serialized", "state_write", "state_read"]
 #: Any kind a rule emits (a Hit's kind).
 Kind = (
     EntryKind
@@ -156,6 +158,7 @@ Kind = (
     | GatingKind
     | ConfigKind
     | ClaimKind
+    | StateKind
 )
 
 #: Kinds of the findings a proposer makes itself rather than the survey: the offline

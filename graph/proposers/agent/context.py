@@ -70,7 +70,7 @@ FACT_CONTEXT = 2
 KIND_CATEGORIES: dict[str, tuple[str, ...]] = {
     "RTE": ("entry_point", "model_loop", "model_call", "exec_effect", "persistence"),
     "CMP": ("model_call", "config_read", "entry_point"),
-    "OBJ": ("persistence", "read_back", "prompt"),
+    "OBJ": ("persistence", "read_back", "prompt", "state"),
     "CLM": ("claim", "gating", "exec_effect"),
     "BAP": ("prompt", "exec_effect", "tool_dispatch", "gating", "model_call", "read_back"),
 }

@@ -41,6 +41,7 @@ from graph.proposers.offline.recipes.prompts import MAX_PROMPTS, Prompts, common
 from graph.proposers.offline.recipes.routes import MAX_LOOP_ROUTES, ModelLoops, Routes
 from graph.proposers.offline.recipes.scores import MAX_SCORES, Scores, selection_formula
 from graph.proposers.offline.recipes.selfmod import SelfModification
+from graph.proposers.offline.recipes.state import CoreState
 from graph.proposers.offline.recipes.stores import MAX_STORES, Stores, name_stores
 from graph.proposers.offline.recipes.tools import MAX_REGISTRIES, Tools
 from graph.proposers.offline.siblings import same_in, sibling_map
@@ -58,6 +59,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
     ModelLoops(),
     Artifacts(),
     Stores(),
+    CoreState(),
     Prompts(),
     Tools(),
     Scores(),
@@ -73,7 +75,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 BUDGET_ORDER = (
     ("pinned_model", "endpoint", "external_agent"),
     ("route",),
-    ("stored_state",),
+    ("stored_state", "core_state"),
     ("self_modification",),
     ("artifact",),
     ("scores",),

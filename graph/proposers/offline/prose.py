@@ -14,6 +14,7 @@ from drafter.model import Bullet, LineRange, Paragraph, Witness, WitnessBlock
 from drafter.text import collapse
 from retrieval.survey import Finding
 from retrieval.survey.crossings import is_boundary
+from retrieval.survey.dispatch import is_dispatch
 
 MAX_QUOTE_CHARS = 240
 MAX_QUOTE_LINES = 6
@@ -26,6 +27,8 @@ def short_symbol(node: str) -> str:
         return f"{path} ({'__main__' if sym == '<main>' else 'module level'})" if sym else path
     if is_boundary(node):  # a crossing into another language: named, not called
         return f"[{sym[1:-1]}, boundary into {path}]"
+    if is_dispatch(node):  # a handler picked out of a registry: named, not called
+        return f"[{sym[1:-1]}]"
     return f"{sym}()"
 
 

@@ -31,6 +31,7 @@ from retrieval.languages.facts import (
 from retrieval.languages.facts import node_end_line as _end
 from retrieval.languages.facts import node_line as _line
 from retrieval.languages.facts import node_text as _text
+from retrieval.languages.javascript import registries
 from retrieval.languages.scm import Matches, matches
 
 #: Longest span a snippet may cover; longer statements fall back to the call itself.
@@ -74,6 +75,8 @@ _LOOPS = {
     "do_statement": "while",
 }
 _WS = re.compile(r"\s+")
+#: A property key usable as a definition's name.
+_KEY_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 #: Nodes with nothing inside that a record needs: never pushed on the walk's stack.
 _LEAVES = frozenset(
     {
@@ -127,6 +130,7 @@ _VISITED = frozenset(
         "required_parameter",
         "optional_parameter",
         "interface_declaration",
+        "type_alias_declaration",
         "export_statement",
     }
 )
@@ -224,6 +228,8 @@ class _Walk:
         self.steps = 0
         #: Function and class values bound to a name, by node id: the scope their body opens.
         self.named: dict[int, str] = {}
+        #: Local names bound to a registry lookup (``const t = tools.get(n)``), by scope.
+        self.lookups: dict[str, dict[str, str]] = {}
 
     # -- helpers ------------------------------------------------------------------
 
@@ -310,6 +316,11 @@ class _Walk:
             self.parameter(node, f)
         elif t == "interface_declaration":
             self.interface(node, f)
+        elif t == "type_alias_declaration" and not f.scope:
+            value = node.child_by_field_name("value")
+            names = _type_names(value) if value is not None else []
+            if names:
+                self.sf.aliases[_text(node.child_by_field_name("name"))] = names
         return f
 
     # -- modules ------------------------------------------------------------------
@@ -396,6 +407,11 @@ class _Walk:
                     start_node = decl.parent
         decorators = [_text(c)[1:].strip() for c in node.children if c.type == "decorator"]
         symbol = ".".join((*f.scope, name))
+        returned = node.child_by_field_name("return_type")
+        if returned is not None:
+            types = [n for c in returned.named_children for n in _type_names(c, awaited=True)]
+            if types:
+                self.sf.returns[symbol] = types
         self.sf.defs.append(
             Def(
                 symbol=symbol,
@@ -483,6 +499,8 @@ class _Walk:
             return f
         if self.require(name, value):
             return f
+        if name.type == "identifier":
+            self.registry_binding(_text(name), value, f)
         if name.type == "identifier" and value.type in _FUNCTION_VALUES | _CLASS_DECLS:
             kind = "class" if value.type in _CLASS_DECLS else "function"
             self.add_def(value, _text(name), kind, f, value.child_by_field_name("parameters"))
@@ -511,6 +529,7 @@ class _Walk:
             self.named[value.id] = _text(name)
             return f
         lhs = f"this.{_text(name)}"
+        self.registry_binding(lhs, value, f)
         extra = {"lhs": lhs, "rhs_type": _rhs_type(value), "rhs": _text(value)}
         self.sf.assigns.append(self.span(node, f, extra))
         return f
@@ -524,6 +543,13 @@ class _Walk:
             self.sf.exports[lhs.rsplit(".", 1)[-1]] = lhs
         extra = {"lhs": lhs, "rhs_type": _rhs_type(right), "rhs": _text(right)}
         self.sf.assigns.append(self.span(node, f, extra))
+        if left.type == "subscript_expression":
+            reg = _callee_text(left.child_by_field_name("object") or left)
+            if registries.is_registry(reg):  # ``handlers[name] = fn``
+                sym = self.symbol(f)
+                self.sf.registrations.append(registries.registration(reg, right, sym))
+        else:
+            self.registry_binding(lhs, right, f)
 
     # -- calls, strings, conditions -------------------------------------------------
 
@@ -533,6 +559,8 @@ class _Walk:
         args = node.child_by_field_name("arguments")
         if fn is None:
             return
+        if fn.type == "non_null_expression" and fn.named_children:
+            fn = fn.named_children[0]  # ``session.execCommand!(...)`` calls the member
         if fn.type in ("identifier", "member_expression"):
             callee, ctype = (
                 _callee_text(fn),
@@ -573,6 +601,8 @@ class _Walk:
                 is_new=is_new,
             )
         )
+        if not is_new:
+            self.registry_call(registries.flat(fn), args, sym, node)
 
     def string(self, node: Node, f: _Frame) -> None:
         if node.parent is not None and node.parent.type in (
@@ -638,6 +668,63 @@ class _Walk:
             "pairs": str(len(keys)),
         }
         self.sf.dicts.append(self.span(node, f, extra))
+        bound = registries.bound_registry(node) is not None
+        declares = registries.declares_tool(node, set(keys))
+        if bound or declares:
+            self.handlers_of(node, f, bound, declares)
+
+    # -- tool registries (:mod:`.registries`) -----------------------------------------
+
+    def registry_binding(self, lhs: str, value: Node, f: _Frame) -> None:
+        """A name bound to a registry lookup, or a registry bound to a collection literal."""
+        sym = self.symbol(f)
+        reg = registries.lookup_of(value)
+        if reg is not None:
+            self.lookups.setdefault(sym, {})[lhs] = reg
+        if registries.is_registry(lhs):
+            for v in registries.collection_values(value):
+                self.sf.registrations.append(registries.registration(lhs, v, sym))
+
+    def registry_call(self, callee: str, args: Node | None, sym: str, node: Node) -> None:
+        """A value added to a registry (``R.set(k, v)``), or a handler dispatched from one."""
+        added = registries.added_values(callee, args)
+        if added is not None:
+            for v in added[1]:
+                self.sf.registrations.append(registries.registration(added[0], v, sym))
+            return
+        hit = registries.dispatch_of(callee, self.lookups.get(sym, {}))
+        if hit is not None:
+            extra = {"registry": hit[0], "verb": hit[1]}
+            self.sf.dispatches.append(Span(callee[:120], _line(node), _end(node), sym, extra))
+
+    def handlers_of(self, node: Node, f: _Frame, bound: bool, declares: bool) -> None:
+        """The functions an object holds that run a tool: under a handler key of a tool
+        declaration, or any function value of a registry literal.  A function value
+        becomes a definition of its own (named by its key), so a dispatch can reach it."""
+        tool = registries.name_literal(node)
+        for pair in node.named_children:
+            if pair.type == "method_definition":
+                key = _text(pair.child_by_field_name("name"))
+                if bound or key in registries.HANDLER_KEYS:
+                    self.add_handler(pair, key, ".".join((*f.scope, key)), tool, declares)
+                continue
+            if pair.type != "pair":
+                continue
+            key = _text(pair.child_by_field_name("key")).strip("'\"`")
+            val = pair.child_by_field_name("value")
+            if val is None or not (bound or key in registries.HANDLER_KEYS):
+                continue
+            if val.type in _FUNCTION_VALUES and _KEY_NAME.fullmatch(key):
+                self.add_def(val, key, "function", f, val.child_by_field_name("parameters"))
+                self.named[val.id] = key
+                self.add_handler(val, key, ".".join((*f.scope, key)), tool, declares)
+            elif declares and val.type in ("identifier", "member_expression"):
+                extra = {"ref": registries.flat(val), "tool": tool, "declared": "1"}
+                self.sf.handlers.append(Span(key, _line(val), _end(val), self.symbol(f), extra))
+
+    def add_handler(self, node: Node, key: str, symbol: str, tool: str, declares: bool) -> None:
+        extra = {"def": symbol, "tool": tool, "declared": "1" if declares else ""}
+        self.sf.handlers.append(Span(key, _line(node), _end(node), symbol, extra))
 
     def env_read(self, node: Node, f: _Frame) -> None:
         obj = node.child_by_field_name("object")
@@ -659,17 +746,24 @@ class _Walk:
 _TYPE_REFS = frozenset({"type_identifier", "nested_type_identifier", "identifier"})
 
 
-def _type_names(t: Node) -> list[str]:
+def _type_names(t: Node, awaited: bool = False) -> list[str]:
     """The named types ``t`` stands for: ``Model``, ``ns.Model``, ``Model<T>`` (its
-    generic arguments dropped), each member of a union, and an extended expression."""
+    generic arguments dropped), each member of a union, and an extended expression;
+    ``awaited``: a ``Promise<T>`` (a return type) stands for ``T``."""
     if t.type in _TYPE_REFS:
         return [_text(t)]
     if t.type == "member_expression":
         return [_callee_text(t)]
     if t.type == "generic_type":
-        return _type_names(t.named_children[0]) if t.named_children else []
+        head = t.named_children[0] if t.named_children else None
+        if awaited and head is not None and _text(head) in ("Promise", "PromiseLike"):
+            args = t.child_by_field_name("type_arguments") or (
+                t.named_children[1] if len(t.named_children) > 1 else None
+            )
+            return [n for c in (args.named_children if args else []) for n in _type_names(c)]
+        return _type_names(head) if head is not None else []
     if t.type in ("union_type", "parenthesized_type", "readonly_type"):
-        return [n for c in t.named_children for n in _type_names(c)]
+        return [n for c in t.named_children for n in _type_names(c, awaited)]
     return []
 
 

@@ -14,10 +14,10 @@ import re
 
 from retrieval.languages.facts import Call, SourceFile, Span
 from retrieval.languages.hits import call_hit
-from retrieval.languages.javascript import claims, package
+from retrieval.languages.javascript import claims, package, state
 from retrieval.roles import in_test_code
 from retrieval.survey.base import Hit, clip
-from retrieval.survey.details import ConfigDetail, ModelCallDetail
+from retrieval.survey.details import ConfigDetail, ModelCallDetail, ToolDetail
 from retrieval.survey.model import Category, GatingKind, ModelCallKind, PersistenceKind
 from retrieval.survey.registry import Registry, Repo
 
@@ -210,7 +210,8 @@ def _call_entries(pf: SourceFile) -> list[Hit]:
     """Top-level ``main()`` calls, CLI frameworks and servers that listen."""
     out: list[Hit] = []
     cli = imports_any(pf, _CLI_PACKAGES)
-    local = {d.name for d in pf.defs if "." not in d.symbol}
+    handlers = {h.extra.get("def") for h in pf.handlers}  # properties, not module names
+    local = {d.name for d in pf.defs if "." not in d.symbol and d.symbol not in handlers}
     for c in pf.calls:
         bare = c.callee.split(".")[-1]
         if (
@@ -465,7 +466,7 @@ def es_tools(pf: SourceFile) -> list[Hit]:
                     },
                 )
             )
-    out += _tool_objects(pf) + _tool_switches(pf)
+    out += _tool_objects(pf) + _tool_switches(pf) + _registry_dispatches(pf, out)
     if in_test_code(pf.path):
         # a test declares tools as fixtures for the code it tests: not the system's tools
         out = [h for h in out if h.kind != "tool_schema"]
@@ -507,6 +508,40 @@ def _tool_objects(pf: SourceFile) -> list[Hit]:
                     detail={"why": "functionDeclarations: tools declared to a Gemini model"},
                 )
             )
+    return out
+
+
+def _registry_dispatches(pf: SourceFile, found: list[Hit]) -> list[Hit]:
+    """A tool picked out of a registry and run (``tools.get(name).execute(...)``, a local
+    bound to such a lookup, ``tool.invoke(...)``): the line the call graph's dispatch
+    node starts from (:mod:`retrieval.survey.dispatch`), outside tests."""
+    if in_test_code(pf.path):
+        return []
+    taken = {h.start_line for h in found if h.kind == "subscript_dispatch"}
+    out: list[Hit] = []
+    for d in pf.dispatches:
+        if d.start_line in taken:
+            continue
+        reg = d.extra.get("registry", "")
+        run = f".{d.extra['verb']}()" if d.extra.get("verb") else "it"
+        why = (
+            f"a handler looked up in {reg} is run ({run})"
+            if reg
+            else f"{d.text}(): a tool handed to this code is run"
+        )
+        detail: ToolDetail = {"callee": clip(d.text, 80), "why": why}
+        if reg:
+            detail["target"] = reg
+        out.append(
+            Hit.at_line(
+                pf.path,
+                d.start_line,
+                symbol=d.symbol,
+                category=Category.TOOL_DISPATCH,
+                kind="registry_dispatch",
+                detail=detail,
+            )
+        )
     return out
 
 
@@ -852,6 +887,13 @@ def register_es(rules: Registry, language: str) -> None:
         f"{language} tool description claims",
         claims.es_tool_description_claims,
         applies_to=f"descriptions of tool declarations in {language} files outside tests",
+    )
+    rules.source(
+        language,
+        f"{language} in-memory state",
+        state.es_state,
+        applies_to=f"class fields, module bindings and serializable classes of {language}"
+        " files outside tests",
     )
 
 

@@ -31,7 +31,7 @@ _REGISTRY_KINDS = (
 )
 _STRONG = ("callable_registry", "tool_schema", "tool_wrapper", "tool_decorator")
 #: Findings that run a tool chosen by name (the deciding line of a registry).
-_DISPATCH = ("subscript_dispatch", "getattr_dispatch", "callable_registry")
+_DISPATCH = ("subscript_dispatch", "getattr_dispatch", "callable_registry", "registry_dispatch")
 _ORDER = {"callable_registry": 0, "tool_wrapper": 1, "tool_schema": 2, "tool_decorator": 2}
 
 
