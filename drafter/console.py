@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
+
+# Rich's progress module (with its live display and spinners) is imported when a bar is
+# made: a command whose output is piped shows no bar and need not load it
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 #: The label of most bars: the task's description as the caller updates it.
 DESCRIPTION = "{task.description}"
@@ -64,6 +62,15 @@ def progress_bar(
     ``transient``: the bar disappears when done; ``enabled=False`` draws nothing, so
     callers keep one code path whether or not progress is wanted.
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns: list[ProgressColumn] = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
     if elapsed:
         columns.append(TimeElapsedColumn())

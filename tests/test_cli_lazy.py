@@ -96,3 +96,23 @@ def test_spelt_out_choices_match_their_modules() -> None:
     assert alignment.METHODS == choices.METHODS and alignment.DEFAULT_METHOD in choices.METHODS
     assert review_cli.FORMATS == export.FORMATS
     assert model.Category is Category and model.CATEGORIES == CATEGORIES
+
+
+def test_piped_verify_loads_no_progress_bar_or_heavy_stack(tmp_path) -> None:
+    """A verify whose output is piped draws no bar, so Rich's live display is not loaded;
+    nor is anything beyond the core (the start-up of a check analysts run often)."""
+    from drafter.sample import gold_path, materialize
+
+    sample = materialize(tmp_path / "sample")
+    heavy = ["rich.progress", "rich.live", "langgraph", "chromadb", "retrieval", "graph", "tui"]
+    p = subprocess.run(
+        [sys.executable, "-c", _PROBE, "verify", str(gold_path()), "--repo", str(sample.path)],
+        input=json.dumps(heavy),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got["rc"] in (0, None), p.stderr[-2000:]
+    assert "Summary" in got["help"]
+    assert got["loaded"] == []

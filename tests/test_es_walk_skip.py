@@ -43,6 +43,29 @@ SOURCES = {
 }
 
 
+#: A model call in a class inside exported nested namespaces: the class and its method
+#: sit under node types the visitor has no branch for, so the walk must still descend.
+NESTED = """import Anthropic from "@anthropic-ai/sdk";
+
+namespace Agents {
+  export namespace Inner {
+    export class Planner {
+      private client = new Anthropic();
+
+      async plan(task: string): Promise<string> {
+        const reply = await this.client.messages.create({
+          model: "claude-x",
+          messages: [{ role: "user", content: `Plan: ${task}` }],
+        });
+        return String(reply);
+      }
+    }
+  }
+}
+"""
+SOURCES["src/nested.ts"] = NESTED
+
+
 class _Every:
     """A container holding every node type: the visitor sees every node."""
 
@@ -60,3 +83,15 @@ def test_skipping_unvisited_nodes_changes_no_fact(path: str, monkeypatch) -> Non
     assert repr(skipped) == repr(every)
     # the sources do hold facts of every kind the visitor records
     assert skipped.defs and skipped.calls and skipped.assigns
+
+
+def test_a_model_call_in_a_class_in_exported_nested_namespaces_is_found() -> None:
+    lang = for_path("src/nested.ts")
+    assert lang is not None
+    sf = lang.parse("src/nested.ts", NESTED)
+    calls = [c for c in sf.calls if c.callee.endswith("messages.create")]
+    assert len(calls) == 1
+    assert calls[0].symbol == "Planner.plan"
+    assert calls[0].start_line == 9
+    assert "Planner.plan" in {d.symbol for d in sf.defs}
+    assert any("Plan: " in s.value for s in sf.strings)

@@ -71,6 +71,19 @@ def test_depth_walk_is_iterative_and_stops_at_the_cap() -> None:
     assert tree_depth(_parser().parse(b"x = 1\n").root_node, MAX_TREE_DEPTH) < 10
 
 
+@pytest.mark.parametrize("depth", [5, 300, 599, 600, 601, 2000])
+def test_the_pruned_depth_check_agrees_with_the_full_walk(depth: int) -> None:
+    """``deeper_than`` enters only subtrees big enough to reach past the cap; its verdict
+    is the full walk's at caps just under, at and over the tree's depth."""
+    from retrieval.languages.facts import deeper_than, tree_depth
+
+    text = "def f(a):\n    if a:\n        return g(a, [1, 2])\n" + nested(depth)
+    root = _parser().parse(text.encode()).root_node
+    full = tree_depth(root, 10**6)
+    for cap in (0, 1, full - 1, full, full + 1, 600):
+        assert deeper_than(root, cap) == (tree_depth(root, cap) > cap), (full, cap)
+
+
 def test_per_file_time_budget_skips_a_slow_file() -> None:
     from retrieval.survey.source import FileTooComplex
 

@@ -195,6 +195,29 @@ def tree_depth(root: Node, cap: int) -> int:
             depth -= 1
 
 
+def deeper_than(root: Node, cap: int) -> bool:
+    """Is the tree under ``root`` more than ``cap`` levels deep (``tree_depth(root, cap) >
+    cap``)?  A subtree of ``n`` nodes is at most ``n - 1`` levels deep, and tree-sitter
+    keeps every node's descendant count, so the walk enters only subtrees large enough
+    to reach past ``cap``: a few nodes near the root of an ordinary file, not all of it."""
+    if root.descendant_count <= cap:
+        return False
+    cursor = root.walk()
+    depth = 0
+    while True:
+        node = cursor.node
+        assert node is not None  # a cursor made from a node always stands on one
+        if depth + node.descendant_count - 1 > cap and cursor.goto_first_child():
+            depth += 1
+            if depth > cap:
+                return True
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return False
+            depth -= 1
+
+
 class Budget:
     """A per-file deadline, checked between extracted facts."""
 

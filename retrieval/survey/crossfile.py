@@ -62,20 +62,30 @@ def model_reach(hits: list[Hit], repo: Repo) -> Callable[[PyFile, Call], str | N
 
 def names_in_code(files: list[PyFile]) -> Callable[[str], bool]:
     """``named(path)``: does a short string literal of the code name the file (its
-    base name, of at least five characters)?  Built on first use."""
+    base name, of at least five characters)?  Built on first use.
+
+    The strings are also joined by NUL into one text, searched once per file: a base
+    name without NUL (every git path) found in that text lies inside one string, so the
+    answer is one substring search instead of one per string (it is asked for every
+    document of the repository)."""
     strings: list[str] = []
+    joined: list[str] = []
 
     def named(path: str) -> bool:
-        if not strings:
+        if not joined:
             strings.extend(
                 s.value
                 for pf in files
                 for s in pf.strings
                 if not s.is_docstring and s.end_line - s.start_line <= 2
             )
-            strings.append("")  # built, even when the code has no strings
+            joined.append("\0".join(strings))
         base = path.rsplit("/", 1)[-1]
-        return len(base) >= 5 and any(base in v for v in strings)
+        if len(base) < 5:
+            return False
+        if "\0" in base:
+            return any(base in v for v in strings)
+        return base in joined[0]
 
     return named
 

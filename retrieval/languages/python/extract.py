@@ -28,7 +28,7 @@ from retrieval.languages.facts import (
     PyFile,
     Span,
     StringLit,
-    tree_depth,
+    deeper_than,
 )
 from retrieval.languages.facts import node_end_line as _end_line
 from retrieval.languages.facts import node_line as _line
@@ -513,8 +513,7 @@ def parse_python(path: str, text: str, *, budget_seconds: float = FILE_BUDGET_SE
     data = text.encode("utf-8", errors="surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
-    depth = tree_depth(root, MAX_TREE_DEPTH)
-    if depth > MAX_TREE_DEPTH:
+    if deeper_than(root, MAX_TREE_DEPTH):
         raise FileTooComplex(f"syntax nested deeper than {MAX_TREE_DEPTH} levels")
     pf = PyFile(
         path=path,
