@@ -64,8 +64,15 @@ def _block(title: str, view: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
-def items_of(pair: Any, run: Any, made: np.ndarray, acc: np.ndarray) -> list[dict[str, Any]]:
-    """Every (reference, draft) cell where the judged links and the labels differ."""
+def items_of(
+    pair: Any,
+    run: Any,
+    made: np.ndarray,
+    acc: np.ndarray,
+    read: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset(),
+) -> list[dict[str, Any]]:
+    """Every (reference, draft) cell where the judged links and the labels differ, but
+    those a reader has answered already (``read``)."""
     from evals.judge.request import JudgeRequest, records_of_request
 
     jp = pair.judged
@@ -77,7 +84,7 @@ def items_of(pair: Any, run: Any, made: np.ndarray, acc: np.ndarray) -> list[dic
         cands = {v["id"]: v for v in views["candidates"]} if views else {}
         jd = run.judgements[i]
         for j, d in enumerate(jp.draft_ids):
-            if bool(made[i, j]) == bool(acc[i, j]):
+            if bool(made[i, j]) == bool(acc[i, j]) or (g, d) in read:
                 continue
             judge_role = "best" if jd.best == d else "also" if d in jd.also else "none"
             label_role, label_why = roles.get((g, d), ("none", ""))
@@ -139,12 +146,14 @@ def write(items: list[dict[str, Any]], misses: list[dict[str, Any]], out: Path) 
         lines += _block("Reference record", it["reference"])
         lines += _block("Draft record", it["candidate"])
         lines += [f"> {QUESTION}", "", "Answer: ", ""]
-    lines += ["# Shortlist misses (labelled links the judge was never shown)", ""]
+    # apart from the items: a miss names a labelled link, which a blind reader must not see
+    gone = ["# Shortlist misses (labelled links the judge was never shown)", ""]
     for m in misses:
-        lines.append(
+        gone.append(
             f"- `{m['pair']}`: {m['gold']} ← {m['draft']} (kind-free rank {m['kind_free_rank']})"
         )
     (out / "items.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (out / "misses.md").write_text("\n".join(gone) + "\n", encoding="utf-8")
     (out / "key.json").write_text(json.dumps(key, indent=1) + "\n", encoding="utf-8")
 
 
@@ -153,8 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("/work/team/adjudicate"))
     ap.add_argument("--pairs", nargs="+", default=None)
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    ap.add_argument(
+        "--reread", type=Path, default=None, help="cells read already (default: reread.py's file)"
+    )
     a = ap.parse_args(argv)
     import judged
+    import reread
     from label_agreement import DATA
     from loso import default_gold_dir
 
@@ -169,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     keep = set(judged.chosen(judged._pair_names(DATA, shared), a.pairs))
     pairs = judged._pairs(DATA, shared, gold_dir, a.mirrors, model, keep, "embed")
     cache = AnswerCache(data_dir() / "judge-cache")
+    done = reread.load(a.reread or reread.DEFAULT)
     items: list[dict[str, Any]] = []
     misses: list[dict[str, Any]] = []
     for p in pairs:
@@ -177,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         if run is None or made is None:
             print(f"{p.name}: not judged from the cache ({err}); skipped", file=sys.stderr)
             continue
-        mine, lost = items_of(p, run, made, acc), misses_of(p, acc)
+        mine = items_of(p, run, made, acc, reread.read_cells(done, p.name))
+        lost = misses_of(p, acc)
         items += mine
         misses += lost
         j = agreement(made, acc)

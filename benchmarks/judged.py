@@ -199,6 +199,7 @@ def report(
     why: bool,
     workers: int,
     similarity: str = "embed",
+    reread_path: Path | None = None,
 ) -> None:
     model = model_name or os.environ.get("DRAFTER_MODEL") or MODEL
     names = _pair_names(data, shared)
@@ -222,8 +223,31 @@ def report(
         f"{'pair':<36} gold draft | short R cands | mech link P  R  gold= | "
         "judge link P  R  gold= | calls cached   cost  cached$"
     )
+    import reread
+
+    cells = reread.load(reread_path) if reread_path is not None else []
     for p, (run, made, err) in zip(pairs, results, strict=True):
         _row(p, run, made, err, why)
+        if cells:
+            _reread_row(p, made, cells)
+
+
+def _reread_row(p: Pair, made: np.ndarray | None, cells: list[dict[str, Any]]) -> None:
+    """The same pair against its labels as corrected on a blind re-reading."""
+    import reread
+
+    jp = p.judged
+    acc = label_matrix(p.labels, jp.gold_ids, jp.draft_ids)
+    fixed, added, removed = reread.corrected(acc, jp.gold_ids, jp.draft_ids, cells, p.name)
+    mech = agreement(jp.mech.links, fixed)
+    m = f"   {_fmt(mech['link_p'])} {_fmt(mech['link_r'])} {_fmt(mech['gold_agree'])} |"
+    left = f"{'  re-read: +' + str(added) + ' -' + str(removed) + ' links':<36} {'':>4} {'':>5} |"
+    if made is None:
+        print(f"{left}{'':>14}|{m}")
+        return
+    j = agreement(made, fixed)
+    jf = f"{_fmt(j['link_p'])} {_fmt(j['link_r'])} {_fmt(j['gold_agree'])}"
+    print(f"{left}{'':>14}|{m}    {jf} |")
 
 
 def _estimates(pairs: list[Pair], cache: AnswerCache, price: Price | None) -> None:

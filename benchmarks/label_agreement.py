@@ -101,8 +101,18 @@ def main(argv: list[str] | None = None) -> int:
         default="embed",
         help="text similarity of the mechanical tier (embed; lexical is quicker)",
     )
+    ap.add_argument(
+        "--reread",
+        nargs="?",
+        type=Path,
+        const=Path("DEFAULT"),
+        default=None,
+        help="also score against the labels as corrected on a blind re-reading "
+        "(benchmarks/reread.py; without a file: tests/data/eval_labels/reread.json)",
+    )
     a = ap.parse_args(argv)
     import judged
+    import reread
     from loso import default_gold_dir
 
     gold_dir = a.gold_dir or default_gold_dir()
@@ -118,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         a.why,
         a.workers,
         a.similarity,
+        reread.DEFAULT if a.reread == Path("DEFAULT") else a.reread,
     )
     if a.judge_only:
         return 0
