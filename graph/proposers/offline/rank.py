@@ -44,6 +44,18 @@ _SECONDARY = re.compile(
     # configuration), not the system
     r"|^\.[\w-]+/"
 )
+#: The repository's developer tooling, which ships with no system: a top-level dot
+#: folder (CI, editor and coding-agent configuration: ``.github/``, ``.agents/``), build,
+#: lint and test-runner configuration files, shared test helpers, and a JavaScript or
+#: TypeScript ``scripts/`` folder (that world's place for the maintenance scripts a
+#: package's ``scripts`` run; a Python ``scripts/`` folder often runs the system itself
+#: and stays supporting code).
+_TOOLING = re.compile(
+    r"^\.[\w-]+/"
+    r"|(^|/)[\w.-]+\.config\.[cm]?[jt]s$|(^|/)(gulpfile|gruntfile|jakefile)\.[cm]?js$"
+    r"|(^|/)test[-_]?(utils?|helpers?|support)/"
+)
+_ES_SCRIPTS = re.compile(r"(^|/)scripts?/[^/]+(/[^/]+)*\.[cm]?[jt]sx?$")
 #: Effects an entry point can reach, most telling first.
 _EFFECT_WEIGHT = {
     Category.MODEL_CALL: 3,
@@ -74,6 +86,12 @@ def path_class(path: str) -> int:
     if _SECONDARY.search(path):
         return 1
     return 0
+
+
+def is_tooling(path: str) -> bool:
+    """Whether ``path`` is the repository's developer tooling (:data:`_TOOLING`): code
+    and configuration that maintain the repository, not parts of the system."""
+    return _TOOLING.search(path) is not None or _ES_SCRIPTS.search(path) is not None
 
 
 def is_test_path(path: str) -> bool:
