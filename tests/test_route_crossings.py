@@ -144,3 +144,28 @@ def test_a_one_language_survey_keeps_no_crossings_field(tmp_path: Path) -> None:
     survey = survey_of(tmp_path / "repo", files)
     assert survey.call_graph.crossings == []
     assert '"crossings"' not in survey.model_dump_json()
+
+
+def test_crossings_no_route_takes_are_a_route_of_their_own(tmp_path: Path) -> None:
+    """A front end no entry point starts (a browser runs it) still gets its record: the
+    requests into one server file, both sides of the crossing quoted."""
+    files = {k: v for k, v in FILES.items() if k.startswith(("server/", "web/src/api.ts"))}
+    files["server/main.py"] = (
+        "import uvicorn\nfrom fastapi import FastAPI\n\nfrom server.routes import router\n\n"
+        'app = FastAPI()\napp.include_router(router)\n\nif __name__ == "__main__":\n'
+        "    uvicorn.run(app)\n"
+    )
+    repo = tmp_path / "repo"
+    sha = commit(repo, files)
+    out = tmp_path / "d.json"
+    args = ["draft", str(repo), "--rev", sha, "--out", str(out), "--offline", "--no-index"]
+    assert main(args) == 0
+    report = Report.from_json(out.read_text())
+    route = _route(report, "TypeScript HTTP requests into server/routes.py (Python)")
+    text = _text(route)
+    assert "No drafted route takes them" in text
+    assert "requested by send() in web/src/api.ts:4 (TypeScript) → handler send()" in text
+    quotes = [(w.path, w.quote) for w in route.witnesses]
+    assert any(p == "web/src/api.ts" and "fetch(" in q for p, q in quotes)
+    assert any(p == "server/routes.py" and q.startswith("@router.post(") for p, q in quotes)
+    assert all(w.verified for w in report.witnesses)

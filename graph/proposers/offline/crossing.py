@@ -69,6 +69,16 @@ def _at(node: str, line: int) -> str:
     return f"{sym} in {path}:{line}"
 
 
+def caller_name(c: Crossing) -> str:
+    """The calling side of ``c`` as a route step (``send()``, or a file's module level)."""
+    return short_symbol(c.caller)
+
+
+def target_name(c: Crossing) -> str:
+    """The side ``c`` starts, as a route step."""
+    return short_symbol(c.target)
+
+
 def sentence(c: Crossing) -> str:
     """One crossing in words: what crosses, from where, into what, each side's language."""
     here = _at(c.caller, c.call_start) + _lang(c.caller)

@@ -30,6 +30,7 @@ from graph.proposers.offline.recipes.authority import (
     PromptToModel,
     StateGate,
 )
+from graph.proposers.offline.recipes.boundaries import Boundaries
 from graph.proposers.offline.recipes.claims import Claims
 from graph.proposers.offline.recipes.components import (
     Endpoint,
@@ -57,6 +58,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
     ExternalAgent(),
     Routes(),
     ModelLoops(),
+    Boundaries(),
     Artifacts(),
     Stores(),
     Prompts(),
@@ -74,6 +76,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 BUDGET_ORDER = (
     ("pinned_model", "endpoint", "external_agent"),
     ("route",),
+    ("boundary",),
     ("stored_state",),
     ("self_modification",),
     ("artifact",),
