@@ -21,12 +21,13 @@ Shapes read, each an ordinary one of its side:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from retrieval.languages.facts import Call, SourceFile
-from retrieval.languages.javascript.package import package_entries
+from retrieval.languages.javascript.package import source_candidates
 from retrieval.survey.model import CallGraph, Crossing, FunctionNode
 
 _ROUTE_DECORATOR = re.compile(
@@ -154,17 +155,31 @@ def _spawned(c: Call, programs: Mapping[str, str]) -> list[tuple[str, str]]:
 
 
 def named_programs(texts: Iterable[tuple[str, str]], paths: set[str]) -> dict[str, str]:
-    """Programs the repository's packages declare (``package.json`` ``bin``), each name
-    with the source file it is built from: what a process started by name runs."""
+    """Programs the repository's packages declare (``package.json`` ``bin``: a name to a
+    file, or one file named after the package), each with the source file it is built
+    from (:func:`source_candidates`): what a process started by name runs."""
     out: dict[str, str] = {}
     for path, text in texts:
         if path.rsplit("/", 1)[-1] != "package.json":
             continue
-        for hit in package_entries(path, text, paths):
-            target = hit.detail.get("target_path")
-            name = hit.detail.get("script")
-            if hit.kind == "package_bin" and isinstance(target, str) and isinstance(name, str):
-                out.setdefault(name, target)
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        bins = doc.get("bin")
+        if isinstance(bins, str) and isinstance(doc.get("name"), str):
+            bins = {doc["name"].rsplit("/", 1)[-1]: bins}
+        if not isinstance(bins, dict):
+            continue
+        base = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        for name, target in bins.items():
+            if not isinstance(target, str):
+                continue
+            src = next((p for p in source_candidates(base, target) if p in paths), None)
+            if src is not None:
+                out.setdefault(str(name), src)
     return out
 
 
