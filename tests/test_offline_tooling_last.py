@@ -105,3 +105,15 @@ def test_a_python_scripts_folder_is_not_tooling(tmp_path: Path, kept: str) -> No
     }
     report = _draft(tmp_path, files)
     assert any(w.path == kept for r in report.records for w in r.witnesses)
+
+
+def test_dev_folders_support_and_hyphenated_test_folders_are_tests() -> None:
+    """A ``dev/`` folder's harnesses support the system (no route of the core); a folder
+    named with "test" among other words is test code."""
+    from graph.proposers.offline.rank import path_class
+
+    assert path_class("apps/vscode/src/dev/debug-harness/server.ts") == 1
+    assert path_class("apps/vscode/src/dev/mcp-oauth-test-server/server.ts") == 2
+    assert path_class("src/my-unit-test-data/x.py") == 2
+    for own in ("src/device/x.ts", "src/latest/x.py", "contest/x.py", "src/attest-x/y.ts"):
+        assert path_class(own) == 0, own

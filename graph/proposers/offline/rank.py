@@ -19,11 +19,11 @@ from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
 #: to the repository are recorded runs.  None of them is the system.  A test folder may
-#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``); mocks and
+#: carry qualifiers (``integration-tests/``, ``e2e/``, ``mcp-oauth-test-server/``); mocks and
 #: Storybook stories are test and documentation scaffolding.
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
-    r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
+    r"|(^|/)([\w.-]+[-_])?(tests?|e2e|specs?)([-_][\w.-]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
     r"|(^|/)__(tests|mocks|snapshots)__/|(^|/)mocks?/|\.(test|spec|stories)\.[cm]?[jt]sx?$"
     r"|_test\.go$|\.snap$"
@@ -35,10 +35,11 @@ _TEST_ONLY = re.compile(
     r"|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 #: Code that supports the system: baselines, analysis, evaluation harnesses, scripts,
-#: vendored copies.
+#: development-only code (a ``dev/`` folder's debug harnesses and commands), vendored
+#: copies.
 _SECONDARY = re.compile(
     r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|evaluation|evals?|experiments?"
-    r"|scripts?|tools?/scripts"
+    r"|scripts?|tools?/scripts|dev"
     r"|third_party|vendor(ed)?|external|site-packages)/"
     # a top-level dot folder holds the repository's own tooling (CI, editor and agent
     # configuration), not the system
