@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 
 from retrieval.languages import by_name, for_path
@@ -97,13 +97,16 @@ class ModuleIndex:
 Resolver = Callable[[PyFile, Call], list[str]]
 
 
-def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
+def build_call_graph(
+    files: list[SourceFile], programs: Mapping[str, str] | None = None
+) -> tuple[CallGraph, Resolver]:
     """The graph, plus the resolver the loop rule reuses to follow call sites.
 
     One graph per language, resolved apart (a TypeScript import never names a Python
     module), kept in one :class:`CallGraph` whose node ids are path-qualified, so no
     call edge crosses languages; a crossing at a subprocess or an HTTP request is a
-    boundary node of its own between the two (:mod:`retrieval.survey.crossings`).
+    boundary node of its own between the two (:mod:`retrieval.survey.crossings`);
+    ``programs`` are the package programs a process may start by name.
     """
     graph = CallGraph()
     by_lang: dict[str, list[SourceFile]] = defaultdict(list)
@@ -144,7 +147,7 @@ def build_call_graph(files: list[SourceFile]) -> tuple[CallGraph, Resolver]:
 
     graph.edges = edges
     if len(by_lang) > 1:
-        add_crossings(graph, files)
+        add_crossings(graph, files, programs)
     graph.edges = dict(sorted(graph.edges.items()))
     return graph, resolve
 

@@ -21,11 +21,14 @@ Shapes read, each an ordinary one of its side:
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from retrieval.languages.facts import Call, SourceFile
-from retrieval.survey.model import CallGraph, FunctionNode
+from retrieval.languages.javascript.package import source_candidates
+from retrieval.survey.model import CallGraph, Crossing, FunctionNode
 
 _ROUTE_DECORATOR = re.compile(
     r"^[\w.]+\.(get|post|put|patch|delete|route|websocket|api_route)\(\s*(?:path\s*=\s*)?"
@@ -52,6 +55,8 @@ class _Served:
     node: str
     path: str
     line: int
+    #: the handler's last header line: its decorators and its ``def`` line
+    header_end: int
 
 
 def _segments(url: str) -> tuple[str, ...]:
@@ -95,7 +100,9 @@ def served_routes(files: list[SourceFile]) -> list[_Served]:
                 )
                 full = prefixes.get(owner, "").rstrip("/") + "/" + m.group(2).lstrip("/")
                 node = f"{pf.path}::{d.symbol}"
-                out.append(_Served(method, _segments(full), node, pf.path, d.start_line))
+                end = min(d.start_line + len(d.decorators), d.end_line)
+                segs = _segments(full)
+                out.append(_Served(method, segs, node, pf.path, d.start_line, end))
     return out
 
 
@@ -128,9 +135,63 @@ def _matches(req: tuple[str, ...], served: tuple[str, ...]) -> bool:
     )
 
 
-def add_crossings(graph: CallGraph, files: list[SourceFile]) -> None:
+#: Launchers that run a package's program named after them (``npx chat``).
+_LAUNCHERS = {"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun"}
+_LAUNCHER_WORDS = {"exec", "run", "dlx", "x", "-y", "--yes", "--"}
+_LITERAL = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"|`([^`$]*)`")
+
+
+def _spawned(c: Call, programs: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(what is started, the repository file it runs) for a process call: each script
+    path its arguments name, and a program a package declares as its ``bin`` when the
+    call starts it by name (``["chat", ...]``, ``"npx chat"``)."""
+    out = [(s, s.removeprefix("./")) for s in _SCRIPT.findall(c.args_text)]
+    words = [w for m in _LITERAL.finditer(c.args_text) for w in "".join(m.groups("")).split()]
+    while words and (words[0] in _LAUNCHERS or words[0] in _LAUNCHER_WORDS):
+        words = words[1:]
+    if words and words[0] in programs:
+        out.append((f"package bin {words[0]}", programs[words[0]]))
+    return out
+
+
+def named_programs(texts: Iterable[tuple[str, str]], paths: set[str]) -> dict[str, str]:
+    """Programs the repository's packages declare (``package.json`` ``bin``: a name to a
+    file, or one file named after the package), each with the source file it is built
+    from (:func:`source_candidates`): what a process started by name runs."""
+    out: dict[str, str] = {}
+    for path, text in texts:
+        if path.rsplit("/", 1)[-1] != "package.json":
+            continue
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        bins = doc.get("bin")
+        if isinstance(bins, str) and isinstance(doc.get("name"), str):
+            bins = {doc["name"].rsplit("/", 1)[-1]: bins}
+        if not isinstance(bins, dict):
+            continue
+        base = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        for name, target in bins.items():
+            if not isinstance(target, str):
+                continue
+            src = next((p for p in source_candidates(base, target) if p in paths), None)
+            if src is not None:
+                out.setdefault(str(name), src)
+    return out
+
+
+def add_crossings(
+    graph: CallGraph, files: list[SourceFile], programs: Mapping[str, str] | None = None
+) -> None:
     """Add each crossing between languages to ``graph`` as a boundary node between the
-    caller and what it starts (edges only; no language's own resolution changes)."""
+    caller and what it starts (edges only; no language's own resolution changes), and
+    record it with the lines of both sides in ``graph.crossings``.  ``programs``: the
+    package programs a process may start by name (:func:`named_programs`)."""
+    programs = programs or {}
+    seen: set[tuple[str, str, int]] = set()
     by_path = {pf.path: pf for pf in files}
     routes = served_routes(files)
     for pf in files:
@@ -146,21 +207,32 @@ def add_crossings(graph: CallGraph, files: list[SourceFile]) -> None:
                     if (req[0] in (r.method, "ANY") or r.method == "ANY") and _matches(
                         req[1], r.segments
                     ):
-                        label = f"<HTTP {r.method} /{'/'.join(r.segments)}>"
-                        _link(graph, caller, r.path, label, r.line, r.node)
+                        via = f"{r.method} /{'/'.join(r.segments)}"
+                        node = _link(graph, caller, r.path, f"<HTTP {via}>", r.line, r.node)
+                        _record(graph, Crossing(
+                            node=node, kind="http", via=via, caller=caller,
+                            call_start=c.stmt_start, call_end=c.stmt_end,
+                            target=r.node, target_start=r.line, target_end=r.header_end,
+                        ), seen)  # fmt: skip
             if _SPAWNERS.search(c.callee):
-                for script in _SCRIPT.findall(c.args_text):
-                    target = by_path.get(script.removeprefix("./"))
+                for via, path in _spawned(c, programs):
+                    target = by_path.get(path)
                     if target is None or target.language == pf.language:
                         continue
                     start = f"{target.path}::<main>"
                     if start not in graph.functions:
                         start = f"{target.path}::<module>"
                     label = f"<subprocess {target.path}>"
-                    _link(graph, caller, target.path, label, 1, start)
+                    node = _link(graph, caller, target.path, label, 1, start)
+                    line = graph.functions[start].start_line if start in graph.functions else 1
+                    _record(graph, Crossing(
+                        node=node, kind="subprocess", via=via, caller=caller,
+                        call_start=c.stmt_start, call_end=c.stmt_end,
+                        target=start, target_start=line, target_end=line,
+                    ), seen)  # fmt: skip
 
 
-def _link(graph: CallGraph, caller: str, path: str, label: str, line: int, target: str) -> None:
+def _link(graph: CallGraph, caller: str, path: str, label: str, line: int, target: str) -> str:
     node = f"{path}::{label}"
     if node not in graph.functions:
         graph.functions[node] = FunctionNode(
@@ -170,6 +242,15 @@ def _link(graph: CallGraph, caller: str, path: str, label: str, line: int, targe
         have = graph.edges.setdefault(src, [])
         if dst not in have:
             have.append(dst)
+    return node
+
+
+def _record(graph: CallGraph, c: Crossing, seen: set[tuple[str, str, int]]) -> None:
+    """Keep ``c`` once: a call site matched to the same handler twice is one crossing."""
+    key = (c.caller, c.node, c.call_start)
+    if key not in seen:
+        seen.add(key)
+        graph.crossings.append(c)
 
 
 def is_boundary(node: str) -> bool:

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from retrieval.categories import CATEGORIES as CATEGORIES
 from retrieval.categories import Category as Category
@@ -163,8 +169,9 @@ Kind = (
 
 #: Kinds of the findings a proposer makes itself rather than the survey: the offline
 #: self-modification recipe's ``written_value`` (the line that makes the value a write
-#: stores).  Declared here so a finding's kind is one checked name either way.
-RecipeKind = Literal["written_value"]
+#: stores) and a route's ``crossing`` (one side of a step into another language).
+#: Declared here so a finding's kind is one checked name either way.
+RecipeKind = Literal["written_value", "crossing"]
 #: Any kind a finding can have: a rule's or a proposer's.
 FindingKind = Kind | RecipeKind
 
@@ -221,6 +228,22 @@ class FunctionNode(BaseModel):
     docstring: str | None = None
 
 
+class Crossing(BaseModel):
+    """Where a route leaves one language for another (:mod:`retrieval.survey.crossings`):
+    the call on one side and what it starts on the other, each with its lines, so a
+    route that crosses can quote both sides."""
+
+    node: str = Field(description='The boundary node, "<path>::<HTTP POST /api/x>".')
+    kind: Literal["http", "subprocess"]
+    via: str = Field(description='What crosses, e.g. "POST /api/x" or "scripts/x.py".')
+    caller: str = Field(description="The node holding the request or process call.")
+    call_start: int
+    call_end: int
+    target: str = Field(description="The node started on the other side.")
+    target_start: int
+    target_end: int
+
+
 class CallGraph(BaseModel):
     """Repository functions and the repository functions they call."""
 
@@ -231,6 +254,16 @@ class CallGraph(BaseModel):
     )
     functions: dict[str, FunctionNode] = Field(default_factory=dict)
     edges: dict[str, list[str]] = Field(default_factory=dict)
+    #: Crossings between languages; kept out of the JSON when there are none, so the
+    #: survey of a one-language repository reads as it did before crossings existed.
+    crossings: list[Crossing] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _drop_no_crossings(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if not out.get("crossings"):
+            out.pop("crossings", None)
+        return out
 
     def callees(self, node: str) -> list[str]:
         return self.edges.get(node, [])

@@ -26,6 +26,7 @@ from retrieval.roles import Role, classify_revision
 from retrieval.survey.base import Hit
 from retrieval.survey.callgraph import build_call_graph
 from retrieval.survey.crossfile import names_in_code
+from retrieval.survey.crossings import named_programs
 from retrieval.survey.model import (
     CATEGORIES,
     CallGraph,
@@ -70,7 +71,9 @@ def _survey(snapshot: Snapshot, progress: bool, rules: Registry) -> Survey:
     read = _read_files(snapshot, entries, survey, progress)
     _note_counts(survey, read)
 
-    graph, resolve = build_call_graph(read.files)
+    paths = {f.path for f in read.files} | {tf.path for tf in read.text_files}
+    programs = named_programs(((tf.path, tf.text) for tf in read.text_files), paths)
+    graph, resolve = build_call_graph(read.files, programs)
     survey.call_graph = graph
     repo = Repo(
         files=read.files,

@@ -117,6 +117,7 @@ def _primary(by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Bloc
 def _others(ix: SurveyIndex, by_recipe: dict[str, list[Record]]) -> tuple[list[Block], list[Block]]:
     """Other ways of starting the system, and the documented promises to check."""
     routes = by_recipe.get("route", [])[1:] + by_recipe.get("model_loop", [])
+    routes += by_recipe.get("boundary", [])
     out: list[Block] = []
     if routes:
         out.append(

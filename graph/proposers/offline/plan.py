@@ -15,6 +15,7 @@ from graph.proposer import PlanItem
 from graph.proposers.offline.prose import TextOf
 from graph.proposers.offline.rank import (
     is_test_path,
+    is_tooling,
     path_class,
     primary_units,
     rank_units,
@@ -29,6 +30,7 @@ from graph.proposers.offline.recipes.authority import (
     PromptToModel,
     StateGate,
 )
+from graph.proposers.offline.recipes.boundaries import Boundaries
 from graph.proposers.offline.recipes.claims import Claims
 from graph.proposers.offline.recipes.components import (
     Endpoint,
@@ -57,6 +59,7 @@ RECIPE_LIST: tuple[Recipe, ...] = (
     ExternalAgent(),
     Routes(),
     ModelLoops(),
+    Boundaries(),
     Artifacts(),
     Stores(),
     CoreState(),
@@ -75,6 +78,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in RECIPE_LIST}
 BUDGET_ORDER = (
     ("pinned_model", "endpoint", "external_agent"),
     ("route",),
+    ("boundary",),
     ("stored_state", "core_state"),
     ("self_modification",),
     ("artifact",),
@@ -110,10 +114,11 @@ def plan_items(
     for recipe in RECIPE_LIST:
         st.items += recipe.plan(st)
     drop_test_only(st)
+    room = drop_tooling_only(st)
     merge_external_agent_sources(st)
     stores_own_their_writes(st)
     fold_siblings(st)
-    cap_after_folding(st)
+    cap_after_folding(st, room)
     prune_scores_on_routes(st)
     items = budget(st.items, limits.records)
     name_stores(items)
@@ -135,6 +140,28 @@ def drop_test_only(st: PlanState) -> None:
         return bool(tests) and all(is_test_path(f.path) or subject_only(f) for f in fs)
 
     st.items = [i for i in st.items if not test_only(i)]
+
+
+def drop_tooling_only(st: PlanState) -> int:
+    """No record rests on the repository's developer tooling alone (a dot folder's agent
+    skills, a build script, a test helper: :func:`is_tooling`) when the system's own code
+    gives the plan items: such an item's files are all tooling or tests, with one
+    tooling file at least.  Returns how many went: the places the core may take back
+    (:func:`cap_after_folding`)."""
+
+    def tooling_only(i: PlanItem) -> bool:
+        return (
+            i.recipe != "route"
+            and any(is_tooling(p) for p in i.files)
+            and all(is_tooling(p) or path_class(p) == 2 for p in i.files)
+        )
+
+    if not any(path_class(p) == 0 for i in st.items for p in i.files):
+        return 0
+    kept = [i for i in st.items if not tooling_only(i)]
+    dropped = len(st.items) - len(kept)
+    st.items = kept
+    return dropped
 
 
 def merge_external_agent_sources(st: PlanState) -> None:
@@ -234,10 +261,26 @@ POST_FOLD_CAPS = {
 }
 
 
-def cap_after_folding(st: PlanState) -> None:
+def cap_after_folding(st: PlanState, room: int = 0) -> None:
     """Each recipe's cap, counted after sibling folding: five copies of one structure are
-    one item, and the cap's other places go to other things (in the recipe's own order)."""
-    extra = {i.id for name, cap in POST_FOLD_CAPS.items() for i in st.of_recipe(name)[cap:]}
+    one item, and the cap's other places go to other things (in the recipe's own order).
+    ``room`` places left by dropped tooling go back to the system's own code: items over
+    their recipe's cap on the core's files, the families taking turns, each recipe up to
+    twice its cap."""
+    over = {name: st.of_recipe(name)[cap:] for name, cap in POST_FOLD_CAPS.items()}
+    back: set[str] = set()
+    queues = [
+        [i for i in over[n][: POST_FOLD_CAPS[n]] if all(path_class(p) == 0 for p in i.files)]
+        for names in BUDGET_ORDER
+        for n in names
+        if n in over
+    ]
+    while room > 0 and any(queues):
+        for q in queues:
+            if q and room > 0:
+                back.add(q.pop(0).id)
+                room -= 1
+    extra = {i.id for items in over.values() for i in items} - back
     st.items = [i for i in st.items if i.id not in extra]
 
 

@@ -19,11 +19,11 @@ from retrieval.survey.model import Category
 
 #: Tests, examples and docs show the system; logs, predictions and outputs committed
 #: to the repository are recorded runs.  None of them is the system.  A test folder may
-#: carry a qualifier (``integration-tests/``, ``e2e/``, ``tests_unit/``); mocks and
+#: carry qualifiers (``integration-tests/``, ``e2e/``, ``mcp-oauth-test-server/``); mocks and
 #: Storybook stories are test and documentation scaffolding.
 _TESTY = re.compile(
     r"(^|/)(tests?|testing|examples?([_-]\w+)?|docs?|demos?|logs?|predictions?|outputs?)/"
-    r"|(^|/)([\w.]+[-_])?(tests?|e2e|specs?)([-_][\w.]+)?/"
+    r"|(^|/)([\w.-]+[-_])?(tests?|e2e|specs?)([-_][\w.-]+)?/"
     r"|(^|/)test_[^/]*\.py$|_test\.py$|conftest\.py$"
     r"|(^|/)__(tests|mocks|snapshots)__/|(^|/)mocks?/|\.(test|spec|stories)\.[cm]?[jt]sx?$"
     r"|_test\.go$|\.snap$"
@@ -35,15 +35,28 @@ _TEST_ONLY = re.compile(
     r"|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 #: Code that supports the system: baselines, analysis, evaluation harnesses, scripts,
-#: vendored copies.
+#: development-only code (a ``dev/`` folder's debug harnesses and commands), vendored
+#: copies.
 _SECONDARY = re.compile(
     r"(^|/)(baselines?|analysis|plots?|notebooks?|benchmarks?|evaluation|evals?|experiments?"
-    r"|scripts?|tools?/scripts"
+    r"|scripts?|tools?/scripts|dev"
     r"|third_party|vendor(ed)?|external|site-packages)/"
     # a top-level dot folder holds the repository's own tooling (CI, editor and agent
     # configuration), not the system
     r"|^\.[\w-]+/"
 )
+#: The repository's developer tooling, which ships with no system: a top-level dot
+#: folder (CI, editor and coding-agent configuration: ``.github/``, ``.agents/``), build,
+#: lint and test-runner configuration files, shared test helpers, and a JavaScript or
+#: TypeScript ``scripts/`` folder (that world's place for the maintenance scripts a
+#: package's ``scripts`` run; a Python ``scripts/`` folder often runs the system itself
+#: and stays supporting code).
+_TOOLING = re.compile(
+    r"^\.[\w-]+/"
+    r"|(^|/)[\w.-]+\.config\.[cm]?[jt]s$|(^|/)(gulpfile|gruntfile|jakefile)\.[cm]?js$"
+    r"|(^|/)test[-_]?(utils?|helpers?|support)/"
+)
+_ES_SCRIPTS = re.compile(r"(^|/)scripts?/[^/]+(/[^/]+)*\.[cm]?[jt]sx?$")
 #: Effects an entry point can reach, most telling first.
 _EFFECT_WEIGHT = {
     Category.MODEL_CALL: 3,
@@ -74,6 +87,12 @@ def path_class(path: str) -> int:
     if _SECONDARY.search(path):
         return 1
     return 0
+
+
+def is_tooling(path: str) -> bool:
+    """Whether ``path`` is the repository's developer tooling (:data:`_TOOLING`): code
+    and configuration that maintain the repository, not parts of the system."""
+    return _TOOLING.search(path) is not None or _ES_SCRIPTS.search(path) is not None
 
 
 def is_test_path(path: str) -> bool:

@@ -13,9 +13,11 @@ import re
 
 from drafter.ids import slug
 from drafter.model import Block, Record
+from graph.jsontypes import JsonDict
 from graph.proposer import PlanItem
+from graph.proposers.offline import crossing
 from graph.proposers.offline.langs import language_of
-from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, where
+from graph.proposers.offline.prose import bullet, join_names, para, short_symbol, wblock, where
 from graph.proposers.offline.rank import decisive_rank, path_class, progression
 from graph.proposers.offline.recipe import DraftContext, PlanState
 from graph.proposers.offline.recipes.artifacts import artifact_key
@@ -134,16 +136,23 @@ class Routes:
             name = entry_name(u.primary)
             steps = progression(u, st.ix)
             does = _summary(u.reached)
-            items.append(
-                st.item(
-                    self,
-                    slug(name),
-                    f"Run {name}" + (f": {does}" if does else ""),
-                    [u.primary, *u.extra[:2], *_key_effects(u)],
-                    f"Entry point {name} and what it reaches.",
-                    {"entry": u.primary.id, "progression": steps},
-                )
+            hints: JsonDict = {"entry": u.primary.id, "progression": steps}
+            crossed = crossing.route_crossings(st.ix, u.node)
+            if crossed:  # only a mixed repository's routes cross; others keep their hints
+                hints["crossings"] = [[c.caller, c.node] for c in crossed]
+            item = st.item(
+                self,
+                slug(name),
+                f"Run {name}" + (f": {does}" if does else ""),
+                [u.primary, *u.extra[:2], *_key_effects(u)],
+                f"Entry point {name} and what it reaches.",
+                hints,
             )
+            for c in crossed[: crossing.MAX_NAMED]:
+                for node in (c.caller, c.target):
+                    if node.split("::", 1)[0] not in item.files:
+                        item.files.append(node.split("::", 1)[0])
+            items.append(item)
         return items
 
     def draft(self, ctx: DraftContext) -> Record | None:
@@ -162,13 +171,21 @@ class Routes:
                 "call site, not a sequence."
             )
         blocks: list[Block] = [para(lead)]
+        crossed = crossing.find(ctx.ix, list(ctx.item.hints.get("crossings") or []))
+        if crossed:
+            blocks.append(para(crossing.sentences(crossed)))
         if reached:
             blocks.append(para(_reach_text(ctx, reached)))
         blocks += _fields(entry, reached, bool(reached))
         # the entry line and the deciding lines; the long form adds the other launchers
         deciding = _named_writes_first(_deciding(reached), reached, ctx.item.label)
         launchers = [f for f in fs if f.category == Category.ENTRY_POINT and f is not entry]
-        return ctx.record(blocks, [entry, *deciding[:2], *launchers[:3], *deciding[2:]])
+        rec = ctx.record(blocks, [entry, *deciding[:2], *launchers[:3], *deciding[2:]])
+        if crossed:  # both sides of the first crossing, beside the entry line
+            sides = [wblock(w) for w in crossing.witnesses(crossed[0], ctx.text_of)]
+            at = len(blocks) + 1
+            rec.blocks[at:at] = [b for b in sides if b not in rec.blocks]
+        return rec
 
 
 def _named_writes_first(
