@@ -142,11 +142,11 @@ def test_no_also_without_a_best(tmp_path: Path, tiny_repo: Any) -> None:
 
 
 def test_the_judge_reads_the_other_reference_records(tmp_path: Path, tiny_repo: Any) -> None:
-    """Rubric v5/v6: each request lists the reference report's other records (ID and
-    label, never the one judged), as context for a draft record that covers several; a
-    split reference answered with a best and split parts links them all, and the rules
-    for split references and several homes are in the instructions the endpoint
-    receives."""
+    """Rubric v5: each request lists the reference report's other records (ID and label,
+    never the one judged), so a draft record about another reference record's thing can
+    be left to it; a split reference answered with a best and split parts links them
+    all, and the rules for split references and one home per draft record are in the
+    instructions the endpoint receives."""
     _, _, jp = _pair(gold_records(), tiny_repo)
 
     def split(body: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +163,9 @@ def test_the_judge_reads_the_other_reference_records(tmp_path: Path, tiny_repo: 
         others = data["other_reference_records"]
         assert set(others) == set(jp.gold_ids) - {ref}
         assert others == {r.id: r.label for r in jp.gold.records if r.id != ref}
-        assert "Split references" in body["system"] and "Several homes" in body["system"]
+        assert (
+            "Split references" in body["system"] and "One home per draft record" in body["system"]
+        )
     for j in run.judgements:
         if j.candidates:
             row = made[jp.gold_ids.index(j.gold)]

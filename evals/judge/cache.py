@@ -19,9 +19,8 @@ from evals.judge.request import JudgeRequest
 
 #: Bumped when the meaning of a stored answer changes (4: rubric v4, where ``also``
 #: holds only named parts and needs a ``best``; 5: rubric v5, with split references,
-#: one home per draft record, other kinds and offline records settled; 6: rubric v6,
-#: where a draft record may cover several reference records).
-VERSION = 6
+#: one home per draft record, other kinds and offline records settled).
+VERSION = 5
 
 
 def request_key(request: JudgeRequest) -> str:

@@ -82,15 +82,13 @@ largest share of it (for a route: the one carrying its entry point and main effe
 each other one stating a further piece is a "{PARTS[1]}". Do not answer null because no \
 single candidate states the whole.
 
-Several homes: a draft record may cover more than one reference record. \
-"other_reference_records" lists the reference report's other records, so you can see \
-which things have records of their own; it does not bar a candidate from this one. A \
-candidate whose main subject is another record's thing covers this one too when its own \
-text states this record's point (best, when no candidate about this record's thing states \
-it) or a step, condition, property or finding of it ("{PARTS[1]}" or "{PARTS[2]}"). It \
-does not cover this one when it only names this record's thing. When two candidates are \
-about this record's thing in different kinds (an object and the boundary it feeds), best \
-is the one whose main subject is this record's thing, usually the one of its kind.
+One home per draft record: "other_reference_records" lists the reference report's other \
+records. A candidate whose main subject is the thing of one of those (an object or \
+boundary this record only mentions, where the reference report has a record of its own \
+for it) is that record's counterpart, not this one's: it is "also" here only when it \
+states a step of this record's point that no better candidate states. When two candidates \
+are about this record's thing in different kinds (an object and the boundary it feeds), \
+best is the one whose main subject is this record's thing, usually the one of its kind.
 
 also: only for a part you can name, each with its part and a one-line reason:
 - "{PARTS[0]}": the same mechanism again in another place (one route or file per \
@@ -99,8 +97,7 @@ copies and the reference record is about the mechanism in general or all its cop
 (when it names one copy only, the others are not parts of it);
 - "{PARTS[1]}": the draft split the reference record and this candidate is another piece \
 of it (above);
-- "{PARTS[2]}": it states a step of the same mechanism that best lacks (for an object or \
-a claim: a property or finding best lacks).
+- "{PARTS[2]}": it states a step of the same mechanism that best lacks.
 No also without a best: when best is null, also is empty; it is empty too when no other \
 candidate is one of these.
 
@@ -135,7 +132,7 @@ states is still about it: judge it on what it gets right; name the contradiction
 
 "referenced" gives the labels of other reference records this one names by ID, and \
 "other_reference_records" those of all the others: context only; a candidate covering \
-one of them covers this one only by what its own text states about this one.
+only one of them does not cover this one.
 
 Witnesses are verbatim quotes with path and lines; "status" says whether the quote was \
 found at the draft's pinned revision ("verified") or not ("not found": it proves nothing). \
