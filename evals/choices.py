@@ -82,7 +82,7 @@ HELD_OUT: dict[str, dict[str, float]] = {
 #: (``tests/test_eval_judge.py`` checks it).  The judge's figure is rubric v4's, with a
 #: reasoner playing the model through the relay; a rubric change needs a new run.
 MECHANICAL_AGREEMENT = "links P 0.45-0.88, R 0.60-0.94, gold-covered verdicts 0.67-1.00"
-JUDGE_AGREEMENT = "links P 0.70-0.87, R 0.62-1.00, gold-covered verdicts 0.84-1.00"
+JUDGE_AGREEMENT = "links P 0.68-0.96, R 0.65-1.00, gold-covered verdicts 0.78-1.00"
 #: Share of the analysts' links whose draft record the shortlist shows the judge (the
 #: ceiling of the judge's link recall), on the same five pairs.
 SHORTLIST_RECALL = "1.00 of the analysts' links (at most 20 candidates per call)"
