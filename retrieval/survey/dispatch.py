@@ -25,13 +25,34 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from retrieval.languages.facts import SourceFile, Span
+from retrieval.languages.facts import Call, SourceFile, Span
 from retrieval.survey.model import CallGraph, FunctionNode
 
-if TYPE_CHECKING:
-    from retrieval.survey.callgraph import _Names
+
+class _Names(Protocol):
+    """What dispatch asks of the call graph's name resolver (``callgraph._Names``),
+    named here so the resolver's module and this one do not import each other."""
+
+    graph: CallGraph
+    files: dict[str, SourceFile]
+
+    @property
+    def class_nodes(self) -> frozenset[str]: ...
+
+    def resolve_name(self, pf: SourceFile, name: str) -> str | None: ...
+
+    def resolve(self, pf: SourceFile, c: Call) -> list[str]: ...
+
+    def in_module(
+        self, module: str, name: str, depth: int = 0, table: dict[str, dict[str, str]] | None = None
+    ) -> str | None: ...
+
+    def method_of(self, cls_node: str, name: str) -> str | None: ...
+
+    def module_path(self, module: str) -> str | None: ...
+
 
 #: Methods of a registered class a dispatch may run.
 _VERBS = ("execute", "invoke", "run", "handler", "handle", "call")
